@@ -1,0 +1,3 @@
+//! Criterion benches (to be written).
+
+fn main() {}

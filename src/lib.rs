@@ -1,0 +1,16 @@
+//! uriscan finds, delimits, validates and resolves URIs in text, by the
+//! rules of RFC 3986 (STD 66).
+//!
+//! The crate is a pipeline: [`syntax`] holds the grammar (parse, resolve,
+//! normalize), [`scanning`] finds and delimits URIs in bytes, [`walking`]
+//! lists the files of a tree. The `uriscan` binary is a thin command line
+//! on top; nothing in the library prints or exits.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod scanning;
+mod span;
+pub mod syntax;
+pub mod walking;
+
+pub use span::Span;

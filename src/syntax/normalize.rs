@@ -1,0 +1,1 @@
+//! Section 6, "Normalization and Comparison".

@@ -1,0 +1,1 @@
+//! Section 5, "Reference Resolution".

@@ -1,0 +1,1 @@
+//! Walking directory trees for files to scan.
