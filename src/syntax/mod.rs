@@ -8,6 +8,7 @@ pub mod iri;
 pub mod normalize;
 mod parse;
 pub mod resolve;
+pub mod security;
 
 pub use parse::{
     ErrorKind, HostKind, ParseError, Parser, RefKind, UriRef, parse_reference,
