@@ -333,3 +333,26 @@ fn a_closed_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// An argument that is not UTF-8 is an invalid item like a line of
+/// stdin, not a usage error.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_one_invalid_item() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let out = cargo_bin_cmd!("uriscan")
+        .arg("parse")
+        .arg(OsStr::from_bytes(b"http://a/\xff"))
+        .arg("http://b")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let v: Vec<Value> =
+        stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(v[0]["valid"], false);
+    assert_eq!(v[0]["input"], "http://a/\u{fffd}");
+    assert!(v[0]["error"].as_str().unwrap().contains("at byte 9"));
+    assert_eq!(v[1]["valid"], true);
+}
