@@ -676,6 +676,87 @@ fn authority_like() -> impl Strategy<Value = String> {
         .prop_map(|v| format!("s://{}", v.concat()))
 }
 
+/// Whole references assembled from components, most of them near-valid:
+/// the hosts are dotted numbers, IPv6 groups with `::` anywhere and an
+/// optional IPv4 tail, IPvFuture and reg-names, so that the first-match
+/// and IP literal rules are exercised far more than by chance.
+fn structured() -> impl Strategy<Value = String> {
+    let pick = |v: &'static [&'static str]| prop::sample::select(v);
+    let dec = pick(&[
+        "0", "1", "9", "10", "25", "99", "199", "249", "250", "255", "256",
+        "01", "300",
+    ]);
+    let ipv4 = prop_oneof![
+        4 => prop::collection::vec(dec.clone(), 4),
+        1 => prop::collection::vec(dec, 3..=5),
+    ]
+    .prop_map(|v| v.join("."));
+    let h16 = pick(&["0", "f", "ffff", "Ab", "1", "1", "12345", "g"]);
+    let ipv6 = (
+        prop::collection::vec(h16, 0..=8),
+        0..10usize,
+        any::<bool>(),
+        ipv4.clone(),
+    )
+        .prop_map(|(groups, elide, tail, v4)| {
+            let mut out = String::new();
+            for (k, g) in groups.iter().enumerate() {
+                if k == elide {
+                    out.push_str("::");
+                } else if k > 0 {
+                    out.push(':');
+                }
+                out.push_str(g);
+            }
+            if elide >= groups.len() && elide < 9 {
+                out.push_str("::");
+            }
+            if tail {
+                if !out.ends_with(':') && !out.is_empty() {
+                    out.push(':');
+                }
+                out.push_str(&v4);
+            }
+            format!("[{out}]")
+        });
+    let future = (
+        pick(&["v", "V", "v1", "vF", "v1.", "v12."]),
+        pick(&["", "x", ":", "a+b", "%41", "::1", "ü"]),
+    )
+        .prop_map(|(a, b)| format!("[{a}.{b}]"));
+    let reg_name = prop::collection::vec(
+        pick(&["a", "-", ".", "%41", "%4", "!", "~", "1", "ü", ":", " "]),
+        0..5,
+    )
+    .prop_map(|v| v.concat());
+    let host = prop_oneof![3 => ipv4, 4 => ipv6, 1 => future, 2 => reg_name];
+    let userinfo = prop::option::of(
+        prop::collection::vec(pick(&["u", ":", "%20", "@", "[", "ü"]), 0..4)
+            .prop_map(|v| v.concat() + "@"),
+    );
+    let port = prop::option::of(
+        prop::collection::vec(pick(&["8", "0", "80", "x", ":", "%30"]), 0..3)
+            .prop_map(|v| format!(":{}", v.concat())),
+    );
+    let scheme = pick(&["", "", "http:", "s:", "1a:", "a+b.c-d:"]);
+    let slashes = pick(&["//", "//", "//", "", "/"]);
+    let piece = pick(&[
+        "/", "a", ":", "@", "%41", "?", "#", "..", "ü", "[", "/", "", "",
+    ]);
+    let tail = prop::collection::vec(piece, 0..4).prop_map(|v| v.concat());
+    (scheme, slashes, userinfo, host, port, tail).prop_map(
+        |(scheme, slashes, userinfo, host, port, tail)| {
+            let mut s = format!("{scheme}{slashes}");
+            if slashes == "//" {
+                s += &userinfo.unwrap_or_default();
+                s += &host;
+                s += &port.unwrap_or_default();
+            }
+            s + &tail
+        },
+    )
+}
+
 thread_local! {
     static GRAMMARS: [abnf::Grammar; 2] =
         [abnf::grammar(false), abnf::grammar(true)];
@@ -723,6 +804,11 @@ proptest! {
 
     #[test]
     fn fast_parser_agrees_with_abnf_on_hosts(s in authority_like()) {
+        agree_with_reference(&s)?;
+    }
+
+    #[test]
+    fn fast_parser_agrees_with_abnf_on_structured(s in structured()) {
         agree_with_reference(&s)?;
     }
 
