@@ -233,15 +233,17 @@ pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
 }
 
 /// Whether the URI `b` (valid, with its scheme's `:` at `colon`) has a
-/// non-empty host or a non-empty path: the least a match must have.
+/// non-empty host or a non-empty path: the least a match must have. A
+/// URI without authority may have a query instead of a path
+/// (`magnet:?xt=...`).
 pub(crate) fn has_host_or_path(b: &[u8], colon: usize) -> bool {
     let rest = &b[colon + 1..];
     let Some(auth) = rest.strip_prefix(b"//") else {
-        let path_end = rest
-            .iter()
-            .position(|&c| c == b'?' || c == b'#')
-            .unwrap_or(rest.len());
-        return path_end > 0;
+        return match rest.first() {
+            None | Some(b'#') => false,
+            Some(b'?') => rest.len() > 1 && rest[1] != b'#',
+            Some(_) => true,
+        };
     };
     let end = auth
         .iter()
@@ -351,6 +353,8 @@ mod tests {
         assert!(!has_host_or_path(b"http://", 4));
         assert!(!has_host_or_path(b"http://:80", 4));
         assert!(!has_host_or_path(b"http://u@?q", 4));
-        assert!(!has_host_or_path(b"x:?q", 1));
+        assert!(has_host_or_path(b"x:?q", 1));
+        assert!(!has_host_or_path(b"x:?", 1));
+        assert!(!has_host_or_path(b"x:#f", 1));
     }
 }
