@@ -21,6 +21,7 @@ use super::Trimmed;
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
 use super::unicode::{Decoded, continues_uri, decode};
 use super::validate::{has_host_or_path, valid_prefix};
+use super::work;
 
 /// The longest run of URI characters taken as one candidate. A longer
 /// run (in practice a huge `data:` URI or binary noise) is not emitted
@@ -97,6 +98,23 @@ fn scan_run(
     quote: Option<u8>,
     eof: bool,
 ) -> Run {
+    let run = scan_run_inner(hay, start, colon, quote, eof);
+    work::add(match run {
+        Run::End { end, .. } => end - colon,
+        Run::NeedMore => hay.len() - colon,
+        Run::Overlong { from } => from - colon,
+    });
+    run
+}
+
+#[inline(always)]
+fn scan_run_inner(
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    quote: Option<u8>,
+    eof: bool,
+) -> Run {
     let limit = start + MAX_URI_LEN;
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
@@ -159,6 +177,7 @@ fn scan_angle(hay: &[u8], start: usize, colon: usize, eof: bool) -> Angle {
     let limit = start + MAX_ANGLE_LEN;
     let mut i = colon + 1;
     loop {
+        work::add(1);
         if i >= limit {
             return Angle::Open;
         }
@@ -208,6 +227,7 @@ fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled> {
         len = trim_punct(len, &mut punctuation);
     }
     let mut invalid_tail = false;
+    work::add(2 * len);
     let valid = valid_prefix(&cand[..len], colon);
     if valid < len {
         invalid_tail = true;
@@ -222,7 +242,7 @@ fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled> {
             return None;
         }
         let text = std::str::from_utf8(&cand[..len]).ok()?;
-        match parser.parse_uri(text) {
+        match parser.validate_uri(text) {
             Ok(_) => return Some(Settled { len, punctuation, invalid_tail }),
             Err(e) => {
                 let at = e.index();
@@ -328,6 +348,7 @@ fn angled(
         raw_end -= 1;
     }
     let raw = &hay[start..raw_end];
+    work::add(raw.len());
     let (cand, offsets): (Cow<'_, [u8]>, Option<Vec<usize>>) =
         if raw.iter().any(|&b| is_ascii_space(b)) {
             let mut joined = Vec::with_capacity(raw.len());

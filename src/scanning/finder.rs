@@ -4,12 +4,14 @@ use std::borrow::Cow;
 
 use crate::Span;
 
+use super::Match;
 use super::delimit::{Found, Outcome, confirm};
 use super::lines::LineCounter;
 use super::scheme::SchemePolicy;
 use super::search::{find_colon, find_hard_stop};
 use super::stream::StreamIter;
-use super::{Match, ascii_form};
+use super::work;
+use crate::syntax::iri::to_uri;
 
 /// The read size of [`Finder::stream`] unless
 /// [`FinderBuilder::buffer_capacity`] says otherwise.
@@ -198,11 +200,26 @@ impl Cursor {
         hay: &[u8],
         eof: bool,
     ) -> Step {
+        self.step_with(find_colon, policy, hay, eof)
+    }
+
+    /// [`step`](Cursor::step) with the candidate search `search`, so that
+    /// tests can run the vectorized and the portable search side by side.
+    #[inline(always)]
+    pub(crate) fn step_with(
+        &mut self,
+        search: impl Fn(&[u8], usize) -> Option<usize>,
+        policy: &SchemePolicy,
+        hay: &[u8],
+        eof: bool,
+    ) -> Step {
         loop {
-            let Some(colon) = find_colon(hay, self.pos) else {
+            let Some(colon) = search(hay, self.pos) else {
+                work::add(hay.len().saturating_sub(self.pos));
                 self.pos = hay.len();
                 return Step::Exhausted;
             };
+            work::add(colon + 1 - self.pos);
             match confirm(policy, hay, colon, self.lower, eof) {
                 Outcome::Reject => self.pos = colon + 1,
                 Outcome::Drop { resume } => {
@@ -229,7 +246,9 @@ impl Cursor {
     /// Skips to the next hard stop after an overlong run; false when the
     /// buffer has none.
     pub(crate) fn skip(&mut self, hay: &[u8]) -> bool {
-        match find_hard_stop(hay, self.pos) {
+        let stop = find_hard_stop(hay, self.pos);
+        work::add(stop.unwrap_or(hay.len()).saturating_sub(self.pos));
+        match stop {
             Some(at) => {
                 self.pos = at;
                 self.lower = at;
@@ -261,7 +280,7 @@ pub(crate) fn make_match<'h>(
         ),
     };
     if finder.ascii && !uri.is_ascii() {
-        uri = Cow::Owned(ascii_form(&uri));
+        uri = Cow::Owned(to_uri(&uri).into_owned());
     }
     Some(Match {
         uri,

@@ -29,6 +29,7 @@ impl LineCounter {
         let from = (self.counted - base) as usize;
         let upto = (to - base) as usize;
         let chunk = &bytes[from..upto];
+        super::work::add(chunk.len());
         // A plain counting loop: the compiler vectorizes it, and unlike
         // memchr_iter it does not pay per newline.
         let n = chunk.iter().fold(0u64, |n, &b| n + u64::from(b == b'\n'));

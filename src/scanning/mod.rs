@@ -57,6 +57,10 @@ mod search;
 mod stream;
 mod unicode;
 mod validate;
+mod work;
+
+#[cfg(test)]
+mod tests;
 
 pub use delimit::{MAX_ANGLE_LEN, MAX_URI_LEN};
 pub use finder::{DEFAULT_BUFFER_CAPACITY, FindIter, Finder, FinderBuilder};
@@ -149,21 +153,4 @@ impl<'h> Match<'h> {
     pub fn into_owned(self) -> Match<'static> {
         Match { uri: Cow::Owned(self.uri.into_owned()), ..self }
     }
-}
-
-/// The URI form of an IRI (RFC 3987 3.1): every non-ASCII byte
-/// percent-encoded, in uppercase hex.
-pub(crate) fn ascii_form(iri: &str) -> String {
-    let mut out = String::with_capacity(iri.len() + 16);
-    for &b in iri.as_bytes() {
-        if b < 0x80 {
-            out.push(b as char);
-        } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push('%');
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
-        }
-    }
-    out
 }

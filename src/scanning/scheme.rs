@@ -70,6 +70,7 @@ pub(crate) fn scheme_start(
             return None;
         }
     }
+    super::work::add(colon - i);
     let run_start = i;
     while i < colon && !ALPHA.contains(hay[i]) {
         i += 1;

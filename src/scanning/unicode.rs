@@ -58,26 +58,7 @@ pub(crate) fn decode_last(bytes: &[u8]) -> Option<char> {
     None
 }
 
-/// RFC 3987 2.2:
-/// `ucschar = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
-///          / %x10000-1FFFD / %x20000-2FFFD / ... / %xE1000-EFFFD`
-pub(crate) fn is_ucschar(c: char) -> bool {
-    let c = c as u32;
-    match c {
-        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF => true,
-        0x10000..=0xEFFFD => {
-            c & 0xFFFF <= 0xFFFD && c < 0xE0000
-                || (0xE1000..=0xEFFFD).contains(&c)
-        }
-        _ => false,
-    }
-}
-
-/// RFC 3987 2.2:
-/// `iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD`
-pub(crate) fn is_iprivate(c: char) -> bool {
-    matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
-}
+pub(crate) use crate::syntax::iri::{is_iprivate, is_ucschar};
 
 /// Punctuation (and the Latin-1 symbols) that ends a bare URI in prose,
 /// although RFC 3987 would allow it in an IRI: `。`, `，`, `“`, `»`,
