@@ -51,12 +51,13 @@ fn is_ascii_space(b: u8) -> bool {
 
 /// A URI found by [`confirm`], with offsets into the haystack.
 #[derive(Debug)]
-pub(crate) struct Found {
+pub(crate) struct Found<'h> {
     pub(crate) start: usize,
     pub(crate) end: usize,
     pub(crate) scheme_len: usize,
-    /// The URI when it is not the raw bytes `start..end` (rejoined).
-    pub(crate) joined: Option<String>,
+    /// The URI: the raw bytes `start..end`, or owned when rejoined.
+    pub(crate) uri: Cow<'h, str>,
+    pub(crate) rejoined: bool,
     pub(crate) hyphen_break: bool,
     pub(crate) trimmed: Trimmed,
     /// Where the search for the next candidate resumes.
@@ -65,13 +66,13 @@ pub(crate) struct Found {
 
 /// What [`confirm`] decided about one candidate `:`.
 #[derive(Debug)]
-pub(crate) enum Outcome {
+pub(crate) enum Outcome<'h> {
     /// No URI here; resume after the `:`.
     Reject,
     /// A candidate run was read but holds no URI; resume at `resume`.
     Drop { resume: usize },
     /// A URI.
-    Found(Found),
+    Found(Found<'h>),
     /// The decision depends on bytes past the end of the buffer.
     NeedMore,
     /// The run is longer than [`MAX_URI_LEN`]: skip from `from` to the
@@ -238,8 +239,8 @@ fn scan_angle(hay: &[u8], start: usize, colon: usize, eof: bool) -> Angle {
 }
 
 /// What [`settle`] cut.
-struct Settled {
-    len: usize,
+struct Settled<'a> {
+    text: &'a str,
     punctuation: bool,
     invalid_tail: bool,
 }
@@ -248,7 +249,7 @@ struct Settled {
 /// `trim`), then the longest valid prefix, then punctuation again, and
 /// finally the syntax layer's parser has the last word. `None` when what
 /// is left has neither host nor path.
-fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled> {
+fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled<'_>> {
     let trim_punct = |mut n: usize, hit: &mut bool| {
         while n > colon + 1 && is_trailing_punctuation(cand[n - 1]) {
             n -= 1;
@@ -261,31 +262,46 @@ fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled> {
     if trim {
         len = trim_punct(len, &mut punctuation);
     }
-    let mut invalid_tail = false;
+    // Runs are made of whole characters, so this holds; checked once,
+    // every prefix cut at a character boundary is a `str` too.
+    let text = std::str::from_utf8(&cand[..len]).ok()?;
     work::add(2 * len);
-    let valid = valid_prefix(&cand[..len], colon);
-    if valid < len {
-        invalid_tail = true;
-        len = trim_punct(valid, &mut punctuation);
-    }
-    // The parser is the authority on validity. The cut above should
-    // agree with it; should it not, cut where it says, a bounded number
-    // of times.
+    // The parser is the authority on validity: most candidates pass it
+    // whole. Otherwise the cut to the longest valid prefix is one pass
+    // of `valid_prefix`; should the parser still disagree, cut where it
+    // says, a bounded number of times.
     let parser = Parser::new().iri(true);
+    let mut invalid_tail = false;
+    let mut verdict = parser.validate_uri(text);
+    if let Err(e) = verdict {
+        let valid = valid_prefix(&cand[..len], colon);
+        let cut = if valid < len { valid } else { e.index() };
+        invalid_tail = true;
+        len = trim_punct(cut.min(len), &mut punctuation);
+        verdict = Err(e);
+    }
     for _ in 0..4 {
-        if len <= colon + 1 || !has_host_or_path(&cand[..len], colon) {
+        if len <= colon + 1
+            || !text.is_char_boundary(len)
+            || !has_host_or_path(&cand[..len], colon)
+        {
             return None;
         }
-        let text = std::str::from_utf8(&cand[..len]).ok()?;
-        match parser.validate_uri(text) {
-            Ok(_) => return Some(Settled { len, punctuation, invalid_tail }),
+        if verdict.is_err() {
+            verdict = parser.validate_uri(&text[..len]);
+        }
+        match verdict {
+            Ok(()) => {
+                let text = &text[..len];
+                return Some(Settled { text, punctuation, invalid_tail });
+            }
             Err(e) => {
                 let at = e.index();
-                if at >= len || !text.is_char_boundary(at) {
+                if at >= len {
                     return None;
                 }
-                invalid_tail = true;
                 len = trim_punct(at, &mut punctuation);
+                verdict = Err(e);
             }
         }
     }
@@ -295,13 +311,13 @@ fn settle(cand: &[u8], colon: usize, trim: bool) -> Option<Settled> {
 /// Looks at the candidate `:` at `colon`. `lower` is where the previous
 /// match or skipped run ended: no scheme reaches back past it, so no URI
 /// starts inside another. `eof` says that `hay` is all the input.
-pub(crate) fn confirm(
+pub(crate) fn confirm<'h>(
     policy: &SchemePolicy,
-    hay: &[u8],
+    hay: &'h [u8],
     colon: usize,
     lower: usize,
     eof: bool,
-) -> Outcome {
+) -> Outcome<'h> {
     // Most `:` in text are followed by a space (`Note: `) or stand
     // after a digit (`12:30`): reject those before looking back. A URI
     // needs something after its `:`, and only a `<...>` URI may be
@@ -364,12 +380,13 @@ pub(crate) fn confirm(
     let Some(s) = settle(&hay[start..end], colon - start, !closed) else {
         return Outcome::Drop { resume: cand_end };
     };
-    let uri_end = start + s.len;
+    let uri_end = start + s.text.len();
     Outcome::Found(Found {
         start,
         end: uri_end,
         scheme_len: colon - start,
-        joined: None,
+        uri: Cow::Borrowed(s.text),
+        rejoined: false,
         hyphen_break: false,
         trimmed: Trimmed {
             suffix: (uri_end < cand_end).then(|| Span::new(uri_end, cand_end)),
@@ -394,61 +411,59 @@ fn angle_before(hay: &[u8], start: usize) -> bool {
 /// A `<scheme:...>` URI, closed by the `>` at `gt`: whitespace inside is
 /// removed (the URI was wrapped across lines), and a hyphen before a line
 /// break is kept but reported.
-fn angled(
-    hay: &[u8],
+fn angled<'h>(
+    hay: &'h [u8],
     start: usize,
     colon: usize,
     gt: usize,
     trimmed: Trimmed,
-) -> Option<Found> {
+) -> Option<Found<'h>> {
     let mut raw_end = gt;
     while raw_end > colon && is_ascii_space(hay[raw_end - 1]) {
         raw_end -= 1;
     }
     let raw = &hay[start..raw_end];
     work::add(raw.len());
-    let (cand, offsets): (Cow<'_, [u8]>, Option<Vec<usize>>) =
-        if raw.iter().any(|&b| is_ascii_space(b)) {
-            let mut joined = Vec::with_capacity(raw.len());
-            let mut offsets = Vec::with_capacity(raw.len());
-            for (i, &b) in raw.iter().enumerate() {
-                if !is_ascii_space(b) {
-                    joined.push(b);
-                    offsets.push(i);
-                }
-            }
-            (Cow::Owned(joined), Some(offsets))
-        } else {
-            (Cow::Borrowed(raw), None)
-        };
-    let s = settle(&cand, colon - start, false)?;
-    // Map the end of the URI back to the raw bytes.
-    let (end, rejoined) = match &offsets {
-        Some(off) => {
-            let end = start + off[s.len - 1] + 1;
-            (end, end - start != s.len)
+    let found = |end: usize, uri: Cow<'h, str>, s: &Settled<'_>| {
+        let rejoined = matches!(uri, Cow::Owned(_));
+        Found {
+            start,
+            end,
+            scheme_len: colon - start,
+            uri,
+            rejoined,
+            hyphen_break: rejoined && hyphen_before_break(&hay[start..end]),
+            trimmed: Trimmed {
+                suffix: (end < raw_end).then(|| Span::new(end, raw_end)),
+                punctuation: s.punctuation,
+                invalid_tail: s.invalid_tail,
+                ..trimmed
+            },
+            resume: gt,
         }
-        None => (start + s.len, false),
     };
-    let hyphen_break = rejoined && hyphen_before_break(&hay[start..end]);
-    let joined = rejoined.then(|| {
-        // Valid UTF-8: the candidate was built from whole characters.
-        String::from_utf8_lossy(&cand[..s.len]).into_owned()
-    });
-    Some(Found {
-        start,
-        end,
-        scheme_len: colon - start,
-        joined,
-        hyphen_break,
-        trimmed: Trimmed {
-            suffix: (end < raw_end).then(|| Span::new(end, raw_end)),
-            punctuation: s.punctuation,
-            invalid_tail: s.invalid_tail,
-            ..trimmed
-        },
-        resume: gt,
-    })
+    if !raw.iter().any(|&b| is_ascii_space(b)) {
+        let s = settle(raw, colon - start, false)?;
+        return Some(found(start + s.text.len(), Cow::Borrowed(s.text), &s));
+    }
+    let mut joined = Vec::with_capacity(raw.len());
+    let mut offsets = Vec::with_capacity(raw.len());
+    for (i, &b) in raw.iter().enumerate() {
+        if !is_ascii_space(b) {
+            joined.push(b);
+            offsets.push(i);
+        }
+    }
+    let s = settle(&joined, colon - start, false)?;
+    // Map the end of the URI back to the raw bytes.
+    let end = start + offsets[s.text.len() - 1] + 1;
+    let uri = if end - start == s.text.len() {
+        // The whitespace was all after the cut: nothing was rejoined.
+        Cow::Borrowed(std::str::from_utf8(&hay[start..end]).ok()?)
+    } else {
+        Cow::Owned(s.text.to_string())
+    };
+    Some(found(end, uri, &s))
 }
 
 /// Whether a run of whitespace holding a line break follows a `-`.

@@ -181,8 +181,8 @@ pub(crate) struct Cursor {
 }
 
 /// What [`Cursor::step`] stopped at.
-pub(crate) enum Step {
-    Found(Found),
+pub(crate) enum Step<'h> {
+    Found(Found<'h>),
     /// No `:` left in the buffer.
     Exhausted,
     /// The candidate at `pos` needs bytes past the buffer.
@@ -194,25 +194,25 @@ pub(crate) enum Step {
 impl Cursor {
     /// Runs the search from `pos` to the next decision.
     #[inline]
-    pub(crate) fn step(
+    pub(crate) fn step<'h>(
         &mut self,
         policy: &SchemePolicy,
-        hay: &[u8],
+        hay: &'h [u8],
         eof: bool,
-    ) -> Step {
+    ) -> Step<'h> {
         self.step_with(find_colon, policy, hay, eof)
     }
 
     /// [`step`](Cursor::step) with the candidate search `search`, so that
     /// tests can run the vectorized and the portable search side by side.
     #[inline(always)]
-    pub(crate) fn step_with(
+    pub(crate) fn step_with<'h>(
         &mut self,
         search: impl Fn(&[u8], usize) -> Option<usize>,
         policy: &SchemePolicy,
-        hay: &[u8],
+        hay: &'h [u8],
         eof: bool,
-    ) -> Step {
+    ) -> Step<'h> {
         loop {
             let Some(colon) = search(hay, self.pos) else {
                 work::add(hay.len().saturating_sub(self.pos));
@@ -263,35 +263,27 @@ impl Cursor {
     }
 }
 
-/// Builds the public match from a confirmed one. `None` only if the
-/// bytes are not UTF-8, which confirmation rules out.
+/// Builds the public match from a confirmed one.
 pub(crate) fn make_match<'h>(
     finder: &Finder,
-    hay: &'h [u8],
-    found: Found,
+    found: Found<'h>,
     line: u64,
     column: u64,
-) -> Option<Match<'h>> {
-    let rejoined = found.joined.is_some();
-    let mut uri: Cow<'h, str> = match found.joined {
-        Some(joined) => Cow::Owned(joined),
-        None => Cow::Borrowed(
-            std::str::from_utf8(&hay[found.start..found.end]).ok()?,
-        ),
-    };
+) -> Match<'h> {
+    let mut uri = found.uri;
     if finder.ascii && !uri.is_ascii() {
         uri = Cow::Owned(to_uri(&uri).into_owned());
     }
-    Some(Match {
+    Match {
         uri,
         span: Span::new(found.start, found.end),
         scheme_len: found.scheme_len,
         line,
         column,
-        rejoined,
+        rejoined: found.rejoined,
         hyphen_break: found.hyphen_break,
         trimmed: found.trimmed,
-    })
+    }
 }
 
 /// The iterator of [`Finder::find_iter`].
@@ -314,11 +306,7 @@ impl<'h> Iterator for FindIter<'_, 'h> {
                     let at = found.start as u64;
                     self.lines.advance(hay, 0, at);
                     let (line, column) = self.lines.position(at);
-                    if let Some(m) =
-                        make_match(self.finder, hay, found, line, column)
-                    {
-                        return Some(m);
-                    }
+                    return Some(make_match(self.finder, found, line, column));
                 }
                 Step::Exhausted => return None,
                 // The whole input is here: confirmation never asks for

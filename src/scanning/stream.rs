@@ -123,16 +123,8 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
                     let at = self.base + found.start as u64;
                     self.lines.advance(&self.buf, self.base, at);
                     let (line, column) = self.lines.position(at);
-                    let Some(m) = make_match(
-                        self.finder,
-                        &self.buf,
-                        found,
-                        line,
-                        column,
-                    ) else {
-                        continue;
-                    };
-                    let mut m = m.into_owned();
+                    let mut m = make_match(self.finder, found, line, column)
+                        .into_owned();
                     m.span = self.offset(m.span);
                     m.trimmed.url_prefix =
                         m.trimmed.url_prefix.map(|s| self.offset(s));

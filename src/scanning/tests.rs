@@ -18,14 +18,7 @@ fn matches_with(
     let mut out = Vec::new();
     loop {
         match cursor.step_with(search, &finder.policy, hay, true) {
-            Step::Found(f) => {
-                let uri = match f.joined {
-                    Some(j) => j,
-                    None => String::from_utf8(hay[f.start..f.end].to_vec())
-                        .unwrap(),
-                };
-                out.push((f.start, f.end, uri));
-            }
+            Step::Found(f) => out.push((f.start, f.end, f.uri.into_owned())),
             Step::Exhausted | Step::NeedMore => return out,
             Step::Skip => {
                 if !cursor.skip(hay) {
