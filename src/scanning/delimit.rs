@@ -318,23 +318,18 @@ pub(crate) fn confirm<'h>(
     lower: usize,
     eof: bool,
 ) -> Outcome<'h> {
-    // Most `:` in text are followed by a space (`Note: `) or stand
-    // after a digit (`12:30`): reject those before looking back. A URI
-    // needs something after its `:`, and only a `<...>` URI may be
-    // wrapped right after it.
+    // A URI needs something after its `:` (the candidate search has
+    // mostly checked this already). A `<...>` URI may not be wrapped
+    // right after its scheme's `:`, which keeps `Note: ` out cheaply.
     let Some(&next) = hay.get(colon + 1) else {
         return if eof { Outcome::Reject } else { Outcome::NeedMore };
     };
-    let wrapped = next < 0x80 && !URI_CHAR.contains(next);
-    if wrapped && !is_ascii_space(next) {
+    if next < 0x80 && !URI_CHAR.contains(next) {
         return Outcome::Reject;
     }
     let Some(start) = scheme_start(hay, colon, lower) else {
         return Outcome::Reject;
     };
-    if wrapped && !angle_before(hay, start) {
-        return Outcome::Reject;
-    }
     if hay.len() < colon + 3 && !eof {
         return Outcome::NeedMore;
     }
@@ -397,15 +392,6 @@ pub(crate) fn confirm<'h>(
         },
         resume: cand_end,
     })
-}
-
-/// Whether `<` or `<URL:` stands right before `start`.
-fn angle_before(hay: &[u8], start: usize) -> bool {
-    let before = &hay[..start];
-    before.ends_with(b"<")
-        || before.len() >= 5
-            && before[before.len() - 4..].eq_ignore_ascii_case(b"URL:")
-            && before[before.len() - 5] == b'<'
 }
 
 /// A `<scheme:...>` URI, closed by the `>` at `gt`: whitespace inside is

@@ -8,7 +8,7 @@ use super::Match;
 use super::delimit::{Found, Outcome, confirm};
 use super::lines::LineCounter;
 use super::scheme::SchemePolicy;
-use super::search::{find_colon, find_hard_stop};
+use super::search::{find_candidate, find_hard_stop};
 use super::stream::StreamIter;
 use super::work;
 use crate::syntax::iri::to_uri;
@@ -200,7 +200,8 @@ impl Cursor {
         hay: &'h [u8],
         eof: bool,
     ) -> Step<'h> {
-        self.step_with(find_colon, policy, hay, eof)
+        let strict = matches!(policy, SchemePolicy::Default);
+        self.step_with(|h, f| find_candidate(h, f, strict), policy, hay, eof)
     }
 
     /// [`step`](Cursor::step) with the candidate search `search`, so that

@@ -5,15 +5,37 @@
 use proptest::prelude::*;
 
 use super::finder::{Cursor, Step};
-use super::search::{find_colon_portable, find_colon_simd};
+use super::scheme::SchemePolicy;
+use super::search::find_candidate_portable;
+#[cfg(target_arch = "x86_64")]
+use super::search::find_candidate_sse2;
 use super::{Finder, work};
+
+type Search = fn(&[u8], usize, bool) -> Option<usize>;
+
+/// Every `:`, unfiltered: the reference for what the filter may drop.
+fn every_colon(hay: &[u8], from: usize, _strict: bool) -> Option<usize> {
+    (from..hay.len()).find(|&i| hay[i] == b':')
+}
+
+/// The searches to compare: the reference first.
+fn searches() -> Vec<(&'static str, Search)> {
+    vec![
+        ("every colon", every_colon as Search),
+        ("portable", find_candidate_portable),
+        #[cfg(target_arch = "x86_64")]
+        ("sse2", find_candidate_sse2),
+    ]
+}
 
 /// (start, end, uri) of every match, with the given candidate search.
 fn matches_with(
     finder: &Finder,
     hay: &[u8],
-    search: fn(&[u8], usize) -> Option<usize>,
+    search: Search,
 ) -> Vec<(usize, usize, String)> {
+    let strict = matches!(finder.policy, SchemePolicy::Default);
+    let search = |h: &[u8], f: usize| search(h, f, strict);
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
@@ -36,19 +58,21 @@ const SAMPLES: &[&str] = &[
 ];
 
 #[test]
-fn simd_search_equals_portable_at_every_alignment() {
-    let finder = Finder::new();
-    for sample in SAMPLES {
-        for pad in 0..=130 {
-            for filler in [b' ', b'a', b'\n'] {
-                let mut hay = vec![filler; pad];
-                hay.extend_from_slice(sample.as_bytes());
-                hay.extend(std::iter::repeat_n(b' ', pad % 67));
-                let simd = matches_with(&finder, &hay, find_colon_simd);
-                let portable =
-                    matches_with(&finder, &hay, find_colon_portable);
-                assert_eq!(simd, portable, "pad {pad}");
-                assert!(!simd.is_empty());
+fn searches_agree_at_every_alignment() {
+    for finder in [Finder::new(), Finder::builder().any_scheme(true).build()] {
+        for sample in SAMPLES {
+            for pad in 0..=130 {
+                for filler in [b' ', b'a', b'\n'] {
+                    let mut hay = vec![filler; pad];
+                    hay.extend_from_slice(sample.as_bytes());
+                    hay.extend(std::iter::repeat_n(b' ', pad % 67));
+                    let want = matches_with(&finder, &hay, every_colon);
+                    for (name, search) in searches() {
+                        let got = matches_with(&finder, &hay, search);
+                        assert_eq!(got, want, "{name}, pad {pad}");
+                    }
+                    assert!(!want.is_empty());
+                }
             }
         }
     }
@@ -56,7 +80,7 @@ fn simd_search_equals_portable_at_every_alignment() {
 
 proptest! {
     #[test]
-    fn simd_search_equals_portable_on_random_input(
+    fn searches_agree_on_random_input(
         pad in 0usize..70,
         parts in proptest::collection::vec(
             prop_oneof![
@@ -73,11 +97,14 @@ proptest! {
         for p in parts {
             hay.extend_from_slice(p);
         }
-        let finder = Finder::new();
-        prop_assert_eq!(
-            matches_with(&finder, &hay, find_colon_simd),
-            matches_with(&finder, &hay, find_colon_portable)
-        );
+        for finder in [Finder::new(), Finder::builder().any_scheme(true).build()] {
+            let want = matches_with(&finder, &hay, every_colon);
+            for (name, search) in searches() {
+                prop_assert_eq!(
+                    &matches_with(&finder, &hay, search), &want, "{}", name
+                );
+            }
+        }
     }
 }
 
