@@ -18,6 +18,17 @@ fn every_colon(hay: &[u8], from: usize, _strict: bool) -> Option<usize> {
     (from..hay.len()).find(|&i| hay[i] == b':')
 }
 
+/// The AVX2 search where the CPU has it, else the SSE2 one.
+#[cfg(target_arch = "x86_64")]
+fn avx2(hay: &[u8], from: usize, strict: bool) -> Option<usize> {
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        unsafe { super::search::find_candidate_avx2(hay, from, strict) }
+    } else {
+        find_candidate_sse2(hay, from, strict)
+    }
+}
+
 /// The searches to compare: the reference first.
 fn searches() -> Vec<(&'static str, Search)> {
     vec![
@@ -25,6 +36,8 @@ fn searches() -> Vec<(&'static str, Search)> {
         ("portable", find_candidate_portable),
         #[cfg(target_arch = "x86_64")]
         ("sse2", find_candidate_sse2),
+        #[cfg(target_arch = "x86_64")]
+        ("avx2", avx2),
     ]
 }
 
