@@ -18,6 +18,7 @@ use crate::syntax::Parser;
 use crate::syntax::chars::{SCHEME, URI_CHAR};
 
 use super::Trimmed;
+use super::plain::{BRACKET_OR_QUOTE, RUN_CLASS, STOP, skip_plain};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
 use super::unicode::{Decoded, continues_uri, decode};
 use super::validate::{has_host_or_path, valid_prefix};
@@ -108,32 +109,6 @@ fn scan_run(
     run
 }
 
-/// How [`scan_run`] treats each byte: most URI bytes need no more than
-/// this one lookup.
-const PLAIN: u8 = 0;
-const STOP: u8 = 1;
-const BRACKET_OR_QUOTE: u8 = 2;
-const WIDE: u8 = 3;
-
-static RUN_CLASS: [u8; 256] = {
-    let mut t = [STOP; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c >= 0x80 {
-            WIDE
-        } else if !URI_CHAR.contains(c) {
-            STOP
-        } else if matches!(c, b'(' | b')' | b'[' | b']' | b'\'') {
-            BRACKET_OR_QUOTE
-        } else {
-            PLAIN
-        };
-        b += 1;
-    }
-    t
-};
-
 #[inline(always)]
 fn scan_run_inner(
     hay: &[u8],
@@ -147,9 +122,7 @@ fn scan_run_inner(
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
     loop {
-        while i < stop && RUN_CLASS[usize::from(hay[i])] == PLAIN {
-            i += 1;
-        }
+        i = skip_plain(hay, i, stop);
         if i >= limit {
             return Run::Overlong { from: limit };
         }

@@ -52,6 +52,7 @@ use crate::Span;
 mod delimit;
 mod finder;
 mod lines;
+mod plain;
 mod scheme;
 mod search;
 mod stream;
