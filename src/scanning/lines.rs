@@ -53,6 +53,10 @@ impl LineCounter {
 pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
     #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
     {
+        if bytes.len() >= 64 && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { count_newlines_avx2(bytes) };
+        }
         count_newlines_sse2(bytes)
     }
     #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
@@ -68,6 +72,47 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
 )]
 pub(crate) fn count_newlines_portable(bytes: &[u8]) -> u64 {
     bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
+}
+
+/// [`count_newlines_sse2`] thirty-two bytes at a time.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn count_newlines_avx2(bytes: &[u8]) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_cmpeq_epi8, _mm256_extract_epi64,
+        _mm256_loadu_si256, _mm256_sad_epu8, _mm256_set1_epi8,
+        _mm256_setzero_si256, _mm256_sub_epi8,
+    };
+    let mut blocks = bytes.chunks_exact(32);
+    let nl = _mm256_set1_epi8(b'\n' as i8);
+    let zero = _mm256_setzero_si256();
+    let mut sums = zero;
+    loop {
+        let mut acc = zero;
+        let mut n = 0;
+        for block in blocks.by_ref().take(255) {
+            // SAFETY: `chunks_exact` gives whole 32-byte blocks.
+            let v = unsafe {
+                _mm256_loadu_si256(block.as_ptr().cast::<__m256i>())
+            };
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
+            n += 1;
+        }
+        sums = _mm256_add_epi64(sums, _mm256_sad_epu8(acc, zero));
+        if n < 255 {
+            break;
+        }
+    }
+    let total = _mm256_extract_epi64(sums, 0) as u64
+        + _mm256_extract_epi64(sums, 1) as u64
+        + _mm256_extract_epi64(sums, 2) as u64
+        + _mm256_extract_epi64(sums, 3) as u64;
+    total + count_newlines_sse2(blocks.remainder())
 }
 
 /// Compares 16 bytes at a time into byte-wide counters (a compare gives
@@ -124,9 +169,14 @@ mod tests {
             assert_eq!(count_newlines(b), plain, "{len}");
             assert_eq!(count_newlines_portable(b), plain, "{len}");
             #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-            for pad in 0..16 {
-                let b = &bytes[pad..pad + len.min(bytes.len() - 16)];
-                assert_eq!(count_newlines_sse2(b), count_newlines_portable(b));
+            for pad in 0..32 {
+                let b = &bytes[pad..pad + len.min(bytes.len() - 32)];
+                let want = count_newlines_portable(b);
+                assert_eq!(count_newlines_sse2(b), want);
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    assert_eq!(unsafe { count_newlines_avx2(b) }, want);
+                }
             }
         }
     }
