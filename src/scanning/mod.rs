@@ -1,10 +1,22 @@
 //! Finding URIs in bytes: candidate search, Appendix C delimiting,
 //! validation by the syntax layer, and streaming.
 //!
+//! ```
+//! use uriscan::scanning::Finder;
+//! let text = br#"Yes, Jim, I found it under "http://www.w3.org/Addressing/",
+//! but you can probably pick it up from <ftp://foo.example.com/rfc/>."#;
+//! let found: Vec<_> = Finder::new().find_iter(text).collect();
+//! assert_eq!(found[0].as_str(), "http://www.w3.org/Addressing/");
+//! assert_eq!(found[1].as_str(), "ftp://foo.example.com/rfc/");
+//! assert_eq!((found[1].line(), found[1].column()), (2, 39));
+//! ```
+//!
 //! # The pipeline
 //!
-//! 1. `search`: find every `:` (vectorized with `memchr`; a portable
-//!    loop under `--cfg uriscan_disable_simd`).
+//! 1. `search`: find the `:` that may end a scheme, filtering on the
+//!    bytes around each one 32 (AVX2) or 16 (SSE2) at a time; a portable
+//!    memchr-and-check loop elsewhere and under
+//!    `--cfg uriscan_disable_simd`.
 //! 2. `scheme`: extend backward over the scheme characters and apply
 //!    the scheme policy.
 //! 3. `delimit`: find where the URI ends, by the extraction policy and
@@ -28,10 +40,16 @@
 //! - A bare URI ends at whitespace, at a byte that cannot be in a URI,
 //!   at Unicode punctuation, or at a closing `)` or `]` that no opening
 //!   one inside it balances; then trailing `. , ; : ! ? ' *` are cut.
-//! - After `"` or `'`, a URI ends at the matching quote; after `<`, at
-//!   the `>` (whitespace inside is removed, see [`Match::rejoined`] and
-//!   [`Match::hyphen_break`]); `URL:` before it is recorded in
-//!   [`Trimmed::url_prefix`].
+//! - After `"` or `'`, a URI ends at the matching quote, and trailing
+//!   punctuation inside the quotes is kept; after `<`, at the `>`
+//!   (whitespace inside is removed, see [`Match::rejoined`] and
+//!   [`Match::hyphen_break`]; a wrap right after the scheme's `:` is not
+//!   recognized); `URL:` before it is recorded in
+//!   [`Trimmed::url_prefix`]. If the closing delimiter is missing, the
+//!   URI is read as bare text.
+//! - In markup, `href="..."` and `src='...'` are quoted values; a
+//!   Markdown link's URI ends at the `)` that closes the link, which the
+//!   bracket rule gives.
 //! - Non-ASCII letters are kept as found (IRIs), or percent-encoded with
 //!   [`FinderBuilder::ascii`].
 //! - Only valid output: a candidate with a bad part is cut to its
