@@ -265,6 +265,7 @@ impl Cursor {
 }
 
 /// Builds the public match from a confirmed one.
+#[inline]
 pub(crate) fn make_match<'h>(
     finder: &Finder,
     found: Found<'h>,

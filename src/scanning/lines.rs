@@ -30,11 +30,22 @@ impl LineCounter {
         let upto = (to - base) as usize;
         let chunk = &bytes[from..upto];
         super::work::add(chunk.len());
-        let n = count_newlines(chunk);
-        if n > 0 {
-            self.line += n;
-            let last = memchr::memrchr(b'\n', chunk).unwrap_or(0);
-            self.line_start = self.counted + last as u64 + 1;
+        if chunk.len() < 64 {
+            // Between close matches a plain loop beats the set-up of the
+            // vector count and the search for the last newline.
+            for (i, &b) in chunk.iter().enumerate() {
+                if b == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.counted + i as u64 + 1;
+                }
+            }
+        } else {
+            let n = count_newlines(chunk);
+            if n > 0 {
+                self.line += n;
+                let last = memchr::memrchr(b'\n', chunk).unwrap_or(0);
+                self.line_start = self.counted + last as u64 + 1;
+            }
         }
         self.counted = to;
     }
@@ -178,6 +189,27 @@ mod tests {
                     assert_eq!(unsafe { count_newlines_avx2(b) }, want);
                 }
             }
+        }
+    }
+
+    /// Positions against a direct count, with steps short and long
+    /// enough for both ways of counting.
+    #[test]
+    fn positions_match_a_direct_count() {
+        let text: Vec<u8> = (0..5000u32)
+            .map(|i| if i % 13 == 0 || i % 97 == 5 { b'\n' } else { b'a' })
+            .collect();
+        let mut counter = LineCounter::default();
+        let mut at = 0usize;
+        for step in [0, 1, 5, 63, 64, 65, 200, 1000, 3, 2000] {
+            at += step;
+            counter.advance(&text, 0, at as u64);
+            let before = &text[..at];
+            let line = before.iter().filter(|&&b| b == b'\n').count() as u64;
+            let start =
+                before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let want = (line + 1, (at - start) as u64 + 1);
+            assert_eq!(counter.position(at as u64), want, "at {at}");
         }
     }
 }
