@@ -20,7 +20,8 @@ pub const SCHEMES_WITHOUT_SLASHES: &[&str] = &[
 /// Which schemes a finder accepts.
 #[derive(Clone, Debug)]
 pub(crate) enum SchemePolicy {
-    /// Any scheme followed by `//`, plus [`SCHEMES_WITHOUT_SLASHES`].
+    /// Any scheme followed by `//`, plus [`SCHEMES_WITHOUT_SLASHES`]
+    /// (not followed by another `:`, as in `std::io`).
     Default,
     /// Every syntactically valid scheme.
     Any,
@@ -36,7 +37,8 @@ impl SchemePolicy {
     pub(crate) fn accepts(&self, scheme: &[u8], rest: &[u8]) -> bool {
         match self {
             SchemePolicy::Default => {
-                rest.starts_with(b"//") || is_listed(scheme)
+                rest.starts_with(b"//")
+                    || (is_listed(scheme) && !rest.starts_with(b":"))
             }
             // `URL:` is Appendix C's label, not a scheme.
             SchemePolicy::Any => !scheme.eq_ignore_ascii_case(b"url"),
@@ -136,6 +138,7 @@ mod tests {
         assert!(d.accepts(b"MailTo", b"a@b"));
         assert!(!d.accepts(b"INFO", b"root"));
         assert!(!d.accepts(b"std", b":io"));
+        assert!(!d.accepts(b"urn", b":x"));
         assert!(SchemePolicy::Any.accepts(b"std", b":io"));
         assert!(!SchemePolicy::Any.accepts(b"URL", b"http://a"));
         let only = SchemePolicy::Only(vec![b"ftp".to_vec()]);

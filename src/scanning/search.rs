@@ -9,9 +9,9 @@
 //!
 //! - the byte after it is not whitespace or a control (every URI has
 //!   something after its `:`), and
-//! - under the default policy, the byte before it is a letter (every
-//!   listed scheme ends with one) or the byte after it is `/` (`//`
-//!   schemes).
+//! - under the default policy, the byte after it is `/` (`//` schemes),
+//!   or the byte before it is a letter (every listed scheme ends with
+//!   one) and the byte after it is not another `:` (`std::io`).
 //!
 //! A `:` at the very end of the buffer is always a candidate, since the
 //! byte after it is not known yet (streaming). The filter only drops
@@ -40,7 +40,10 @@ fn is_candidate(hay: &[u8], p: usize, strict: bool) -> bool {
     match hay.get(p + 1) {
         None => true,
         Some(&next) => {
-            next > b' ' && (!strict || next == b'/' || is_alpha(hay[p - 1]))
+            next > b' '
+                && (!strict
+                    || next == b'/'
+                    || (next != b':' && is_alpha(hay[p - 1])))
         }
     }
 }
@@ -83,9 +86,10 @@ pub(crate) unsafe fn find_candidate_avx2(
     strict: bool,
 ) -> Option<usize> {
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256,
-        _mm256_max_epu8, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_sub_epi8,
     };
     let len = hay.len();
     let mut i = from.max(1);
@@ -112,8 +116,10 @@ pub(crate) unsafe fn find_candidate_avx2(
             _mm256_cmpeq_epi8(_mm256_max_epu8(next, above_space), next);
         let t = _mm256_sub_epi8(_mm256_or_si256(prev, lower), a);
         let prev_alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(t, z), t);
+        let listed =
+            _mm256_andnot_si256(_mm256_cmpeq_epi8(next, colon), prev_alpha);
         let scheme_end = _mm256_or_si256(
-            _mm256_or_si256(prev_alpha, _mm256_cmpeq_epi8(next, slash)),
+            _mm256_or_si256(listed, _mm256_cmpeq_epi8(next, slash)),
             strict_mask,
         );
         let hits =
@@ -160,9 +166,9 @@ pub(crate) fn find_candidate_sse2(
     strict: bool,
 ) -> Option<usize> {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8,
-        _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_sub_epi8,
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8,
+        _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
     };
     let len = hay.len();
     let mut i = from.max(1);
@@ -188,8 +194,10 @@ pub(crate) fn find_candidate_sse2(
                     _mm_cmpeq_epi8(_mm_max_epu8(next, above_space), next);
                 let t = _mm_sub_epi8(_mm_or_si128(prev, lower), a);
                 let prev_alpha = _mm_cmpeq_epi8(_mm_min_epu8(t, z), t);
+                let listed =
+                    _mm_andnot_si128(_mm_cmpeq_epi8(next, colon), prev_alpha);
                 let scheme_end = _mm_or_si128(
-                    _mm_or_si128(prev_alpha, _mm_cmpeq_epi8(next, slash)),
+                    _mm_or_si128(listed, _mm_cmpeq_epi8(next, slash)),
                     strict_mask,
                 );
                 let hits = _mm_and_si128(
@@ -260,6 +268,8 @@ mod tests {
         assert_eq!(strict("12:34"), None);
         assert_eq!(strict("s3://b"), Some(2));
         assert_eq!(strict("x:y"), Some(1));
+        assert_eq!(strict("std::io"), None);
+        assert_eq!(strict("a::/"), Some(2));
         assert_eq!(strict("ab:"), Some(2));
         assert_eq!(strict(":x"), None);
         let relaxed =
