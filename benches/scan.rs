@@ -59,6 +59,9 @@ fn bench(c: &mut Criterion) {
         group.bench_function("uriscan", |b| {
             b.iter(|| finder.find_iter(black_box(&hay)).count())
         });
+        group.bench_function("uriscan-stream", |b| {
+            b.iter(|| finder.stream(black_box(&hay[..])).count())
+        });
         group.bench_function("memchr-colon-floor", |b| {
             b.iter(|| memchr::memchr_iter(b':', black_box(&hay)).count())
         });
