@@ -137,6 +137,12 @@ pub const PCHAR: Table = UNRESERVED.or(SUB_DELIMS).or(Table::new(b":@%"));
 /// where a `:` would be taken for a scheme. Includes `%`.
 pub const SEGMENT_NZ_NC: Table = PCHAR.without(Table::new(b":"));
 
+/// `path-abempty = *( "/" segment )`, `segment = *pchar` (3.3): the bytes
+/// of every path form once its first bytes are checked (`path-absolute`
+/// not starting with `//`, `path-noscheme` without `:` before the first
+/// `/`); includes `%`.
+pub const PATH: Table = PCHAR.or(Table::new(b"/"));
+
 /// `query = *( pchar / "/" / "?" )` (3.4) and
 /// `fragment = *( pchar / "/" / "?" )` (3.5); includes `%`.
 pub const QUERY: Table = PCHAR.or(Table::new(b"/?"));
@@ -194,6 +200,7 @@ mod tests {
                 pchar || b == b'/' || b == b'?',
                 "query {b}"
             );
+            assert_eq!(PATH.contains(b), pchar || b == b'/', "path {b}");
             assert_eq!(
                 SEGMENT_NZ_NC.contains(b),
                 pchar && b != b':',

@@ -2,8 +2,16 @@
 //! validating parser of section 3 and Appendix A, IRIs (RFC 3987),
 //! reference resolution (section 5) and normalization and comparison
 //! (section 6).
+//!
+//! ```
+//! use uriscan::syntax::{HostKind, Parser};
+//! let r = Parser::new().parse_reference("//192.0.2.1:8080/a?b").unwrap();
+//! assert_eq!(r.host_kind(), Some(HostKind::Ipv4));
+//! assert_eq!(r.port(), Some("8080"));
+//! ```
 
 pub mod chars;
+pub mod host;
 pub mod iri;
 pub mod normalize;
 mod parse;

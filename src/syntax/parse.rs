@@ -1,13 +1,33 @@
-//! The validating parser: RFC 3986 Appendix A, one pass over the input,
-//! no allocation, borrowed component spans.
+//! The validating parser: RFC 3986 Appendix A ("Collected ABNF for URI"),
+//! one pass over the input, no allocation, borrowed component spans.
 //!
-//! INTERIM: the body of `Parser::parse` below is only the Appendix B split,
-//! without validation, so that the rest of the crate can build against the
-//! API while the real parser is written. The types and signatures are the
-//! contract.
+//! Where to find each rule: section 3 ("Syntax Components") for `URI` and
+//! `hier-part`, 3.1 "Scheme", 3.2 "Authority" with 3.2.1 "User
+//! Information", 3.2.2 "Host" (IP literals and IPv4 in [`host`]) and
+//! 3.2.3 "Port", 3.3 "Path", 3.4 "Query", 3.5 "Fragment", 4.1
+//! "URI Reference", 4.2 "Relative Reference", 4.3 "Absolute URI"; section
+//! 2 ("Characters") for the byte classes in [`chars`]; RFC 3987 section
+//! 2.2 for the IRI rules in [`iri`].
+//!
+//! The parser reads each byte once (the IP literal and a candidate IPv4
+//! host are matched again by their own small rules), with the byte
+//! classes of [`chars`] as lookup tables. A `%` or a non-ASCII byte leaves
+//! the table loop for a slow path.
+//!
+//! # Errors and the longest valid prefix
+//!
+//! Every error carries the byte offset where the input stopped matching.
+//! For every [`ErrorKind`] except [`ErrorKind::InvalidScheme`], the input
+//! before that offset, `&input[..error.index()]`, is itself accepted by
+//! the same entry point: the offset is always on a character boundary, and
+//! errors in the authority are reported so that this holds (a bad port
+//! before whatever follows it, a bad IP literal at its `[`). A scanner can
+//! cut a bad candidate to its longest valid prefix with it.
 
 use std::fmt;
 
+use super::chars::{self, Table};
+use super::{host, iri};
 use crate::Span;
 
 /// Which top-level rule an input matched.
@@ -51,30 +71,50 @@ impl HostKind {
 }
 
 /// What a parse error found wrong. The `index` of a [`ParseError`] points
-/// at the first byte that could not be taken.
+/// at the first byte that could not be taken; each kind says which byte
+/// that is. For every kind but [`InvalidScheme`](ErrorKind::InvalidScheme)
+/// the input before the index is valid by the same rule.
+///
+/// ```
+/// use uriscan::syntax::{ErrorKind, parse_reference};
+/// let e = parse_reference("http://h/a b").unwrap_err();
+/// assert_eq!((e.kind(), e.index()), (ErrorKind::UnexpectedByte, 10));
+/// assert!(parse_reference("http://h/a").is_ok());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// A byte that no rule allows at that position.
+    /// A byte that no rule allows at that position; the index is that
+    /// byte. In the authority: a byte that can end neither the host nor
+    /// the authority (`http://a^b`, a second `@`, a `]` outside a
+    /// literal, a byte after an IP literal other than `:`, `/`, `?`, `#`).
     UnexpectedByte,
-    /// A `%` not followed by two hex digits.
+    /// A `%` not followed by two hex digits; the index is the `%`.
     InvalidPctEncoding,
     /// A scheme was required (`URI`, `absolute-URI`) and is missing or
-    /// malformed.
+    /// malformed. The index is the first byte that cannot continue the
+    /// scheme (0 if the input does not start with a letter). Here the
+    /// input before the index is not a URI.
     InvalidScheme,
     /// A bracketed `IP-literal` that is not a valid IPv6 address or
-    /// IPvFuture.
+    /// IPvFuture, or has no `]`; the index is the opening `[`.
     InvalidIpLiteral,
-    /// A port with a byte that is not a digit.
+    /// A port with a byte that is not a digit; the index is that byte
+    /// (with no `@` in the authority, anything after the first `:` of the
+    /// authority is the port).
     InvalidPort,
-    /// A fragment in an `absolute-URI`.
+    /// A fragment in an `absolute-URI`; the index is the `#`.
     UnexpectedFragment,
-    /// A `:` in the first segment of a relative-path reference (4.2).
+    /// A `:` in the first segment of a relative-path reference (4.2),
+    /// where it would read as a scheme; the index is the `:`.
     ColonInFirstSegment,
-    /// A path beginning with `//` where there is no authority.
+    /// A path beginning with `//` where there is no authority. The parser
+    /// never reports it (`//` always starts an authority when parsing);
+    /// it is for code that builds references, such as resolution.
     PathStartsWithDoubleSlash,
     /// A non-ASCII character that is not allowed (not an IRI, or not
-    /// `ucschar`/`iprivate` where it stands).
+    /// `ucschar`/`iprivate` where it stands); the index is the first byte
+    /// of the character.
     NonAscii,
 }
 
@@ -236,10 +276,15 @@ impl<'a> UriRef<'a> {
 /// (RFC 3987).
 ///
 /// ```
-/// use uriscan::syntax::Parser;
-/// let r = Parser::new().parse_uri("http://example.com/a?q").unwrap();
+/// use uriscan::syntax::{HostKind, Parser};
+/// let r = Parser::new().parse_uri("http://u@[::1]:80/a?q").unwrap();
 /// assert_eq!(r.scheme(), Some("http"));
+/// assert_eq!(r.userinfo(), Some("u"));
+/// assert_eq!(r.host(), Some("[::1]"));
+/// assert_eq!(r.host_kind(), Some(HostKind::Ipv6));
+/// assert_eq!(r.port(), Some("80"));
 /// assert_eq!(r.query(), Some("q"));
+/// assert_eq!(r.fragment(), None);
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Parser {
@@ -254,25 +299,38 @@ impl Parser {
 
     /// Whether to accept IRIs (RFC 3987): `ucschar` in every component that
     /// takes `unreserved`, and `iprivate` in the query.
+    ///
+    /// ```
+    /// use uriscan::syntax::{ErrorKind, Parser};
+    /// let e = Parser::new().parse_reference("/ü").unwrap_err();
+    /// assert_eq!((e.kind(), e.index()), (ErrorKind::NonAscii, 1));
+    /// assert!(Parser::new().iri(true).parse_reference("/ü").is_ok());
+    /// ```
     pub const fn iri(self, yes: bool) -> Parser {
         Parser { iri: yes }
     }
 
     /// `URI-reference = URI / relative-ref` (4.1).
+    ///
+    /// An input that starts with a valid scheme and `:` is a `URI`;
+    /// anything else is tried as a `relative-ref`, so `1a:b` fails with
+    /// [`ErrorKind::ColonInFirstSegment`].
     pub fn parse_reference<'a>(
         &self,
         s: &'a str,
     ) -> Result<UriRef<'a>, ParseError> {
-        self.parse(s)
+        self.parse(s, Rule::Reference)
     }
 
     /// `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]` (3).
+    ///
+    /// ```
+    /// use uriscan::syntax::{ErrorKind, Parser};
+    /// let e = Parser::new().parse_uri("//host/").unwrap_err();
+    /// assert_eq!((e.kind(), e.index()), (ErrorKind::InvalidScheme, 0));
+    /// ```
     pub fn parse_uri<'a>(&self, s: &'a str) -> Result<UriRef<'a>, ParseError> {
-        let r = self.parse(s)?;
-        if r.kind != RefKind::Uri {
-            return Err(ParseError::new(0, ErrorKind::InvalidScheme));
-        }
-        Ok(r)
+        self.parse(s, Rule::Uri)
     }
 
     /// `absolute-URI = scheme ":" hier-part [ "?" query ]` (4.3).
@@ -280,70 +338,370 @@ impl Parser {
         &self,
         s: &'a str,
     ) -> Result<UriRef<'a>, ParseError> {
-        let r = self.parse_uri(s)?;
-        if let Some(f) = r.fragment {
-            return Err(ParseError::new(
-                f.start - 1,
-                ErrorKind::UnexpectedFragment,
-            ));
-        }
-        Ok(r)
+        self.parse(s, Rule::Absolute)
     }
 
     /// `relative-ref = relative-part [ "?" query ] [ "#" fragment ]` (4.2).
+    ///
+    /// No scheme is looked for, so `a:b` fails with
+    /// [`ErrorKind::ColonInFirstSegment`] at byte 1.
     pub fn parse_relative<'a>(
         &self,
         s: &'a str,
     ) -> Result<UriRef<'a>, ParseError> {
-        let r = self.parse(s)?;
-        if r.kind != RefKind::Relative {
-            return Err(ParseError::new(0, ErrorKind::UnexpectedByte));
-        }
-        Ok(r)
+        self.parse(s, Rule::Relative)
+    }
+}
+
+/// Which rule of Appendix A a parse must match.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    Reference,
+    Uri,
+    Absolute,
+    Relative,
+}
+
+/// The byte classes the hot loops scan, without `%`: a `%` stops the
+/// fast loop and is checked for its two hex digits on the slow path.
+const fn no_pct(t: Table) -> Table {
+    t.without(Table::new(b"%"))
+}
+
+/// `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )` (3.2.1)
+const USERINFO_BYTES: Table = no_pct(chars::USERINFO);
+/// `reg-name = *( unreserved / pct-encoded / sub-delims )` (3.2.2)
+const REG_NAME_BYTES: Table = no_pct(chars::REG_NAME);
+/// `path-abempty = *( "/" segment )`, `segment = *pchar` (3.3): every
+/// path is a run of `pchar` and `/`, once its start is checked.
+const PATH_BYTES: Table = no_pct(chars::PATH);
+/// `segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )`
+/// (3.3): the first segment of a `path-noscheme`.
+const SEGMENT_NZ_NC_BYTES: Table = no_pct(chars::SEGMENT_NZ_NC);
+/// `query = *( pchar / "/" / "?" )` (3.4), also `fragment` (3.5).
+const QUERY_BYTES: Table = no_pct(chars::QUERY);
+
+/// The authority found after `//`.
+#[derive(Clone, Copy)]
+struct Authority {
+    start: usize,
+    userinfo: Option<Span>,
+    host: Span,
+    host_kind: HostKind,
+    port: Option<Span>,
+    end: usize,
+}
+
+/// Whether `b` may follow an authority: the start of `path-abempty`,
+/// `query` or `fragment`.
+#[inline(always)]
+fn ends_authority(b: u8) -> bool {
+    matches!(b, b'/' | b'?' | b'#')
+}
+
+/// Decodes the UTF-8 character starting at `b[i]`, a non-ASCII lead byte
+/// of a `str`, returning it and its length.
+#[inline]
+fn decode_utf8(b: &[u8], i: usize) -> (char, usize) {
+    let lead = u32::from(b[i]);
+    let cont = |k: usize| u32::from(b[i + k] & 0x3F);
+    let (c, len) = if lead < 0xE0 {
+        ((lead & 0x1F) << 6 | cont(1), 2)
+    } else if lead < 0xF0 {
+        ((lead & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+    } else {
+        ((lead & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3), 4)
+    };
+    (char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER), len)
+}
+
+/// The end of the run of digits starting at `i`.
+#[inline(always)]
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && chars::DIGIT.contains(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Checks the port candidate `b[colon + 1..end]` of an authority that had
+/// no `@`: `port = *DIGIT` (3.2.3).
+#[inline]
+fn check_port(b: &[u8], colon: usize, end: usize) -> Result<(), ParseError> {
+    let bad = digits_end(b, colon + 1);
+    if bad < end {
+        return Err(ParseError::new(bad, ErrorKind::InvalidPort));
+    }
+    Ok(())
+}
+
+impl Parser {
+    /// Checks that `s` is a `URI-reference` (4.1) without building the
+    /// component spans. Accepts and rejects exactly what
+    /// [`parse_reference`](Parser::parse_reference) does, with the same
+    /// error.
+    ///
+    /// ```
+    /// use uriscan::syntax::Parser;
+    /// let p = Parser::new();
+    /// assert!(p.validate("http://[::1]:8080/a?b#c").is_ok());
+    /// assert_eq!(p.validate("http://a b").unwrap_err().index(), 8);
+    /// ```
+    #[inline]
+    pub fn validate(&self, s: &str) -> Result<(), ParseError> {
+        self.parse(s, Rule::Reference).map(|_| ())
     }
 
-    // INTERIM: Appendix B split only; to be replaced by the validating
-    // parser.
-    fn parse<'a>(&self, s: &'a str) -> Result<UriRef<'a>, ParseError> {
+    /// Checks that `s` is a `URI` (3), as [`parse_uri`](Parser::parse_uri)
+    /// does, without building the component spans.
+    #[inline]
+    pub fn validate_uri(&self, s: &str) -> Result<(), ParseError> {
+        self.parse(s, Rule::Uri).map(|_| ())
+    }
+
+    /// Takes the bytes of `table` (which holds no `%`), `pct-encoded`
+    /// triplets, and, for an IRI, `ucschar` (and `iprivate` when
+    /// `private`), from `i` on. Returns the index of the first byte not
+    /// taken, or the error of a broken `%` or a non-ASCII character that
+    /// is not allowed.
+    #[inline(always)]
+    fn scan(
+        &self,
+        b: &[u8],
+        mut i: usize,
+        table: &Table,
+        private: bool,
+    ) -> Result<usize, ParseError> {
+        loop {
+            while i < b.len() && table.contains(b[i]) {
+                i += 1;
+            }
+            let Some(&c) = b.get(i) else { return Ok(i) };
+            if c == b'%' {
+                if !chars::is_pct_encoded(&b[i..]) {
+                    return Err(ParseError::new(
+                        i,
+                        ErrorKind::InvalidPctEncoding,
+                    ));
+                }
+                i += 3;
+            } else if c >= 0x80 {
+                i += self.non_ascii(b, i, private)?;
+            } else {
+                return Ok(i);
+            }
+        }
+    }
+
+    /// The length of the non-ASCII character at `b[i]` if the parser takes
+    /// it there (`iunreserved`, or `iprivate` in a query).
+    #[cold]
+    fn non_ascii(
+        &self,
+        b: &[u8],
+        i: usize,
+        private: bool,
+    ) -> Result<usize, ParseError> {
+        if self.iri {
+            let (c, len) = decode_utf8(b, i);
+            if iri::is_ucschar(c) || (private && iri::is_iprivate(c)) {
+                return Ok(len);
+            }
+        }
+        Err(ParseError::new(i, ErrorKind::NonAscii))
+    }
+
+    /// `authority = [ userinfo "@" ] host [ ":" port ]` (3.2), from
+    /// `start` (just after the `//`).
+    #[inline(always)]
+    fn authority(
+        &self,
+        b: &[u8],
+        start: usize,
+    ) -> Result<Authority, ParseError> {
+        let mut userinfo = None;
+        let mut host_start = start;
+        if b.get(start) != Some(&b'[') {
+            // One scan with the userinfo class, which holds the reg-name
+            // class and ":": it ends at an "@" (so it was the userinfo) or
+            // it covered `reg-name [ ":" port ]`.
+            let end = match self.scan(b, start, &USERINFO_BYTES, false) {
+                Ok(end) => end,
+                Err(e) => {
+                    // Report a bad port before anything after it, so that
+                    // the input before the index is still valid.
+                    if let Some(colon) =
+                        memchr::memchr(b':', &b[start..e.index])
+                    {
+                        check_port(b, start + colon, e.index)?;
+                    }
+                    return Err(e);
+                }
+            };
+            if b.get(end) == Some(&b'@') {
+                userinfo = Some(Span::new(start, end));
+                host_start = end + 1;
+            } else {
+                let colon = memchr::memchr(b':', &b[start..end]);
+                if let Some(colon) = colon {
+                    check_port(b, start + colon, end)?;
+                }
+                if end < b.len() && !ends_authority(b[end]) {
+                    return Err(ParseError::new(
+                        end,
+                        ErrorKind::UnexpectedByte,
+                    ));
+                }
+                let host_end = colon.map_or(end, |c| start + c);
+                let host = Span::new(start, host_end);
+                return Ok(Authority {
+                    start,
+                    userinfo: None,
+                    host,
+                    host_kind: reg_name_kind(&b[host.range()]),
+                    port: colon.map(|c| Span::new(start + c + 1, end)),
+                    end,
+                });
+            }
+        }
+        let (host, host_kind) = if b.get(host_start) == Some(&b'[') {
+            self.ip_literal(b, host_start)?
+        } else {
+            let end = self.scan(b, host_start, &REG_NAME_BYTES, false)?;
+            let host = Span::new(host_start, end);
+            (host, reg_name_kind(&b[host.range()]))
+        };
+        let mut end = host.end;
+        let mut port = None;
+        if b.get(end) == Some(&b':') {
+            let digits = digits_end(b, end + 1);
+            port = Some(Span::new(end + 1, digits));
+            end = digits;
+        }
+        if end < b.len() && !ends_authority(b[end]) {
+            let kind = if port.is_some() {
+                ErrorKind::InvalidPort
+            } else {
+                ErrorKind::UnexpectedByte
+            };
+            return Err(ParseError::new(end, kind));
+        }
+        Ok(Authority { start, userinfo, host, host_kind, port, end })
+    }
+
+    /// `IP-literal = "[" ( IPv6address / IPvFuture ) "]"` (3.2.2), with
+    /// the `[` at `start`. The span returned keeps the brackets.
+    #[inline]
+    fn ip_literal(
+        &self,
+        b: &[u8],
+        start: usize,
+    ) -> Result<(Span, HostKind), ParseError> {
+        let error = ParseError::new(start, ErrorKind::InvalidIpLiteral);
+        let Some(len) = memchr::memchr(b']', &b[start + 1..]) else {
+            return Err(error);
+        };
+        let inner = &b[start + 1..start + 1 + len];
+        let kind = if matches!(inner.first(), Some(b'v' | b'V')) {
+            if !host::is_ipvfuture(inner) {
+                return Err(error);
+            }
+            HostKind::IpvFuture
+        } else {
+            if !host::is_ipv6(inner) {
+                return Err(error);
+            }
+            HostKind::Ipv6
+        };
+        Ok((Span::new(start, start + len + 2), kind))
+    }
+
+    /// The one pass over `s` that every public entry point runs.
+    #[inline(always)]
+    fn parse<'a>(
+        &self,
+        s: &'a str,
+        rule: Rule,
+    ) -> Result<UriRef<'a>, ParseError> {
         let b = s.as_bytes();
         let mut i = 0;
+
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (3.1). In a
+        // URI-reference a scheme is whatever such run ends at the first
+        // ":"; otherwise the input is a relative-ref (4.2) and a ":" in
+        // its first segment is an error below.
         let mut scheme = None;
-        let first_delim = b
-            .iter()
-            .position(|&c| matches!(c, b':' | b'/' | b'?' | b'#'))
-            .unwrap_or(b.len());
-        if first_delim > 0 && b.get(first_delim) == Some(&b':') {
-            scheme = Some(Span::new(0, first_delim));
-            i = first_delim + 1;
+        if rule != Rule::Relative {
+            let mut end = 0;
+            if b.first().is_some_and(|&c| chars::ALPHA.contains(c)) {
+                end = 1;
+                while end < b.len() && chars::SCHEME.contains(b[end]) {
+                    end += 1;
+                }
+            }
+            if end > 0 && b.get(end) == Some(&b':') {
+                scheme = Some(Span::new(0, end));
+                i = end + 1;
+            } else if rule != Rule::Reference {
+                return Err(ParseError::new(end, ErrorKind::InvalidScheme));
+            }
         }
-        let (mut authority, mut host) = (None, None);
-        if b[i..].starts_with(b"//") {
-            let start = i + 2;
-            let end = b[start..]
-                .iter()
-                .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-                .map_or(b.len(), |p| start + p);
-            authority = Some(Span::new(start, end));
-            host = authority;
-            i = end;
+
+        // hier-part = "//" authority path-abempty / path-absolute
+        //           / path-rootless / path-empty (3)
+        // relative-part = "//" authority path-abempty / path-absolute
+        //               / path-noscheme / path-empty (4.2)
+        let mut authority = None;
+        if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'/') {
+            authority = Some(self.authority(b, i + 2)?);
         }
-        let path_end = b[i..]
-            .iter()
-            .position(|&c| matches!(c, b'?' | b'#'))
-            .map_or(b.len(), |p| i + p);
-        let path = Span::new(i, path_end);
-        i = path_end;
+        let path_start = match &authority {
+            Some(a) => a.end,
+            None => i,
+        };
+        i = path_start;
+        if scheme.is_none()
+            && authority.is_none()
+            && b.get(i).is_some_and(|&c| c != b'/')
+        {
+            // path-noscheme = segment-nz-nc *( "/" segment )
+            i = self.scan(b, i, &SEGMENT_NZ_NC_BYTES, false)?;
+            if b.get(i) == Some(&b':') {
+                return Err(ParseError::new(
+                    i,
+                    ErrorKind::ColonInFirstSegment,
+                ));
+            }
+        }
+        // Every path form is `pchar` and "/" once its start is checked:
+        // "//" at the start of a path without authority cannot occur, as
+        // it was taken as an authority above.
+        i = self.scan(b, i, &PATH_BYTES, false)?;
+        let path = Span::new(path_start, i);
+
         let mut query = None;
         if b.get(i) == Some(&b'?') {
-            let end = b[i..]
-                .iter()
-                .position(|&c| c == b'#')
-                .map_or(b.len(), |p| i + p);
+            let end = self.scan(b, i + 1, &QUERY_BYTES, true)?;
             query = Some(Span::new(i + 1, end));
             i = end;
         }
-        let fragment =
-            (b.get(i) == Some(&b'#')).then(|| Span::new(i + 1, b.len()));
+        let mut fragment = None;
+        if b.get(i) == Some(&b'#') {
+            if rule == Rule::Absolute {
+                return Err(ParseError::new(i, ErrorKind::UnexpectedFragment));
+            }
+            let end = self.scan(b, i + 1, &QUERY_BYTES, false)?;
+            fragment = Some(Span::new(i + 1, end));
+            i = end;
+        }
+        if i < b.len() {
+            return Err(ParseError::new(i, ErrorKind::UnexpectedByte));
+        }
+
+        let (userinfo, host, host_kind, port) = match &authority {
+            Some(a) => (a.userinfo, Some(a.host), Some(a.host_kind), a.port),
+            None => (None, None, None, None),
+        };
         Ok(UriRef {
             input: s,
             kind: if scheme.is_some() {
@@ -352,11 +710,11 @@ impl Parser {
                 RefKind::Relative
             },
             scheme,
-            authority,
-            userinfo: None,
+            authority: authority.map(|a| Span::new(a.start, a.end)),
+            userinfo,
             host,
-            host_kind: host.map(|_| HostKind::RegName),
-            port: None,
+            host_kind,
+            port,
             path,
             query,
             fragment,
@@ -364,12 +722,33 @@ impl Parser {
     }
 }
 
+/// `host = IP-literal / IPv4address / reg-name` (3.2.2): "If host matches
+/// the rule for IPv4address, then it should be considered an IPv4 address
+/// literal and not a registered name."
+#[inline]
+fn reg_name_kind(host: &[u8]) -> HostKind {
+    match host.first() {
+        Some(c) if c.is_ascii_digit() && host::is_ipv4(host) => HostKind::Ipv4,
+        _ => HostKind::RegName,
+    }
+}
+
 /// `URI-reference` with a plain (non-IRI) [`Parser`].
+///
+/// ```
+/// let r = uriscan::syntax::parse_reference("../a?").unwrap();
+/// assert_eq!((r.path(), r.query()), ("../a", Some("")));
+/// ```
 pub fn parse_reference(s: &str) -> Result<UriRef<'_>, ParseError> {
     Parser::new().parse_reference(s)
 }
 
 /// `URI` with a plain (non-IRI) [`Parser`].
+///
+/// ```
+/// let r = uriscan::syntax::parse_uri("mailto:a@b.example").unwrap();
+/// assert_eq!((r.authority(), r.path()), (None, "a@b.example"));
+/// ```
 pub fn parse_uri(s: &str) -> Result<UriRef<'_>, ParseError> {
     Parser::new().parse_uri(s)
 }
