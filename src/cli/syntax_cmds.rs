@@ -1,27 +1,282 @@
 //! The `parse`, `resolve` and `normalize` subcommands: one item per line
-//! on standard input, or given as arguments.
+//! on standard input, or given as arguments, one line of output per item.
 //!
-//! INTERIM skeleton.
+//! Input is read as bytes and split on `\n`, with a trailing `\r`
+//! stripped, so a line that is not UTF-8 is one invalid item, never a
+//! crash. Output is buffered (flushed after each line when standard input
+//! is a terminal, for interactive use); a closed pipe ends the run
+//! quietly.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use serde::Serialize;
+use uriscan::syntax::normalize::{normalize, normalize_scheme_based};
+use uriscan::syntax::resolve::{parse_base, resolve_into};
+use uriscan::syntax::{Parser, RefKind, UriRef};
+
+const EXIT_CODES: &str = "\
+Exit status: 0 if every item was valid, 1 if some item was not, 2 on a \
+usage or I/O error.";
 
 /// The subcommands over the syntax layer.
 #[derive(clap::Subcommand, Debug)]
 pub enum SyntaxCommand {
     /// Parse each URI reference and print its components as JSON.
+    ///
+    /// Prints one JSON object per item: {"input", "valid": true, "kind":
+    /// "uri"|"relative", "scheme", "authority", "userinfo", "host",
+    /// "host_kind": "ipv4"|"ipv6"|"ipvfuture"|"reg-name", "port", "path",
+    /// "query", "fragment"}, where an absent component is null and an
+    /// empty one "" (`http://h:/` has port "", `http://h/` port null); the
+    /// host keeps the brackets of an IP literal. An item that does not
+    /// parse gives {"input", "valid": false, "error"}, the error saying
+    /// what is wrong at which byte offset.
+    #[command(after_help = EXIT_CODES)]
     Parse {
+        /// Accept IRIs (RFC 3987): non-ASCII characters where RFC 3987
+        /// allows them.
+        #[arg(long)]
+        iri: bool,
+        /// References to parse; read from standard input, one per line,
+        /// when none are given.
+        items: Vec<OsString>,
+    },
+    /// Resolve each URI reference against a base URI (RFC 3986 5.2).
+    ///
+    /// Prints the target URI of each reference, by the strict algorithm
+    /// of section 5.2, or a line starting with "error:". The base must
+    /// have a scheme; its fragment, if any, is ignored (section 5.1). A
+    /// target path that would start with "//" without an authority is
+    /// written "/.//..." so that it reparses to the same components.
+    #[command(after_help = EXIT_CODES)]
+    Resolve {
+        /// The base URI the references are relative to.
+        #[arg(long, short = 'b', value_name = "BASE")]
+        base: String,
+        /// Accept IRIs (RFC 3987) in the base and the references.
+        #[arg(long)]
+        iri: bool,
+        /// References to resolve; read from standard input, one per line,
+        /// when none are given.
+        items: Vec<OsString>,
+    },
+    /// Normalize each URI reference (RFC 3986 6.2.2, and 6.2.3).
+    ///
+    /// Prints the syntax-based normal form (6.2.2) of each reference, or
+    /// a line starting with "error:": scheme and host lowercased, hex
+    /// digits of percent-encodings uppercased, percent-encoded unreserved
+    /// characters decoded, dot segments removed from the path of a URI
+    /// (a relative reference keeps its dot segments).
+    #[command(after_help = EXIT_CODES)]
+    Normalize {
+        /// Also apply scheme-based normalization (6.2.3): drop an empty
+        /// port and the default port of http, https, ws, wss and ftp; an
+        /// empty http(s) or ws(s) path becomes "/".
+        #[arg(long)]
+        scheme_based: bool,
         /// Accept IRIs (RFC 3987).
         #[arg(long)]
         iri: bool,
-        /// References to parse; read from standard input when none.
-        items: Vec<String>,
+        /// References to normalize; read from standard input, one per
+        /// line, when none are given.
+        items: Vec<OsString>,
     },
 }
 
-/// Runs a subcommand; returns the exit code.
+/// Runs a subcommand; returns the exit code: 0 if every item was valid,
+/// 1 if some was not. An error is a usage or I/O error (exit code 2).
 pub fn run(cmd: SyntaxCommand) -> anyhow::Result<i32> {
     match cmd {
         SyntaxCommand::Parse { iri, items } => {
-            let _ = (iri, items);
-            Ok(2)
+            let parser = Parser::new().iri(iri);
+            each_item(items, |line, out| parse_item(parser, line, out))
         }
+        SyntaxCommand::Resolve { base, iri, items } => {
+            let parser = Parser::new().iri(iri);
+            let base = parse_base(parser, &base)
+                .map_err(|e| anyhow::anyhow!("--base {base:?}: {e}"))?;
+            let mut target = String::new();
+            each_item(items, |line, out| {
+                let r = match text(line) {
+                    Ok(s) => parser.parse_reference(s),
+                    Err(e) => return error_line(out, &e, line),
+                };
+                match r {
+                    Ok(r) => {
+                        target.clear();
+                        match resolve_into(&base, &r, &mut target) {
+                            Ok(()) => {
+                                writeln!(out, "{target}")?;
+                                Ok(true)
+                            }
+                            Err(e) => error_line(out, &e, line),
+                        }
+                    }
+                    Err(e) => error_line(out, &e, line),
+                }
+            })
+        }
+        SyntaxCommand::Normalize { scheme_based, iri, items } => {
+            let parser = Parser::new().iri(iri);
+            each_item(items, |line, out| {
+                let r = match text(line) {
+                    Ok(s) => parser.parse_reference(s),
+                    Err(e) => return error_line(out, &e, line),
+                };
+                match r {
+                    Ok(r) => {
+                        let n = if scheme_based {
+                            normalize_scheme_based(&r)
+                        } else {
+                            normalize(&r)
+                        };
+                        writeln!(out, "{n}")?;
+                        Ok(true)
+                    }
+                    Err(e) => error_line(out, &e, line),
+                }
+            })
+        }
+    }
+}
+
+/// A line that is not UTF-8.
+struct NotUtf8(usize);
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "input is not valid UTF-8 at byte {}", self.0)
+    }
+}
+
+fn text(line: &[u8]) -> Result<&str, NotUtf8> {
+    std::str::from_utf8(line).map_err(|e| NotUtf8(e.valid_up_to()))
+}
+
+/// Writes `error: MESSAGE: "INPUT"` (the input escaped, so that any
+/// byte is safe on a terminal) and reports the item as invalid.
+fn error_line(
+    out: &mut dyn Write,
+    e: &dyn std::fmt::Display,
+    line: &[u8],
+) -> io::Result<bool> {
+    writeln!(out, "error: {e}: {:?}", String::from_utf8_lossy(line))?;
+    Ok(false)
+}
+
+/// The JSON object of a parsed reference; field order as documented.
+#[derive(Serialize)]
+struct Parsed<'a> {
+    input: &'a str,
+    valid: bool,
+    kind: &'static str,
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    userinfo: Option<&'a str>,
+    host: Option<&'a str>,
+    host_kind: Option<&'static str>,
+    port: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+impl<'a> Parsed<'a> {
+    fn new(r: &UriRef<'a>) -> Parsed<'a> {
+        Parsed {
+            input: r.as_str(),
+            valid: true,
+            kind: match r.kind() {
+                RefKind::Uri => "uri",
+                RefKind::Relative => "relative",
+            },
+            scheme: r.scheme(),
+            authority: r.authority(),
+            userinfo: r.userinfo(),
+            host: r.host(),
+            host_kind: r.host_kind().map(|k| k.as_str()),
+            port: r.port(),
+            path: r.path(),
+            query: r.query(),
+            fragment: r.fragment(),
+        }
+    }
+}
+
+/// The JSON object of an item that failed to parse.
+#[derive(Serialize)]
+struct Invalid<'a> {
+    input: &'a str,
+    valid: bool,
+    error: String,
+}
+
+fn parse_item(
+    parser: Parser,
+    line: &[u8],
+    out: &mut dyn Write,
+) -> io::Result<bool> {
+    let parsed = text(line)
+        .map_err(|e| e.to_string())
+        .and_then(|s| parser.parse_reference(s).map_err(|e| e.to_string()));
+    let valid = match parsed {
+        Ok(r) => {
+            serde_json::to_writer(&mut *out, &Parsed::new(&r))?;
+            true
+        }
+        Err(error) => {
+            let input = String::from_utf8_lossy(line);
+            let rec = Invalid { input: &input, valid: false, error };
+            serde_json::to_writer(&mut *out, &rec)?;
+            false
+        }
+    };
+    out.write_all(b"\n")?;
+    Ok(valid)
+}
+
+/// Feeds each item to `f`, from the arguments or else from standard
+/// input, and turns what `f` says (valid or not) into the exit code. A
+/// broken pipe ends the run quietly with the code so far.
+fn each_item(
+    items: Vec<OsString>,
+    mut f: impl FnMut(&[u8], &mut dyn Write) -> io::Result<bool>,
+) -> anyhow::Result<i32> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut all_valid = true;
+    let result = (|| -> io::Result<()> {
+        if items.is_empty() {
+            let stdin = io::stdin();
+            let interactive = stdin.is_terminal();
+            let mut input = stdin.lock();
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                if input.read_until(b'\n', &mut line)? == 0 {
+                    break;
+                }
+                let mut item = line.as_slice();
+                item = item.strip_suffix(b"\n").unwrap_or(item);
+                item = item.strip_suffix(b"\r").unwrap_or(item);
+                all_valid &= f(item, &mut out)?;
+                if interactive {
+                    out.flush()?;
+                }
+            }
+        } else {
+            for item in &items {
+                all_valid &= f(item.as_encoded_bytes(), &mut out)?;
+            }
+        }
+        out.flush()
+    })();
+    match result {
+        Ok(()) => Ok(if all_valid { 0 } else { 1 }),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Ok(if all_valid { 0 } else { 1 })
+        }
+        Err(e) => Err(e.into()),
     }
 }
