@@ -139,7 +139,8 @@ impl Error {
         Error { path, message, is_loop: false }
     }
 
-    pub(crate) fn io(path: &Path, err: &std::io::Error) -> Error {
+    /// An I/O error about `path` (a file that could not be read).
+    pub fn io(path: &Path, err: &std::io::Error) -> Error {
         Error::new(Some(path.to_path_buf()), io_message(err), None)
     }
 }
