@@ -37,7 +37,8 @@ pub enum Input {
 /// separate so that tests can set them.
 #[derive(Clone, Copy, Debug)]
 pub struct Env {
-    pub stdin_is_terminal: bool,
+    /// Standard input has data to scan when no path is given.
+    pub stdin_is_readable: bool,
     pub stdout_is_terminal: bool,
     pub no_color: bool,
 }
@@ -45,12 +46,43 @@ pub struct Env {
 impl Env {
     pub fn current() -> Env {
         Env {
-            stdin_is_terminal: std::io::stdin().is_terminal(),
+            stdin_is_readable: stdin_is_readable(),
             stdout_is_terminal: std::io::stdout().is_terminal(),
             // https://no-color.org: set and not empty.
             no_color: std::env::var_os("NO_COLOR")
                 .is_some_and(|v| !v.is_empty()),
         }
+    }
+}
+
+/// Whether standard input is something to read: not a terminal and, on
+/// Unix, a pipe, a file or a socket. Like ripgrep, a character device
+/// such as `/dev/null` (what cron, CI runners and `nohup` give) does not
+/// count: there the current directory is walked, which is what a user of
+/// such a job means.
+fn stdin_is_readable() -> bool {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(fd) = stdin.as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        match std::fs::File::from(fd).metadata() {
+            Ok(m) => {
+                let t = m.file_type();
+                t.is_fifo() || t.is_file() || t.is_socket()
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        true
     }
 }
 
@@ -133,10 +165,10 @@ impl Config {
             walker.glob(g.as_str());
         }
 
-        let implicit_dir = low.paths.is_empty() && env.stdin_is_terminal;
+        let implicit_dir = low.paths.is_empty() && !env.stdin_is_readable;
         let mut inputs = vec![];
         if low.paths.is_empty() {
-            if env.stdin_is_terminal {
+            if !env.stdin_is_readable {
                 inputs.push(Input::Path(PathBuf::from(".")));
             } else {
                 inputs.push(Input::Stdin);
