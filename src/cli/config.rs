@@ -246,12 +246,12 @@ mod tests {
     use clap::Parser as _;
 
     const TTY: Env = Env {
-        stdin_is_terminal: true,
+        stdin_is_readable: false,
         stdout_is_terminal: true,
         no_color: false,
     };
     const PIPE: Env = Env {
-        stdin_is_terminal: false,
+        stdin_is_readable: true,
         stdout_is_terminal: false,
         no_color: false,
     };
