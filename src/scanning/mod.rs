@@ -1,14 +1,71 @@
 //! Finding URIs in bytes: candidate search, Appendix C delimiting,
 //! validation by the syntax layer, and streaming.
 //!
-//! INTERIM: the finder below is a naive placeholder (`scheme://` runs up to
-//! whitespace) so that the command line can be built against the API while
-//! the real scanner is written. The public types and signatures are the
-//! contract; the real implementation may add to them.
+//! # The pipeline
+//!
+//! 1. `search`: find every `:` (vectorized with `memchr`; a portable
+//!    loop under `--cfg uriscan_disable_simd`).
+//! 2. `scheme`: extend backward over the scheme characters and apply
+//!    the scheme policy.
+//! 3. `delimit`: find where the URI ends, by the extraction policy and
+//!    RFC 3986 Appendix C (quotes, `<...>` wrapped across lines, `URL:`,
+//!    trailing punctuation, balanced brackets).
+//! 4. `validate`: cut the candidate to its longest valid prefix in one
+//!    pass; the syntax layer's parser confirms every emitted URI.
+//!
+//! # Extraction policy
+//!
+//! - Schemes: any scheme followed by `//`, plus
+//!   [`SCHEMES_WITHOUT_SLASHES`], case-insensitive;
+//!   [`FinderBuilder::any_scheme`] and [`FinderBuilder::schemes`] change
+//!   that. `INFO:root:msg`, `12:34:56`, `C:\Users`, `Note:` and `std::io`
+//!   are not URIs by default.
+//! - A URI begins at the whole run of scheme characters before its `:`
+//!   (less leading bytes that cannot start a scheme), but not right
+//!   after a letter of a script that puts spaces between words
+//!   (`schéma://x` gives nothing; `请看http://example.com/a` gives the
+//!   URI). No URI starts inside a previous candidate's run.
+//! - A bare URI ends at whitespace, at a byte that cannot be in a URI,
+//!   at Unicode punctuation, or at a closing `)` or `]` that no opening
+//!   one inside it balances; then trailing `. , ; : ! ? ' *` are cut.
+//! - After `"` or `'`, a URI ends at the matching quote; after `<`, at
+//!   the `>` (whitespace inside is removed, see [`Match::rejoined`] and
+//!   [`Match::hyphen_break`]); `URL:` before it is recorded in
+//!   [`Trimmed::url_prefix`].
+//! - Non-ASCII letters are kept as found (IRIs), or percent-encoded with
+//!   [`FinderBuilder::ascii`].
+//! - Only valid output: a candidate with a bad part is cut to its
+//!   longest valid prefix if that still has a host or a path, else
+//!   dropped.
+//! - Limits: schemes up to [`MAX_SCHEME_LEN`] bytes; a run of
+//!   [`MAX_URI_LEN`] bytes or more is dropped whole (scanning resumes at
+//!   the next ASCII whitespace or control byte); the `>` of a `<...>` URI
+//!   is looked for within [`MAX_ANGLE_LEN`] bytes.
+//!
+//! Scanning is linear in the input, and [`Finder::stream`] gives the same
+//! matches as [`Finder::find_iter`] for any read size.
 
 use std::borrow::Cow;
 
 use crate::Span;
+
+mod delimit;
+mod finder;
+mod lines;
+mod scheme;
+mod search;
+mod stream;
+mod unicode;
+mod validate;
+mod work;
+
+#[cfg(test)]
+mod tests;
+
+pub use delimit::{MAX_ANGLE_LEN, MAX_URI_LEN};
+pub use finder::{DEFAULT_BUFFER_CAPACITY, FindIter, Finder, FinderBuilder};
+pub use scheme::{MAX_SCHEME_LEN, SCHEMES_WITHOUT_SLASHES};
+pub use stream::StreamIter;
 
 /// What delimiting removed around a URI, so that a link checker can show
 /// why and try the longer form.
@@ -95,144 +152,5 @@ impl<'h> Match<'h> {
     /// The match with its URI owned, detached from the haystack.
     pub fn into_owned(self) -> Match<'static> {
         Match { uri: Cow::Owned(self.uri.into_owned()), ..self }
-    }
-}
-
-/// Builds a [`Finder`]: set options with `&mut self` setters, then
-/// [`build`](FinderBuilder::build).
-#[derive(Clone, Debug, Default)]
-pub struct FinderBuilder {
-    schemes: Option<Vec<String>>,
-    any_scheme: bool,
-    ascii: bool,
-}
-
-impl FinderBuilder {
-    /// A builder with the default extraction policy.
-    pub fn new() -> FinderBuilder {
-        FinderBuilder::default()
-    }
-    /// Restrict matches to these schemes (case-insensitive).
-    pub fn schemes<I, S>(&mut self, schemes: I) -> &mut FinderBuilder
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        self.schemes = Some(
-            schemes
-                .into_iter()
-                .map(|s| s.as_ref().to_ascii_lowercase())
-                .collect(),
-        );
-        self
-    }
-    /// Accept every syntactically valid scheme with a non-empty rest.
-    pub fn any_scheme(&mut self, yes: bool) -> &mut FinderBuilder {
-        self.any_scheme = yes;
-        self
-    }
-    /// Emit IRIs in their URI form (RFC 3987 3.1).
-    pub fn ascii(&mut self, yes: bool) -> &mut FinderBuilder {
-        self.ascii = yes;
-        self
-    }
-    /// The finder.
-    pub fn build(&self) -> Finder {
-        Finder { config: self.clone() }
-    }
-}
-
-/// Finds URIs in bytes. Configure once, reuse from any thread.
-///
-/// ```
-/// use uriscan::scanning::Finder;
-/// let finder = Finder::new();
-/// let uris: Vec<_> = finder
-///     .find_iter(b"see http://example.com/ and more")
-///     .map(|m| m.as_str().to_string())
-///     .collect();
-/// assert_eq!(uris, ["http://example.com/"]);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Finder {
-    config: FinderBuilder,
-}
-
-impl Default for Finder {
-    fn default() -> Finder {
-        Finder::new()
-    }
-}
-
-impl Finder {
-    /// A finder with the default extraction policy.
-    pub fn new() -> Finder {
-        FinderBuilder::new().build()
-    }
-    /// A builder for a finder with another policy.
-    pub fn builder() -> FinderBuilder {
-        FinderBuilder::new()
-    }
-    /// The matches in `haystack`, in order.
-    pub fn find_iter<'f, 'h>(
-        &'f self,
-        haystack: &'h [u8],
-    ) -> FindIter<'f, 'h> {
-        FindIter { finder: self, haystack, pos: 0 }
-    }
-}
-
-/// The iterator of [`Finder::find_iter`].
-#[derive(Debug)]
-pub struct FindIter<'f, 'h> {
-    finder: &'f Finder,
-    haystack: &'h [u8],
-    pos: usize,
-}
-
-impl<'h> Iterator for FindIter<'_, 'h> {
-    type Item = Match<'h>;
-
-    // INTERIM placeholder.
-    fn next(&mut self) -> Option<Match<'h>> {
-        let _ = &self.finder.config;
-        let h = self.haystack;
-        loop {
-            let rel = memchr::memmem::find(&h[self.pos..], b"://")?;
-            let colon = self.pos + rel;
-            let mut start = colon;
-            while start > 0 && h[start - 1].is_ascii_alphabetic() {
-                start -= 1;
-            }
-            let mut end = colon + 3;
-            while end < h.len()
-                && h[end] > b' '
-                && h[end] < 0x7f
-                && h[end] != b'"'
-            {
-                end += 1;
-            }
-            self.pos = end;
-            if start == colon {
-                continue;
-            }
-            let uri = std::str::from_utf8(&h[start..end]).ok()?;
-            let line =
-                h[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-            let bol = h[..start]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1);
-            return Some(Match {
-                uri: Cow::Borrowed(uri),
-                span: Span::new(start, end),
-                scheme_len: colon - start,
-                line,
-                column: (start - bol + 1) as u64,
-                rejoined: false,
-                hyphen_break: false,
-                trimmed: Trimmed::default(),
-            });
-        }
     }
 }

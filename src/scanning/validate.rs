@@ -1,0 +1,360 @@
+//! The longest prefix of a candidate that is a valid URI (IRI), in one
+//! forward pass.
+//!
+//! The scanner cuts a candidate with a bad part (`http://[::1/x`, `%zz`)
+//! to its longest valid prefix instead of dropping it. Asking the parser
+//! "is this valid?" for every shorter prefix would be quadratic; this
+//! module walks `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`
+//! once, remembering the last offset at which the prefix read so far is a
+//! complete `IRI` (RFC 3987 2.2, which is RFC 3986's `URI` with
+//! `ucschar` added where `unreserved` is allowed and `iprivate` in the
+//! query).
+
+use crate::syntax::chars::{
+    DIGIT, HEXDIG, IPVFUTURE_TAIL, PCHAR, REG_NAME, Table, USERINFO,
+    is_pct_encoded,
+};
+
+use super::unicode::{Decoded, decode, is_iprivate, is_ucschar};
+
+/// `ipchar = iunreserved / pct-encoded / sub-delims / ":" / "@"` plus `/`,
+/// the bytes of a path (3.3); `%` is checked separately.
+const PATH: Table = PCHAR.or(Table::new(b"/"));
+/// `iquery = *( ipchar / iprivate / "/" / "?" )` (RFC 3987 2.2).
+const QUERY: Table = PCHAR.or(Table::new(b"/?"));
+
+/// Which non-ASCII characters a component takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    Ucs,
+    UcsOrPrivate,
+}
+
+/// Takes one character of a component at `i`: an ASCII byte in `table`
+/// (a `%` only with two hex digits), or a non-ASCII character allowed by
+/// `wide`. Returns the length taken, or 0.
+#[inline]
+fn take(b: &[u8], i: usize, table: &Table, wide: Wide) -> usize {
+    let c = b[i];
+    if c < 0x80 {
+        if !table.contains(c) {
+            0
+        } else if c == b'%' {
+            if is_pct_encoded(&b[i..]) { 3 } else { 0 }
+        } else {
+            1
+        }
+    } else {
+        match decode(&b[i..]) {
+            Decoded::Char(ch, n)
+                if is_ucschar(ch)
+                    || (wide == Wide::UcsOrPrivate && is_iprivate(ch)) =>
+            {
+                n
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Advances over a run of component characters from `i`.
+#[inline]
+fn run(b: &[u8], mut i: usize, table: &Table, wide: Wide) -> usize {
+    while i < b.len() {
+        // The common case, plain ASCII that is not `%`, stays in the
+        // table lookup.
+        let c = b[i];
+        if c < 0x80 && c != b'%' {
+            if table.contains(c) {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let n = take(b, i, table, wide);
+        if n == 0 {
+            break;
+        }
+        i += n;
+    }
+    i
+}
+
+/// `h16 = 1*4HEXDIG`: the length taken (0 to 4).
+fn h16(b: &[u8]) -> usize {
+    b.iter().take(4).take_while(|&&c| HEXDIG.contains(c)).count()
+}
+
+/// `dec-octet`, strictly (no leading zeros): the length taken.
+fn dec_octet(b: &[u8]) -> usize {
+    let n = b.iter().take(3).take_while(|&&c| DIGIT.contains(c)).count();
+    for len in (1..=n).rev() {
+        let d = &b[..len];
+        if len > 1 && d[0] == b'0' {
+            continue;
+        }
+        let v: u32 = d.iter().fold(0, |v, &c| v * 10 + u32::from(c - b'0'));
+        if v <= 255 {
+            return len;
+        }
+    }
+    0
+}
+
+/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`,
+/// the whole of `b`.
+pub(crate) fn is_ipv4(b: &[u8]) -> bool {
+    let mut i = 0;
+    for k in 0..4 {
+        if k > 0 {
+            if b.get(i) != Some(&b'.') {
+                return false;
+            }
+            i += 1;
+        }
+        let n = dec_octet(&b[i..]);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    i == b.len()
+}
+
+/// `IPv6address` (3.2.2), the whole of `b`: at most eight 16-bit pieces,
+/// at most one `::` standing for one or more zero pieces, and optionally
+/// an IPv4 address in place of the last two pieces.
+pub(crate) fn is_ipv6(b: &[u8]) -> bool {
+    let mut i = 0;
+    let mut pieces = 0;
+    let mut elided = false;
+    if b.starts_with(b"::") {
+        elided = true;
+        i = 2;
+        if i == b.len() {
+            return true;
+        }
+    } else if b.first() == Some(&b':') {
+        return false;
+    }
+    loop {
+        // An IPv4 tail counts as two pieces.
+        let rest = &b[i..];
+        if rest.contains(&b'.') && !rest.contains(&b':') {
+            return is_ipv4(rest)
+                && if elided { pieces + 2 <= 7 } else { pieces + 2 == 8 };
+        }
+        let n = h16(rest);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+        pieces += 1;
+        if i == b.len() {
+            return if elided { pieces <= 7 } else { pieces == 8 };
+        }
+        if b[i] != b':' {
+            return false;
+        }
+        i += 1;
+        if b.get(i) == Some(&b':') {
+            if elided {
+                return false;
+            }
+            elided = true;
+            i += 1;
+            if i == b.len() {
+                return pieces <= 7;
+            }
+        } else if i == b.len() {
+            return false;
+        }
+        if pieces >= 8 {
+            return false;
+        }
+    }
+}
+
+/// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`,
+/// the whole of `b`.
+fn is_ipvfuture(b: &[u8]) -> bool {
+    if !matches!(b.first(), Some(b'v' | b'V')) {
+        return false;
+    }
+    let hex = b[1..].iter().take_while(|&&c| HEXDIG.contains(c)).count();
+    if hex == 0 || b.get(1 + hex) != Some(&b'.') {
+        return false;
+    }
+    let tail = &b[2 + hex..];
+    !tail.is_empty() && tail.iter().all(|&c| IPVFUTURE_TAIL.contains(c))
+}
+
+/// The length of the longest prefix of `b` that is a valid IRI, given
+/// that `b[..colon]` is a valid scheme and `b[colon] == b':'`.
+pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
+    debug_assert_eq!(b.get(colon), Some(&b':'));
+    let mut i = colon + 1;
+    if b[i..].starts_with(b"//") {
+        let a = i + 2;
+        // `authority = [ userinfo "@" ] host [ ":" port ]`: a userinfo is
+        // only known to be one when its `@` arrives.
+        let ui = run(b, a, &USERINFO, Wide::Ucs);
+        let h = if b.get(ui) == Some(&b'@') { ui + 1 } else { a };
+        if b.get(h) == Some(&b'[') {
+            // `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`
+            let Some(close) = b[h..].iter().position(|&c| c == b']') else {
+                return h;
+            };
+            let lit = &b[h + 1..h + close];
+            if !(is_ipv6(lit) || is_ipvfuture(lit)) {
+                return h;
+            }
+            i = h + close + 1;
+        } else {
+            i = run(b, h, &REG_NAME, Wide::Ucs);
+        }
+        if b.get(i) == Some(&b':') {
+            i += 1;
+            i += b[i..].iter().take_while(|&&c| DIGIT.contains(c)).count();
+        }
+        // `path-abempty` must start with `/` (or be empty).
+        if !matches!(b.get(i), Some(b'/' | b'?' | b'#') | None) {
+            return i;
+        }
+    }
+    i = run(b, i, &PATH, Wide::Ucs);
+    if b.get(i) == Some(&b'?') {
+        i = run(b, i + 1, &QUERY, Wide::UcsOrPrivate);
+    }
+    if b.get(i) == Some(&b'#') {
+        i = run(b, i + 1, &QUERY, Wide::Ucs);
+    }
+    i
+}
+
+/// Whether the URI `b` (valid, with its scheme's `:` at `colon`) has a
+/// non-empty host or a non-empty path: the least a match must have. A
+/// URI without authority may have a query instead of a path
+/// (`magnet:?xt=...`).
+pub(crate) fn has_host_or_path(b: &[u8], colon: usize) -> bool {
+    let rest = &b[colon + 1..];
+    let Some(auth) = rest.strip_prefix(b"//") else {
+        return match rest.first() {
+            None | Some(b'#') => false,
+            Some(b'?') => rest.len() > 1 && rest[1] != b'#',
+            Some(_) => true,
+        };
+    };
+    let end = auth
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(auth.len());
+    let (authority, after) = auth.split_at(end);
+    if after.first() == Some(&b'/') {
+        return true;
+    }
+    let host = match authority.iter().position(|&c| c == b'@') {
+        Some(at) => &authority[at + 1..],
+        None => authority,
+    };
+    let host = if host.first() == Some(&b'[') {
+        host
+    } else {
+        match host.iter().rposition(|&c| c == b':') {
+            Some(p) => &host[..p],
+            None => host,
+        }
+    };
+    !host.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn prefix(s: &str) -> &str {
+        let colon = s.find(':').unwrap();
+        &s[..valid_prefix(s.as_bytes(), colon)]
+    }
+
+    #[test]
+    fn valid_uris_are_whole() {
+        for s in [
+            "http://example.com/a?b#c",
+            "http://user:pw@example.com:8080/p/a/t/h?q=1&r#f",
+            "http://[::1]/x",
+            "http://[2001:db8::7]:80",
+            "http://[v7.fe80::a+en1]/",
+            "http://192.0.2.16/",
+            "mailto:a@b.example",
+            "urn:isbn:0451450523",
+            "file:///etc/hosts",
+            "http://例え.テスト/パス?ク#フ",
+            "http://h/%41%2f",
+            "tel:+1-816-555-1212",
+            "http:",
+            "http://",
+        ] {
+            assert_eq!(prefix(s), s, "{s}");
+        }
+    }
+
+    #[test]
+    fn bad_parts_are_cut() {
+        assert_eq!(prefix("http://[::1/x"), "http://");
+        assert_eq!(prefix("http://[::g]/x"), "http://");
+        assert_eq!(prefix("http://a/b%zz"), "http://a/b");
+        assert_eq!(prefix("http://a/b%4"), "http://a/b");
+        assert_eq!(prefix("http://a:80x/"), "http://a:80");
+        assert_eq!(prefix("http://a/b[c]"), "http://a/b");
+        assert_eq!(prefix("http://a/b#c#d"), "http://a/b#c");
+        assert_eq!(prefix("http://a@b@c/"), "http://a@b");
+        assert_eq!(prefix("http://a/\u{E000}"), "http://a/");
+        assert_eq!(prefix("http://a/?\u{E000}"), "http://a/?\u{E000}");
+    }
+
+    #[test]
+    fn ipv6_forms() {
+        for ok in [
+            "::",
+            "::1",
+            "1::",
+            "1:2:3:4:5:6:7:8",
+            "1::8",
+            "::ffff:1.2.3.4",
+            "1:2:3:4:5:6:1.2.3.4",
+            "fe80::1:2",
+        ] {
+            assert!(is_ipv6(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "",
+            ":",
+            ":1",
+            "1:",
+            "1:2:3:4:5:6:7:8:9",
+            "1::2::3",
+            "12345::",
+            "1:2:3:4:5:6:7",
+            "::1.2.3",
+            "1:2:3:4:5:6:7:1.2.3.4",
+            "g::",
+        ] {
+            assert!(!is_ipv6(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn host_or_path() {
+        assert!(has_host_or_path(b"http://a", 4));
+        assert!(has_host_or_path(b"file:///x", 4));
+        assert!(has_host_or_path(b"mailto:x", 6));
+        assert!(!has_host_or_path(b"http://", 4));
+        assert!(!has_host_or_path(b"http://:80", 4));
+        assert!(!has_host_or_path(b"http://u@?q", 4));
+        assert!(has_host_or_path(b"x:?q", 1));
+        assert!(!has_host_or_path(b"x:?", 1));
+        assert!(!has_host_or_path(b"x:#f", 1));
+    }
+}
