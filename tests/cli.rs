@@ -138,6 +138,44 @@ fn json_raw_when_the_uri_differs() {
     assert_eq!(rows[0]["scheme"], "http");
 }
 
+#[test]
+fn json_raw_trimmed_and_hyphen_break() {
+    let d = Dir::new();
+    let text = "see <URL:http://a.example/long-\n   path/b>.\n\
+                (see http://w.example/x).\n";
+    d.create("r.txt", text);
+    let rows = json_rows(&d.run(&["--json", "r.txt"]).1);
+    assert_eq!(rows.len(), 2);
+    let r = &rows[0];
+    assert_eq!(r["uri"], "http://a.example/long-path/b");
+    assert_eq!(r["raw"], "http://a.example/long-\n   path/b");
+    assert_eq!(r["hyphen_break"], true);
+    assert_eq!(r["trimmed"]["prefix"], "URL:");
+    assert_eq!(r["trimmed"]["reasons"], serde_json::json!(["url-prefix"]));
+    assert_eq!(
+        (&r["line"], &r["column"], &r["offset"]),
+        (&1.into(), &10.into(), &9.into())
+    );
+    let r = &rows[1];
+    assert_eq!(r["uri"], "http://w.example/x");
+    assert!(r.get("raw").is_none() && r.get("hyphen_break").is_none());
+    assert_eq!(r["trimmed"]["suffix"], ")");
+    assert_eq!(
+        r["trimmed"]["reasons"],
+        serde_json::json!(["unbalanced-bracket"])
+    );
+    // Streamed (standard input): the same rows, less the raw texts.
+    let out = d.with_stdin(&["--json"], text);
+    let streamed = json_rows(&String::from_utf8(out.stdout).unwrap());
+    for (s, w) in streamed.iter().zip(&rows) {
+        for k in ["line", "column", "offset", "uri", "scheme", "warnings"] {
+            assert_eq!(s[k], w[k], "{k}");
+        }
+        assert_eq!(s["path"], "<stdin>");
+        assert_eq!(s["trimmed"]["reasons"], w["trimmed"]["reasons"]);
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn json_non_utf8_path_is_lossless() {
@@ -304,7 +342,6 @@ fn normalize() {
 }
 
 #[test]
-#[ignore = "needs the real finder (branch scan)"]
 fn ascii_gives_the_uri_form_of_iris() {
     let d = Dir::new();
     d.create("a.txt", "http://example.com/caf\u{e9}\n");
@@ -315,7 +352,6 @@ fn ascii_gives_the_uri_form_of_iris() {
 }
 
 #[test]
-#[ignore = "needs the real finder (branch scan)"]
 fn scheme_restricts() {
     let d = Dir::new();
     d.create(
@@ -329,7 +365,6 @@ fn scheme_restricts() {
 }
 
 #[test]
-#[ignore = "needs the real finder (branch scan)"]
 fn any_scheme_accepts_every_scheme() {
     let d = Dir::new();
     d.create("a.txt", "see x-custom:thing here\n");

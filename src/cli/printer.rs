@@ -35,6 +35,11 @@ pub struct Label<'p> {
 }
 
 impl<'p> Label<'p> {
+    /// The bytes printed for the path.
+    pub fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
     /// The label of standard input.
     pub fn stdin() -> Label<'static> {
         Label {
@@ -85,6 +90,10 @@ struct JsonRow<'a> {
     scheme: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     trimmed: Option<JsonTrimmed<'a>>,
+    /// A line break after a hyphen inside the URI: the hyphen was kept,
+    /// but a typesetter may have added it (Appendix C).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hyphen_break: bool,
     warnings: Vec<&'static str>,
 }
 
@@ -109,18 +118,26 @@ impl<'c> Printer<'c> {
         Printer { cfg, parser: Parser::new().iri(true) }
     }
 
-    /// Scans `haystack` and appends its output to `out`; returns the
-    /// number of URIs printed (or counted).
-    pub fn file(
+    /// Appends the output for the `matches` of one file to `out`; returns
+    /// the number of URIs printed (or counted). `haystack` is the file's
+    /// bytes when it was read whole; a streamed file has none, and its
+    /// JSON rows then carry `raw` only when the printed URI differs from
+    /// the found one (the whitespace of a rejoined URI is gone), and
+    /// `trimmed` without the text.
+    pub fn file<'h, I>(
         &self,
         out: &mut Vec<u8>,
         label: &Label<'_>,
-        haystack: &[u8],
+        matches: I,
+        haystack: Option<&[u8]>,
         seen: Option<&Mutex<HashSet<String>>>,
-    ) -> u64 {
+    ) -> u64
+    where
+        I: Iterator<Item = Match<'h>>,
+    {
         let cfg = self.cfg;
         let mut count = 0;
-        for m in cfg.finder.find_iter(haystack) {
+        for m in matches {
             let uri: Cow<'_, str> = if cfg.normalize {
                 Cow::Owned(self.normalize(m.as_str()))
             } else {
@@ -225,13 +242,19 @@ impl<'c> Printer<'c> {
         out: &mut Vec<u8>,
         label: &Label<'_>,
         m: &Match<'_>,
-        haystack: &[u8],
+        haystack: Option<&[u8]>,
         uri: &str,
         warnings: &[Warning],
     ) {
         let span = m.span();
-        let raw_bytes = &haystack[span.range()];
-        let raw = if raw_bytes != uri.as_bytes() || m.rejoined() {
+        let raw_bytes = match haystack {
+            Some(h) => &h[span.range()],
+            None => m.as_str().as_bytes(),
+        };
+        // A streamed rejoined URI has lost its raw form: `raw` is then
+        // given only when the printed URI differs from the found one.
+        let rejoined = haystack.is_some() && m.rejoined();
+        let raw = if raw_bytes != uri.as_bytes() || rejoined {
             let raw = String::from_utf8_lossy(raw_bytes);
             Some(if self.cfg.mask_passwords {
                 Cow::Owned(mask_password(&raw).into_owned())
@@ -244,7 +267,8 @@ impl<'c> Printer<'c> {
         let t = m.trimmed();
         let trimmed = (!t.is_empty()).then(|| {
             let text = |s: Option<uriscan::Span>| {
-                s.map(|s| String::from_utf8_lossy(&haystack[s.range()]))
+                let h = haystack?;
+                s.map(|s| String::from_utf8_lossy(&h[s.range()]))
             };
             let mut reasons = vec![];
             if t.url_prefix.is_some() {
@@ -276,6 +300,7 @@ impl<'c> Printer<'c> {
             raw,
             scheme,
             trimmed,
+            hyphen_break: m.hyphen_break(),
             warnings: warnings.iter().map(|w| w.code()).collect(),
         };
         // Serializing plain strings and numbers into a Vec cannot fail.

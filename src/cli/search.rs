@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+use uriscan::walking::{Contents, Entry, Error, FileReader, Flow, io_message};
 
 use super::config::{Config, Input};
 use super::printer::{Label, Printer};
@@ -99,7 +99,7 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn scan_stdin(&mut self) -> Flow {
-        let contents = match self.reader.read_from(io::stdin().lock()) {
+        let contents = match self.reader.stream(io::stdin().lock()) {
             Ok(c) => c,
             Err(e) => {
                 self.shared.error(Error::io(Path::new("<stdin>"), &e));
@@ -123,13 +123,38 @@ impl<'s, 'c> Worker<'s, 'c> {
         label: &Label<'_>,
         contents: Contents<'_>,
     ) {
-        let Contents::Text(bytes) = contents else {
-            shared.binary.fetch_add(1, Ordering::Relaxed);
-            return;
+        let seen = shared.seen.as_ref();
+        let finder = &shared.cfg.finder;
+        let (n, bytes) = match contents {
+            Contents::Binary => {
+                shared.binary.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            Contents::Text(bytes) => {
+                let matches = finder.find_iter(bytes);
+                let n = printer.file(out, label, matches, Some(bytes), seen);
+                (n, bytes.len() as u64)
+            }
+            Contents::Stream(rdr) => {
+                let mut counted = CountingReader { inner: rdr, bytes: 0 };
+                let mut error = None;
+                let matches = finder
+                    .stream(&mut counted)
+                    .map_while(|r| r.map_err(|e| error = Some(e)).ok());
+                let n = printer.file(out, label, matches, None, seen);
+                if let Some(e) = error {
+                    // What was found before the error is still printed.
+                    shared.error(format_args!(
+                        "{}: {}",
+                        String::from_utf8_lossy(label.raw()),
+                        io_message(&e)
+                    ));
+                }
+                (n, counted.bytes)
+            }
         };
-        let n = printer.file(out, label, bytes, shared.seen.as_ref());
         shared.files.fetch_add(1, Ordering::Relaxed);
-        shared.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        shared.bytes.fetch_add(bytes, Ordering::Relaxed);
         if n > 0 {
             shared.uris.fetch_add(n, Ordering::Relaxed);
             shared.found.store(true, Ordering::Relaxed);
@@ -149,7 +174,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 if e.kind() != io::ErrorKind::BrokenPipe {
                     self.shared.error(format_args!(
                         "standard output: {}",
-                        uriscan_io_message(&e)
+                        io_message(&e)
                     ));
                 }
                 self.shared.quit.store(true, Ordering::Relaxed);
@@ -159,9 +184,18 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 }
 
-fn uriscan_io_message(e: &io::Error) -> String {
-    let s = e.to_string();
-    s.split(" (os error").next().unwrap_or(&s).to_lowercase()
+/// Counts the bytes a stream delivered, for `--stats`.
+struct CountingReader<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: io::Read> io::Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
 }
 
 /// Scans every input; returns the exit code.
@@ -199,7 +233,7 @@ pub fn run(cfg: &Config) -> anyhow::Result<i32> {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 shared.error(format_args!(
                     "standard output: {}",
-                    uriscan_io_message(&e)
+                    io_message(&e)
                 ));
             }
         }

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 mod read;
 
-pub use read::{Contents, FileReader};
+pub use read::{Contents, DEFAULT_STREAM_ABOVE, FileReader};
 
 /// What a visitor wants the walk to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ impl Error {
 
 /// The message of an I/O error, lowercase and without the `(os error N)`
 /// tail that tells a user nothing.
-pub(crate) fn io_message(err: &std::io::Error) -> String {
+pub fn io_message(err: &std::io::Error) -> String {
     let mut msg = err.to_string();
     if let Some(i) = msg.find(" (os error") {
         msg.truncate(i);

@@ -8,12 +8,19 @@ use std::path::Path;
 /// one block, as grep and ripgrep do.
 const BINARY_PROBE: usize = 8 * 1024;
 
+/// Files larger than this are streamed rather than read whole, by
+/// default: above it, bounded memory matters more than the one `read`
+/// call saved per file.
+pub const DEFAULT_STREAM_ABOVE: u64 = 64 * 1024 * 1024;
+
 /// What [`FileReader::read`] found in a file.
-#[derive(Debug)]
 pub enum Contents<'b> {
-    /// The file's bytes (decompressed when it was a gzip file and
-    /// decompression is on).
+    /// The file's bytes.
     Text(&'b [u8]),
+    /// The file's bytes, to be read: a large file, a gzip file being
+    /// decompressed, or standard input. The first block (already checked
+    /// for binary) comes first.
+    Stream(Box<dyn Read + 'b>),
     /// The file has a NUL byte in its first block and binary files are
     /// skipped; nothing else was read.
     Binary,
@@ -26,17 +33,46 @@ pub enum Contents<'b> {
 /// Reading the whole file and scanning it in one slice beats reading in
 /// chunks on the files a tree is made of (mostly small): one `read` call
 /// per file, no roll-over of partial URIs at chunk edges.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FileReader {
     buf: Vec<u8>,
     decompress: bool,
     skip_binary: bool,
+    stream_above: Option<u64>,
+}
+
+impl Default for FileReader {
+    fn default() -> FileReader {
+        FileReader::new()
+    }
+}
+
+impl std::fmt::Debug for Contents<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contents::Text(t) => write!(f, "Text({} bytes)", t.len()),
+            Contents::Stream(_) => f.write_str("Stream"),
+            Contents::Binary => f.write_str("Binary"),
+        }
+    }
 }
 
 impl FileReader {
     /// A reader that skips binary files and does not decompress.
     pub fn new() -> FileReader {
-        FileReader { buf: vec![], decompress: false, skip_binary: true }
+        FileReader {
+            buf: vec![],
+            decompress: false,
+            skip_binary: true,
+            stream_above: Some(DEFAULT_STREAM_ABOVE),
+        }
+    }
+    /// Files larger than this many bytes are handed out as a
+    /// [`Contents::Stream`]; `None` reads every file whole. Default:
+    /// [`DEFAULT_STREAM_ABOVE`].
+    pub fn stream_above(&mut self, bytes: Option<u64>) -> &mut FileReader {
+        self.stream_above = bytes;
+        self
     }
     /// Whether to decompress `.gz` files (by name); without it they are
     /// binary like any other compressed file.
@@ -56,25 +92,45 @@ impl FileReader {
             && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"))
     }
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path`: whole when it is small, as a stream when
+    /// it is large or compressed.
     pub fn read(&mut self, path: &Path) -> io::Result<Contents<'_>> {
         let file = File::open(path)?;
         if self.is_compressed(path) {
             let gz =
                 flate2::read::MultiGzDecoder::new(io::BufReader::new(file));
-            return self.read_from(gz);
+            // Decompressed sizes are unknown up front: always stream.
+            return self.stream(gz);
         }
         // The size is a hint only: the file may grow or shrink meanwhile.
-        let hint = file.metadata().map_or(0, |m| m.len() as usize);
+        let len = file.metadata().map_or(0, |m| m.len());
+        if self.stream_above.is_some_and(|max| len > max) {
+            return self.stream(file);
+        }
         self.buf.clear();
-        self.buf.reserve(hint.saturating_add(1));
+        self.buf.reserve((len as usize).saturating_add(1));
         self.fill(file)
     }
 
-    /// Reads everything from `rdr` (standard input, a pipe, a decoder).
+    /// Reads everything from `rdr` into the buffer.
     pub fn read_from<R: Read>(&mut self, rdr: R) -> io::Result<Contents<'_>> {
         self.buf.clear();
         self.fill(rdr)
+    }
+
+    /// Checks the first block of `rdr` for binary and hands the rest out
+    /// as a stream (standard input, a pipe, a decoder).
+    pub fn stream<'b, R: Read + 'b>(
+        &'b mut self,
+        mut rdr: R,
+    ) -> io::Result<Contents<'b>> {
+        self.buf.clear();
+        (&mut rdr).take(BINARY_PROBE as u64).read_to_end(&mut self.buf)?;
+        if self.skip_binary && memchr::memchr(0, &self.buf).is_some() {
+            return Ok(Contents::Binary);
+        }
+        let head = io::Cursor::new(&self.buf[..]);
+        Ok(Contents::Stream(Box::new(head.chain(rdr))))
     }
 
     fn fill<R: Read>(&mut self, mut rdr: R) -> io::Result<Contents<'_>> {
@@ -97,6 +153,18 @@ mod tests {
     use super::*;
     use std::io::Write;
 
+    fn all(c: Contents<'_>) -> Vec<u8> {
+        match c {
+            Contents::Text(t) => t.to_vec(),
+            Contents::Stream(mut s) => {
+                let mut v = vec![];
+                s.read_to_end(&mut v).unwrap();
+                v
+            }
+            Contents::Binary => panic!("binary"),
+        }
+    }
+
     #[test]
     fn text_binary_and_gzip() {
         let dir = tempfile::tempdir().unwrap();
@@ -116,20 +184,24 @@ mod tests {
         // A NUL after the first block does not make the file binary.
         match r.read(&d.join("late-nul.txt")).unwrap() {
             Contents::Text(t) => assert_eq!(t, &big[..]),
-            Contents::Binary => panic!("late NUL made the file binary"),
+            c => panic!("late NUL: {c:?}"),
         }
         assert!(matches!(r.read(&d.join("bin")).unwrap(), Contents::Binary));
         assert!(matches!(r.read(&d.join("a.gz")).unwrap(), Contents::Binary));
         r.decompress(true);
-        match r.read(&d.join("a.gz")).unwrap() {
-            Contents::Text(t) => assert_eq!(t, b"see http://gz.example/"),
-            Contents::Binary => panic!("gzip not decompressed"),
-        }
+        assert_eq!(
+            all(r.read(&d.join("a.gz")).unwrap()),
+            b"see http://gz.example/"
+        );
         r.skip_binary(false);
-        match r.read(&d.join("bin")).unwrap() {
-            Contents::Text(t) => assert_eq!(t, b"ab\0cd"),
-            Contents::Binary => panic!("binary skipped"),
-        }
+        assert_eq!(all(r.read(&d.join("bin")).unwrap()), b"ab\0cd");
+        // Above the threshold, the same bytes come as a stream.
+        r.stream_above(Some(100));
+        let c = r.read(&d.join("late-nul.txt")).unwrap();
+        assert!(matches!(c, Contents::Stream(_)));
+        assert_eq!(all(c), big);
+        r.skip_binary(true);
+        assert!(matches!(r.stream(&b"a\0b"[..]).unwrap(), Contents::Binary));
         assert!(r.read(&d.join("missing")).is_err());
     }
 }
