@@ -57,7 +57,7 @@ pub struct LowArgs {
     )]
     pub count: bool,
     /// Print JSON Lines: one object per URI with path, line, column,
-    /// offset, uri, scheme, and raw, trimmed, warnings when they apply.
+    /// offset, uri, scheme, warnings, and raw, trimmed when they apply.
     #[arg(long, conflicts_with = "only_uri", help_heading = "Output")]
     pub json: bool,
     /// Print each URI once, at its first occurrence (deterministic with
