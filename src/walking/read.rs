@@ -107,15 +107,14 @@ impl FileReader {
         if self.stream_above.is_some_and(|max| len > max) {
             return self.stream(file);
         }
-        self.buf.clear();
-        self.buf.reserve((len as usize).saturating_add(1));
-        self.fill(file)
+        // One byte more than the size, so that the read that sees the
+        // end of the file needs no room of its own.
+        self.fill(file, (len as usize).saturating_add(1), usize::MAX)
     }
 
     /// Reads everything from `rdr` into the buffer.
     pub fn read_from<R: Read>(&mut self, rdr: R) -> io::Result<Contents<'_>> {
-        self.buf.clear();
-        self.fill(rdr)
+        self.fill(rdr, 64 * 1024, usize::MAX)
     }
 
     /// Checks the first block of `rdr` for binary and hands the rest out
@@ -124,27 +123,66 @@ impl FileReader {
         &'b mut self,
         mut rdr: R,
     ) -> io::Result<Contents<'b>> {
-        self.buf.clear();
-        (&mut rdr).take(BINARY_PROBE as u64).read_to_end(&mut self.buf)?;
-        if self.skip_binary && memchr::memchr(0, &self.buf).is_some() {
+        let n = self.fill_buf(&mut rdr, BINARY_PROBE, BINARY_PROBE)?;
+        let head = &self.buf[..n];
+        if self.skip_binary && memchr::memchr(0, head).is_some() {
             return Ok(Contents::Binary);
         }
-        let head = io::Cursor::new(&self.buf[..]);
-        Ok(Contents::Stream(Box::new(head.chain(rdr))))
+        Ok(Contents::Stream(Box::new(io::Cursor::new(head).chain(rdr))))
     }
 
-    fn fill<R: Read>(&mut self, mut rdr: R) -> io::Result<Contents<'_>> {
-        if self.skip_binary {
-            // Read the first block alone so that a large binary file costs
-            // one small read.
-            let mut probe = (&mut rdr).take(BINARY_PROBE as u64);
-            probe.read_to_end(&mut self.buf)?;
-            if memchr::memchr(0, &self.buf).is_some() {
-                return Ok(Contents::Binary);
+    /// Reads `rdr` to its end (or `max` bytes), then checks the first
+    /// block: large files never come here (they are streamed, and a stream
+    /// checks its first block before reading on), so reading the first
+    /// block separately would only cost small files a system call.
+    fn fill<R: Read>(
+        &mut self,
+        mut rdr: R,
+        hint: usize,
+        max: usize,
+    ) -> io::Result<Contents<'_>> {
+        let n = self.fill_buf(&mut rdr, hint, max)?;
+        let text = &self.buf[..n];
+        if self.skip_binary
+            && memchr::memchr(0, &text[..n.min(BINARY_PROBE)]).is_some()
+        {
+            return Ok(Contents::Binary);
+        }
+        Ok(Contents::Text(text))
+    }
+
+    /// Reads into the front of the buffer until the end of `rdr` or `max`
+    /// bytes; returns the number of bytes read.
+    ///
+    /// Not `read_to_end`: std's version for `File` asks the size again
+    /// (fstat and lseek) and its generic one adds small probe reads; here
+    /// a file of known size takes exactly two `read` calls, the second
+    /// seeing the end. The buffer stays initialized at its high-water
+    /// mark, so reuse costs no zeroing and needs no `unsafe`.
+    fn fill_buf<R: Read>(
+        &mut self,
+        rdr: &mut R,
+        hint: usize,
+        max: usize,
+    ) -> io::Result<usize> {
+        if self.buf.len() < hint.min(max) {
+            self.buf.resize(hint.min(max), 0);
+        }
+        let mut n = 0;
+        while n < max {
+            if n == self.buf.len() {
+                let grow = self.buf.len().max(8 * 1024);
+                self.buf.resize((n + grow).min(max), 0);
+            }
+            let end = self.buf.len().min(max);
+            match rdr.read(&mut self.buf[n..end]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
         }
-        rdr.read_to_end(&mut self.buf)?;
-        Ok(Contents::Text(&self.buf))
+        Ok(n)
     }
 }
 
