@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::syntax::UriRef;
+use crate::syntax::{HostKind, UriRef};
 
 /// Something section 7 warns about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,12 +102,11 @@ impl fmt::Display for Warning {
 /// most once.
 pub fn warnings(uri: &UriRef<'_>) -> Vec<Warning> {
     let mut out = vec![];
-    if let Some(authority) = uri.authority() {
-        let (userinfo, host) = split_authority(authority);
-        if userinfo.is_some_and(userinfo_looks_like_host) {
+    if let Some(host) = uri.host() {
+        if uri.userinfo().is_some_and(userinfo_looks_like_host) {
             out.push(Warning::UserinfoLooksLikeHost);
         }
-        if !host.starts_with('[') {
+        if uri.host_kind() == Some(HostKind::RegName) {
             if is_rare_ipv4(host) {
                 out.push(Warning::RareIpForm);
             }
@@ -131,29 +130,6 @@ pub fn warnings(uri: &UriRef<'_>) -> Vec<Warning> {
     out
 }
 
-/// Splits `authority = [ userinfo "@" ] host [ ":" port ]` (3.2). Done
-/// here from the authority alone, by the grammar: `@` cannot appear in a
-/// valid host, and a port is digits after the last `:` outside brackets.
-fn split_authority(authority: &str) -> (Option<&str>, &str) {
-    let (userinfo, hostport) = match authority.rfind('@') {
-        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-        None => (None, authority),
-    };
-    let host = if hostport.starts_with('[') {
-        hostport.find(']').map_or(hostport, |i| &hostport[..=i])
-    } else {
-        match hostport.rfind(':') {
-            Some(i)
-                if hostport[i + 1..].bytes().all(|b| b.is_ascii_digit()) =>
-            {
-                &hostport[..i]
-            }
-            _ => hostport,
-        }
-    };
-    (userinfo, host)
-}
-
 /// Whether the user name (the userinfo before any `:`) is a dotted name
 /// of letters, digits and hyphens, like a host name or an IPv4 address.
 fn userinfo_looks_like_host(userinfo: &str) -> bool {
@@ -168,8 +144,8 @@ fn userinfo_looks_like_host(userinfo: &str) -> bool {
         })
 }
 
-/// Whether `host` is not a plain dotted-decimal address but `inet_aton`
-/// would read it as one: one to four parts, each decimal, octal (leading
+/// Whether the reg-name `host` is not a plain dotted-decimal address (the
+/// parser calls that `IPv4address`) but `inet_aton` would read it as one: one to four parts, each decimal, octal (leading
 /// `0`) or hex (`0x`), the last part filling the remaining bytes.
 fn is_rare_ipv4(host: &str) -> bool {
     let host = host.strip_suffix('.').unwrap_or(host);
