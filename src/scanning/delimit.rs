@@ -107,6 +107,32 @@ fn scan_run(
     run
 }
 
+/// How [`scan_run`] treats each byte: most URI bytes need no more than
+/// this one lookup.
+const PLAIN: u8 = 0;
+const STOP: u8 = 1;
+const BRACKET_OR_QUOTE: u8 = 2;
+const WIDE: u8 = 3;
+
+static RUN_CLASS: [u8; 256] = {
+    let mut t = [STOP; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c >= 0x80 {
+            WIDE
+        } else if !URI_CHAR.contains(c) {
+            STOP
+        } else if matches!(c, b'(' | b')' | b'[' | b']' | b'\'') {
+            BRACKET_OR_QUOTE
+        } else {
+            PLAIN
+        };
+        b += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn scan_run_inner(
     hay: &[u8],
@@ -116,9 +142,13 @@ fn scan_run_inner(
     eof: bool,
 ) -> Run {
     let limit = start + MAX_URI_LEN;
+    let stop = hay.len().min(limit);
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
     loop {
+        while i < stop && RUN_CLASS[usize::from(hay[i])] == PLAIN {
+            i += 1;
+        }
         if i >= limit {
             return Run::Overlong { from: limit };
         }
@@ -128,40 +158,45 @@ fn scan_run_inner(
             }
             return Run::NeedMore;
         };
-        if c < 0x80 {
-            if !URI_CHAR.contains(c) {
+        match RUN_CLASS[usize::from(c)] {
+            STOP => {
                 let closed = quote == Some(c);
                 return Run::End { end: i, bracket: false, closed };
             }
-            match c {
-                b'(' => paren += 1,
-                b'[' => square += 1,
-                b')' | b']' => {
-                    let depth =
-                        if c == b')' { &mut paren } else { &mut square };
-                    if *depth == 0 {
+            BRACKET_OR_QUOTE => {
+                match c {
+                    b'(' => paren += 1,
+                    b'[' => square += 1,
+                    b')' | b']' => {
+                        let depth =
+                            if c == b')' { &mut paren } else { &mut square };
+                        if *depth == 0 {
+                            return Run::End {
+                                end: i,
+                                bracket: true,
+                                closed: false,
+                            };
+                        }
+                        *depth -= 1;
+                    }
+                    _ if quote == Some(c) => {
                         return Run::End {
                             end: i,
-                            bracket: true,
-                            closed: false,
+                            bracket: false,
+                            closed: true,
                         };
                     }
-                    *depth -= 1;
+                    _ => {}
                 }
-                b'\'' if quote == Some(b'\'') => {
-                    return Run::End { end: i, bracket: false, closed: true };
-                }
-                _ => {}
+                i += 1;
             }
-            i += 1;
-        } else {
-            match decode(&hay[i..]) {
+            _ => match decode(&hay[i..]) {
                 Decoded::Char(ch, n) if continues_uri(ch) => i += n,
                 Decoded::Incomplete if !eof => return Run::NeedMore,
                 _ => {
                     return Run::End { end: i, bracket: false, closed: false };
                 }
-            }
+            },
         }
     }
 }
@@ -267,9 +302,23 @@ pub(crate) fn confirm(
     lower: usize,
     eof: bool,
 ) -> Outcome {
+    // Most `:` in text are followed by a space (`Note: `) or stand
+    // after a digit (`12:30`): reject those before looking back. A URI
+    // needs something after its `:`, and only a `<...>` URI may be
+    // wrapped right after it.
+    let Some(&next) = hay.get(colon + 1) else {
+        return if eof { Outcome::Reject } else { Outcome::NeedMore };
+    };
+    let wrapped = next < 0x80 && !URI_CHAR.contains(next);
+    if wrapped && !is_ascii_space(next) {
+        return Outcome::Reject;
+    }
     let Some(start) = scheme_start(hay, colon, lower) else {
         return Outcome::Reject;
     };
+    if wrapped && !angle_before(hay, start) {
+        return Outcome::Reject;
+    }
     if hay.len() < colon + 3 && !eof {
         return Outcome::NeedMore;
     }
@@ -331,6 +380,15 @@ pub(crate) fn confirm(
         },
         resume: cand_end,
     })
+}
+
+/// Whether `<` or `<URL:` stands right before `start`.
+fn angle_before(hay: &[u8], start: usize) -> bool {
+    let before = &hay[..start];
+    before.ends_with(b"<")
+        || before.len() >= 5
+            && before[before.len() - 4..].eq_ignore_ascii_case(b"URL:")
+            && before[before.len() - 5] == b'<'
 }
 
 /// A `<scheme:...>` URI, closed by the `>` at `gt`: whitespace inside is

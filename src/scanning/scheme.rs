@@ -36,10 +36,7 @@ impl SchemePolicy {
     pub(crate) fn accepts(&self, scheme: &[u8], rest: &[u8]) -> bool {
         match self {
             SchemePolicy::Default => {
-                rest.starts_with(b"//")
-                    || SCHEMES_WITHOUT_SLASHES
-                        .iter()
-                        .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme))
+                rest.starts_with(b"//") || is_listed(scheme)
             }
             // `URL:` is Appendix C's label, not a scheme.
             SchemePolicy::Any => !scheme.eq_ignore_ascii_case(b"url"),
@@ -48,6 +45,22 @@ impl SchemePolicy {
             }
         }
     }
+}
+
+/// Whether `scheme` is one of [`SCHEMES_WITHOUT_SLASHES`]; by length
+/// first, as most words before a `:` are not.
+#[inline]
+fn is_listed(scheme: &[u8]) -> bool {
+    if !(3..=6).contains(&scheme.len()) {
+        return false;
+    }
+    let mut lower = [0u8; 6];
+    for (l, &c) in lower.iter_mut().zip(scheme) {
+        *l = c.to_ascii_lowercase();
+    }
+    SCHEMES_WITHOUT_SLASHES
+        .iter()
+        .any(|s| s.as_bytes() == &lower[..scheme.len()])
 }
 
 /// Finds the start of the scheme that ends at `colon`, looking no further
