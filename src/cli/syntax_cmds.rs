@@ -15,9 +15,28 @@ use uriscan::syntax::normalize::{normalize, normalize_scheme_based};
 use uriscan::syntax::resolve::{parse_base, resolve_into};
 use uriscan::syntax::{Parser, RefKind, UriRef};
 
-const EXIT_CODES: &str = "\
-Exit status: 0 if every item was valid, 1 if some item was not, 2 on a \
-usage or I/O error.";
+macro_rules! exit_codes {
+    () => {
+        "Exit status: 0 if every item was valid, 1 if some item was not, 2 \
+         on a usage or I/O error."
+    };
+}
+const EXIT_CODES: &str = exit_codes!();
+const PARSE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan parse 'http://user@[::1]:8080/p?q#f'\n  \
+     printf 'http://h:/\\nhttp://h/\\n' | uriscan parse"
+);
+const RESOLVE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan resolve --base 'http://a/b/c/d;p?q' ../g '?y' \
+     //g\n  uriscan resolve -b https://example.com/docs/ < links.txt"
+);
+const NORMALIZE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan normalize 'HTTP://Example.COM/a/./b/%7euser'\n  \
+     uriscan normalize --scheme-based 'http://example.com:80'"
+);
 
 /// The subcommands over the syntax layer.
 #[derive(clap::Subcommand, Debug)]
@@ -32,7 +51,7 @@ pub enum SyntaxCommand {
     /// host keeps the brackets of an IP literal. An item that does not
     /// parse gives {"input", "valid": false, "error"}, the error saying
     /// what is wrong at which byte offset.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, after_long_help = PARSE_HELP)]
     Parse {
         /// Accept IRIs (RFC 3987): non-ASCII characters where RFC 3987
         /// allows them.
@@ -49,7 +68,7 @@ pub enum SyntaxCommand {
     /// have a scheme; its fragment, if any, is ignored (section 5.1). A
     /// target path that would start with "//" without an authority is
     /// written "/.//..." so that it reparses to the same components.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, after_long_help = RESOLVE_HELP)]
     Resolve {
         /// The base URI the references are relative to.
         #[arg(long, short = 'b', value_name = "BASE")]
@@ -68,7 +87,7 @@ pub enum SyntaxCommand {
     /// digits of percent-encodings uppercased, percent-encoded unreserved
     /// characters decoded, dot segments removed from the path of a URI
     /// (a relative reference keeps its dot segments).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, after_long_help = NORMALIZE_HELP)]
     Normalize {
         /// Also apply scheme-based normalization (6.2.3): drop an empty
         /// port and the default port of http, https, ws, wss and ftp; an

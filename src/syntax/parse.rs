@@ -99,9 +99,10 @@ pub enum ErrorKind {
     /// A bracketed `IP-literal` that is not a valid IPv6 address or
     /// IPvFuture, or has no `]`; the index is the opening `[`.
     InvalidIpLiteral,
-    /// A port with a byte that is not a digit; the index is that byte
-    /// (with no `@` in the authority, anything after the first `:` of the
-    /// authority is the port).
+    /// A port with a byte that is not a digit and does not end the
+    /// authority; the index is that byte (with no `@` in the authority,
+    /// anything after its first `:` is the port: `http://a:b` has a bad
+    /// port at byte 9).
     InvalidPort,
     /// A fragment in an `absolute-URI`; the index is the `#`.
     UnexpectedFragment,
@@ -424,17 +425,6 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Checks the port candidate `b[colon + 1..end]` of an authority that had
-/// no `@`: `port = *DIGIT` (3.2.3).
-#[inline]
-fn check_port(b: &[u8], colon: usize, end: usize) -> Result<(), ParseError> {
-    let bad = digits_end(b, colon + 1);
-    if bad < end {
-        return Err(ParseError::new(bad, ErrorKind::InvalidPort));
-    }
-    Ok(())
-}
-
 impl Parser {
     /// Checks that `s` is a `URI-reference` (4.1) without building the
     /// component spans. Accepts and rejects exactly what
@@ -525,32 +515,37 @@ impl Parser {
             // One scan with the userinfo class, which holds the reg-name
             // class and ":": it ends at an "@" (so it was the userinfo) or
             // it covered `reg-name [ ":" port ]`.
-            let end = match self.scan(b, start, &USERINFO_BYTES, false) {
+            let scanned = self.scan(b, start, &USERINFO_BYTES, false);
+            let end = match scanned {
                 Ok(end) => end,
-                Err(e) => {
-                    // Report a bad port before anything after it, so that
-                    // the input before the index is still valid.
-                    if let Some(colon) =
-                        memchr::memchr(b':', &b[start..e.index])
-                    {
-                        check_port(b, start + colon, e.index)?;
-                    }
-                    return Err(e);
-                }
+                Err(e) => e.index,
             };
-            if b.get(end) == Some(&b'@') {
+            if scanned.is_ok() && b.get(end) == Some(&b'@') {
                 userinfo = Some(Span::new(start, end));
                 host_start = end + 1;
             } else {
+                // No userinfo: whatever follows the first ":" is the port,
+                // and a bad byte there is a bad port, reported at the
+                // first non-digit so that the input before it is valid.
                 let colon = memchr::memchr(b':', &b[start..end]);
+                let ends = scanned.is_ok()
+                    && (end == b.len() || ends_authority(b[end]));
                 if let Some(colon) = colon {
-                    check_port(b, start + colon, end)?;
+                    let digits = digits_end(b, start + colon + 1);
+                    if digits < end || !ends {
+                        return Err(ParseError::new(
+                            digits,
+                            ErrorKind::InvalidPort,
+                        ));
+                    }
                 }
-                if end < b.len() && !ends_authority(b[end]) {
-                    return Err(ParseError::new(
-                        end,
-                        ErrorKind::UnexpectedByte,
-                    ));
+                if !ends {
+                    return Err(match scanned {
+                        Err(e) => e,
+                        Ok(_) => {
+                            ParseError::new(end, ErrorKind::UnexpectedByte)
+                        }
+                    });
                 }
                 let host_end = colon.map_or(end, |c| start + c);
                 let host = Span::new(start, host_end);

@@ -173,13 +173,21 @@ pub fn resolve_with(
     resolve(&b, &r)
 }
 
-/// Parses a base URI with `parser`, telling a relative base
-/// ([`ResolveErrorKind::BaseNotAbsolute`]) from an unparsable one
-/// ([`ResolveErrorKind::InvalidBase`]).
+/// Parses a base URI with `parser`, for use with [`resolve`] and
+/// [`resolve_into`]. A fragment is allowed (and later ignored, 5.1).
 ///
 /// # Errors
 ///
-/// As said.
+/// [`ResolveErrorKind::InvalidBase`] when `base` is no `URI-reference`,
+/// [`ResolveErrorKind::BaseNotAbsolute`] when it has no scheme.
+///
+/// ```
+/// use uriscan::syntax::Parser;
+/// use uriscan::syntax::resolve::{ResolveErrorKind, parse_base};
+/// assert!(parse_base(Parser::new(), "http://a/b#f").is_ok());
+/// let e = parse_base(Parser::new(), "/a/b").unwrap_err();
+/// assert_eq!(e.kind(), ResolveErrorKind::BaseNotAbsolute);
+/// ```
 pub fn parse_base(
     parser: Parser,
     base: &str,
@@ -243,10 +251,9 @@ pub fn resolve_into(
     }
     let fragment = r.fragment();
 
-    // 5.3: one allocation; +2 for a "/." prefix, +1 for the "/" of a
-    // merge against an empty base path.
+    // 5.3: at most one allocation, sized for every piece; +3 for the
+    // delimiters ":" and the "/." of `protect_double_slash`.
     let len = scheme.len()
-        + 1
         + authority.map_or(0, |a| a.len() + 2)
         + dir.len()
         + path.len()
