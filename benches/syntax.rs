@@ -1,3 +1,188 @@
-//! Criterion benches (to be written).
+//! Validation and full parsing of real URIs, side by side with fluent-uri.
+//!
+//! The URIs are the `http://` and `https://` tokens of the benchmark corpus
+//! (`../shared/corpus/*.{txt,md,html}` from the crate root, or
+//! `$URISCAN_CORPUS`; a small
+//! built-in list when it is absent), deduplicated, capped at 4000, and kept
+//! only when both uriscan and fluent-uri accept them, so that every
+//! parser reads every byte. Run with:
+//!
+//! ```text
+//! cargo bench --bench syntax -- --warm-up-time 1 --measurement-time 3
+//! ```
+//!
+//! After criterion's own report, a summary gives the median ns per URI,
+//! MB/s, and each time relative to fluent-uri.
 
-fn main() {}
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, Throughput};
+use uriscan::syntax::Parser;
+
+const MAX_URIS: usize = 4000;
+const GROUP: &str = "syntax-corpus";
+
+const FALLBACK: &[&str] = &[
+    "http://example.com/",
+    "https://www.rfc-editor.org/rfc/rfc3986.html#section-3.2.2",
+    "http://[2001:db8::7]:8080/c=GB?objectClass?one",
+    "https://user:pass@192.0.2.16:443/a/b/c.html?x=1&y=%20z#frag",
+    "https://en.wikipedia.org/wiki/Uniform_Resource_Identifier",
+    "http://www.ietf.org/rfc/rfc2396.txt",
+    "https://github.com/rust-lang/rust/issues?q=is%3Aopen+label%3AA-parser",
+    "http://a/b/c/d;p?q",
+];
+
+/// The corpus directory: `$URISCAN_CORPUS`, else `shared/corpus` beside
+/// the repository (as in CI), else two levels up (a worktree under
+/// `wt/`).
+fn corpus_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("URISCAN_CORPUS") {
+        return Some(PathBuf::from(dir));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|rel| root.join(rel))
+        .find(|dir| dir.is_dir())
+}
+
+/// The `http(s)://` tokens of the corpus files, in order of first
+/// appearance.
+fn corpus_uris() -> Vec<String> {
+    let Some(dir) = corpus_dir() else { return Vec::new() };
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for name in ["prose.txt", "markdown.md", "html.html"] {
+        let Ok(text) = std::fs::read(dir.join(name)) else { continue };
+        let text = String::from_utf8_lossy(&text);
+        let tokens = text.split(|c: char| {
+            c.is_whitespace() || "\"'<>()[]{}|\\^`".contains(c)
+        });
+        for token in tokens {
+            let Some(at) = token.find("http") else { continue };
+            let uri = token[at..].trim_end_matches(['.', ',', ';', ':', '!']);
+            let real =
+                uri.starts_with("http://") || uri.starts_with("https://");
+            if real && uri.len() > 10 && seen.insert(uri.to_owned()) {
+                out.push(uri.to_owned());
+                if out.len() == MAX_URIS {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn inputs() -> Vec<String> {
+    let mut uris = corpus_uris();
+    if uris.is_empty() {
+        eprintln!("corpus not found, using the built-in URIs");
+        uris = FALLBACK.iter().map(|s| s.to_string()).collect();
+    }
+    let p = Parser::new();
+    let before = uris.len();
+    uris.retain(|u| {
+        p.parse_uri(u).is_ok() && fluent_uri::Uri::parse(u.as_str()).is_ok()
+    });
+    eprintln!(
+        "{} URIs ({} dropped as invalid for one of the parsers), {} bytes",
+        uris.len(),
+        before - uris.len(),
+        uris.iter().map(String::len).sum::<usize>(),
+    );
+    uris
+}
+
+fn bench(c: &mut Criterion, uris: &[String]) {
+    let bytes: usize = uris.iter().map(String::len).sum();
+    let mut g = c.benchmark_group(GROUP);
+    g.throughput(Throughput::Bytes(bytes as u64));
+    let p = Parser::new();
+    g.bench_function("uriscan-validate", |b| {
+        b.iter(|| {
+            uris.iter()
+                .filter(|u| p.validate_uri(black_box(u)).is_ok())
+                .count()
+        })
+    });
+    g.bench_function("uriscan-parse", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for u in uris {
+                if let Ok(r) = p.parse_uri(black_box(u)) {
+                    n += r.path().len() + r.host().map_or(0, str::len);
+                }
+            }
+            n
+        })
+    });
+    g.bench_function("fluent-uri-parse", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for u in uris {
+                if let Ok(r) = fluent_uri::Uri::parse(black_box(u.as_str())) {
+                    n += r.path().as_str().len()
+                        + r.authority().map_or(0, |a| a.host().len());
+                }
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+/// Where criterion wrote its estimates (its own search order, without
+/// asking cargo).
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    target.join("criterion")
+}
+
+/// The median time of one iteration (all URIs), in ns, from criterion's
+/// `estimates.json`.
+fn median_ns(id: &str) -> Option<f64> {
+    let path = criterion_dir().join(GROUP).join(id).join("new/estimates.json");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
+fn summary(uris: &[String]) {
+    let n = uris.len() as f64;
+    let bytes = uris.iter().map(String::len).sum::<usize>() as f64;
+    let Some(base) = median_ns("fluent-uri-parse") else { return };
+    println!("\nsummary: {} URIs, {:.1} bytes on average", n, bytes / n);
+    println!(
+        "{:<18} {:>10} {:>10} {:>14}",
+        "", "ns/URI", "MB/s", "vs fluent-uri"
+    );
+    for id in ["uriscan-validate", "uriscan-parse", "fluent-uri-parse"] {
+        if let Some(t) = median_ns(id) {
+            println!(
+                "{:<18} {:>10.1} {:>10.0} {:>13.2}x",
+                id,
+                t / n,
+                bytes / t * 1e3,
+                base / t
+            );
+        }
+    }
+}
+
+fn main() {
+    let uris = inputs();
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c, &uris);
+    c.final_summary();
+    summary(&uris);
+}
