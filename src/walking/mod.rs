@@ -425,6 +425,41 @@ mod tests {
     }
 
     #[test]
+    fn a_file_vanishing_mid_walk_is_an_error_for_that_file_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_path_buf();
+        for name in ["a.txt", "b.txt", "c.txt"] {
+            std::fs::write(d.join(name), "http://x.example/").unwrap();
+        }
+        let mut b = WalkerBuilder::new();
+        // Sorted: the directory is listed whole before the first visit.
+        b.path(&d).sort_by_path(true);
+        let log = Mutex::new(vec![]);
+        b.build().unwrap().run(|| {
+            let mut reader = FileReader::new();
+            let (d, log) = (&d, &log);
+            move |e: Result<Entry, Error>| {
+                let e = e.unwrap();
+                let name = e.path().file_name().unwrap().to_owned();
+                if name == "a.txt" {
+                    std::fs::remove_file(d.join("b.txt")).unwrap();
+                }
+                let line = match reader.read(e.path()) {
+                    Ok(_) => format!("{} read", name.display()),
+                    Err(err) => Error::io(e.path(), &err).message().into(),
+                };
+                log.lock().unwrap().push(line);
+                Flow::Continue
+            }
+        });
+        let log = log.into_inner().unwrap();
+        assert_eq!(
+            log,
+            ["a.txt read", "no such file or directory", "c.txt read"]
+        );
+    }
+
+    #[test]
     fn bad_glob_is_an_error() {
         let err = WalkerBuilder::new().path(".").glob("a[").build();
         assert!(err.is_err());
