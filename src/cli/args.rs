@@ -24,10 +24,10 @@ Examples:
 
 /// Find the URIs in files and directories, by the rules of RFC 3986.
 ///
-/// Walks the PATHs (the current directory when none is given and standard
-/// input is a terminal; standard input otherwise) in parallel, honouring
-/// .gitignore, .ignore and the global git excludes, skipping hidden and
-/// binary files, and prints every valid URI found.
+/// Walks the PATHs in parallel, honouring .gitignore, .ignore and the
+/// global git excludes, skipping hidden and binary files, and prints every
+/// valid URI found. With no PATH, reads standard input when it is a pipe
+/// or a file, and walks the current directory otherwise.
 #[derive(clap::Parser, Debug)]
 #[command(
     name = "uriscan",
