@@ -1,43 +1,40 @@
-//! The command line: arguments, the scan driver and the printers.
-//!
-//! INTERIM skeleton: the scan mode is to be written.
+//! The command line: raw arguments ([`args`]) are resolved into a
+//! configuration ([`config`]) in a separate step, as ripgrep does with its
+//! low-level and high-level arguments; then either a subcommand runs or
+//! the scan ([`search`]) does, printing through [`printer`].
 
 use clap::Parser as _;
 
+mod args;
+mod config;
+mod generate;
+mod printer;
+mod search;
 mod syntax_cmds;
-
-/// uriscan: find the URIs in files, by the rules of RFC 3986.
-#[derive(clap::Parser, Debug)]
-#[command(name = "uriscan", version, args_conflicts_with_subcommands = true)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<syntax_cmds::SyntaxCommand>,
-    /// Files or directories to scan; `-` is standard input.
-    paths: Vec<std::path::PathBuf>,
-}
 
 /// Runs the command line and returns the exit code (grep's: 0 found,
 /// 1 none found, 2 error).
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let low = match args::LowArgs::try_parse() {
+        Ok(low) => low,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             return code;
         }
     };
-    match cli.command {
-        Some(cmd) => match syntax_cmds::run(cmd) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("uriscan: {e:#}");
-                2
-            }
-        },
-        None => {
-            let _ = cli.paths;
-            eprintln!("uriscan: scanning is not written yet");
+    let result = if let Some(cmd) = low.command {
+        syntax_cmds::run(cmd)
+    } else if let Some(kind) = low.generate {
+        generate::run(kind)
+    } else {
+        config::Config::try_from(low).and_then(|cfg| search::run(&cfg))
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "uriscan: {e:#}");
             2
         }
     }

@@ -1,0 +1,317 @@
+//! The resolved configuration: the raw arguments checked, combined with
+//! each other and with the environment (terminals, `NO_COLOR`), so that the
+//! search and the printer only read decisions.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use uriscan::scanning::Finder;
+use uriscan::walking::WalkerBuilder;
+
+use super::args::{ColorChoice, LowArgs, PasswordChoice, SortBy};
+
+/// What each URI is printed as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `path:line:column:uri`.
+    Standard,
+    /// The URI alone.
+    OnlyUri,
+    /// `path:count` per file.
+    Count,
+    /// JSON Lines.
+    Json,
+}
+
+/// One input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input.
+    Stdin,
+    /// A file or directory to walk.
+    Path(PathBuf),
+}
+
+/// The facts about the process's environment that decisions depend on;
+/// separate so that tests can set them.
+#[derive(Clone, Copy, Debug)]
+pub struct Env {
+    /// Standard input has data to scan when no path is given.
+    pub stdin_is_readable: bool,
+    pub stdout_is_terminal: bool,
+    pub no_color: bool,
+}
+
+impl Env {
+    pub fn current() -> Env {
+        Env {
+            stdin_is_readable: stdin_is_readable(),
+            stdout_is_terminal: std::io::stdout().is_terminal(),
+            // https://no-color.org: set and not empty.
+            no_color: std::env::var_os("NO_COLOR")
+                .is_some_and(|v| !v.is_empty()),
+        }
+    }
+}
+
+/// Whether standard input is something to read: not a terminal and, on
+/// Unix, a pipe, a file or a socket. Like ripgrep, a character device
+/// such as `/dev/null` (what cron, CI runners and `nohup` give) does not
+/// count: there the current directory is walked, which is what a user of
+/// such a job means.
+fn stdin_is_readable() -> bool {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(fd) = stdin.as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        match std::fs::File::from(fd).metadata() {
+            Ok(m) => {
+                let t = m.file_type();
+                t.is_fifo() || t.is_file() || t.is_socket()
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// Everything the scan needs to know.
+#[derive(Debug)]
+pub struct Config {
+    pub inputs: Vec<Input>,
+    /// No path was given and the current directory is walked: paths are
+    /// printed without the leading `./`.
+    pub implicit_dir: bool,
+    pub mode: Mode,
+    pub unique: bool,
+    pub null: bool,
+    pub color: bool,
+    pub stats: bool,
+    pub mask_passwords: bool,
+    pub normalize: bool,
+    pub warnings_only: bool,
+    pub search_zip: bool,
+    pub text: bool,
+    pub finder: Finder,
+    pub walker: WalkerBuilder,
+}
+
+impl Config {
+    /// Whether section 7 warnings are computed for each URI.
+    pub fn needs_warnings(&self) -> bool {
+        self.mode == Mode::Json || self.warnings_only
+    }
+
+    pub fn new(low: LowArgs, env: Env) -> anyhow::Result<Config> {
+        let mode = if low.json {
+            Mode::Json
+        } else if low.count {
+            Mode::Count
+        } else if low.only_uri {
+            Mode::OnlyUri
+        } else {
+            Mode::Standard
+        };
+        let color = match low.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
+        } && mode != Mode::Json;
+        let mask_passwords = match low.passwords {
+            PasswordChoice::Mask => true,
+            PasswordChoice::Show => false,
+            PasswordChoice::Auto => env.stdout_is_terminal,
+        };
+
+        let mut finder = Finder::builder();
+        finder.any_scheme(low.any_scheme).ascii(low.ascii);
+        if !low.scheme.is_empty() {
+            for s in &low.scheme {
+                if !is_scheme(s) {
+                    bail!("invalid scheme in --scheme: {s:?}");
+                }
+            }
+            finder.schemes(&low.scheme);
+        }
+
+        let sorted = low.sort == Some(SortBy::Path);
+        let mut walker = WalkerBuilder::new();
+        walker
+            .hidden(low.hidden)
+            .ignore_files(!low.no_ignore)
+            .max_depth(low.max_depth)
+            .follow(low.follow)
+            .sort_by_path(sorted);
+        if let Some(size) = &low.max_filesize {
+            walker.max_filesize(Some(parse_size(size)?));
+        }
+        match low.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(n) => walker.threads(n),
+            None => walker.threads(0),
+        };
+        for g in &low.globs {
+            walker.glob(g.as_str());
+        }
+
+        let implicit_dir = low.paths.is_empty() && !env.stdin_is_readable;
+        let mut inputs = vec![];
+        if low.paths.is_empty() {
+            if !env.stdin_is_readable {
+                inputs.push(Input::Path(PathBuf::from(".")));
+            } else {
+                inputs.push(Input::Stdin);
+            }
+        }
+        for p in low.paths {
+            if p.as_os_str() == "-" {
+                inputs.push(Input::Stdin);
+            } else {
+                inputs.push(Input::Path(p));
+            }
+        }
+        for input in &inputs {
+            if let Input::Path(p) = input {
+                walker.path(p);
+            }
+        }
+        // Check the globs now so that a bad one is a usage error.
+        walker.build().context("invalid --glob")?;
+
+        Ok(Config {
+            inputs,
+            implicit_dir,
+            mode,
+            unique: low.unique,
+            null: low.null,
+            color,
+            stats: low.stats,
+            mask_passwords,
+            normalize: low.normalize,
+            warnings_only: low.warnings_only,
+            search_zip: low.search_zip,
+            text: low.text,
+            finder: finder.build(),
+            walker,
+        })
+    }
+}
+
+impl TryFrom<LowArgs> for Config {
+    type Error = anyhow::Error;
+
+    fn try_from(low: LowArgs) -> anyhow::Result<Config> {
+        Config::new(low, Env::current())
+    }
+}
+
+/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` (3.1).
+fn is_scheme(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
+}
+
+/// `123`, `10K`, `5M`, `1G` (powers of 1024, case-insensitive).
+fn parse_size(s: &str) -> anyhow::Result<u64> {
+    let t = s.trim();
+    let (digits, shift) = match t.as_bytes().last().map(u8::to_ascii_lowercase)
+    {
+        Some(b'k') => (&t[..t.len() - 1], 10),
+        Some(b'm') => (&t[..t.len() - 1], 20),
+        Some(b'g') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .with_context(|| format!("invalid --max-filesize {s:?}"))?;
+    n.checked_mul(1 << shift)
+        .with_context(|| format!("--max-filesize {s:?} is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser as _;
+
+    const TTY: Env = Env {
+        stdin_is_readable: false,
+        stdout_is_terminal: true,
+        no_color: false,
+    };
+    const PIPE: Env = Env {
+        stdin_is_readable: true,
+        stdout_is_terminal: false,
+        no_color: false,
+    };
+
+    fn cfg(args: &[&str], env: Env) -> anyhow::Result<Config> {
+        let mut argv = vec!["uriscan"];
+        argv.extend_from_slice(args);
+        Config::new(LowArgs::try_parse_from(argv)?, env)
+    }
+
+    #[test]
+    fn inputs_follow_the_terminal() {
+        let c = cfg(&[], TTY).unwrap();
+        assert_eq!(c.inputs, [Input::Path(".".into())]);
+        assert!(c.implicit_dir);
+        let c = cfg(&[], PIPE).unwrap();
+        assert_eq!(c.inputs, [Input::Stdin]);
+        let c = cfg(&["a", "-"], TTY).unwrap();
+        assert_eq!(c.inputs, [Input::Path("a".into()), Input::Stdin]);
+        assert!(!c.implicit_dir);
+    }
+
+    #[test]
+    fn color_and_passwords_follow_the_terminal() {
+        let c = cfg(&[], TTY).unwrap();
+        assert!(c.color && c.mask_passwords);
+        let c = cfg(&[], PIPE).unwrap();
+        assert!(!c.color && !c.mask_passwords);
+        let c = cfg(&[], Env { no_color: true, ..TTY }).unwrap();
+        assert!(!c.color && c.mask_passwords);
+        let c = cfg(&["--color=always", "--passwords=mask"], PIPE).unwrap();
+        assert!(c.color && c.mask_passwords);
+        let c = cfg(&["--color=never", "--passwords=show"], TTY).unwrap();
+        assert!(!c.color && !c.mask_passwords);
+        // JSON is never colored.
+        let c = cfg(&["--json", "--color=always"], TTY).unwrap();
+        assert!(!c.color);
+    }
+
+    #[test]
+    fn sizes_schemes_and_threads() {
+        assert_eq!(parse_size("123").unwrap(), 123);
+        assert_eq!(parse_size("10K").unwrap(), 10240);
+        assert_eq!(parse_size("2m").unwrap(), 2 << 20);
+        assert_eq!(parse_size("1G").unwrap(), 1 << 30);
+        assert!(parse_size("1T").is_err());
+        assert!(parse_size("99999999999999G").is_err());
+        assert!(is_scheme("git+ssh") && !is_scheme("1http") && !is_scheme(""));
+        assert!(cfg(&["--scheme", "ht tp"], PIPE).is_err());
+        assert!(cfg(&["-j0"], PIPE).is_err());
+        assert!(cfg(&["-g", "a[", "."], PIPE).is_err());
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(cfg(&[], PIPE).unwrap().mode, Mode::Standard);
+        assert_eq!(cfg(&["-o"], PIPE).unwrap().mode, Mode::OnlyUri);
+        assert_eq!(cfg(&["-c"], PIPE).unwrap().mode, Mode::Count);
+        assert_eq!(cfg(&["--json"], PIPE).unwrap().mode, Mode::Json);
+        assert!(cfg(&["-c", "-o"], PIPE).is_err());
+        assert!(cfg(&["--json", "-o"], PIPE).is_err());
+    }
+}
