@@ -25,9 +25,10 @@
 //! After criterion's own report, a summary gives the median ns per
 //! input, MB/s of input, and each time relative to iri-string.
 
-use std::collections::HashSet;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+
+mod common;
 
 use criterion::{Criterion, Throughput};
 use iri_string::format::ToDedicatedString;
@@ -97,48 +98,6 @@ const FALLBACK: &[&str] = &[
     "HTTP://Example.COM:80/%7euser/./a/../b/%2e%2E/c",
 ];
 
-/// The corpus directory: `$URISCAN_CORPUS`, else `shared/corpus` beside
-/// the repository (as in CI), else two levels up (a worktree under
-/// `wt/`).
-fn corpus_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("URISCAN_CORPUS") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/corpus", "../../shared/corpus"]
-        .iter()
-        .map(|rel| root.join(rel))
-        .find(|dir| dir.is_dir())
-}
-
-/// The `http(s)://` tokens of the corpus files, in order of first
-/// appearance.
-fn corpus_uris() -> Vec<String> {
-    let Some(dir) = corpus_dir() else { return Vec::new() };
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for name in ["prose.txt", "markdown.md", "html.html"] {
-        let Ok(text) = std::fs::read(dir.join(name)) else { continue };
-        let text = String::from_utf8_lossy(&text);
-        let tokens = text.split(|c: char| {
-            c.is_whitespace() || "\"'<>()[]{}|\\^`".contains(c)
-        });
-        for token in tokens {
-            let Some(at) = token.find("http") else { continue };
-            let uri = token[at..].trim_end_matches(['.', ',', ';', ':', '!']);
-            let real =
-                uri.starts_with("http://") || uri.starts_with("https://");
-            if real && uri.len() > 10 && seen.insert(uri.to_owned()) {
-                out.push(uri.to_owned());
-                if out.len() == MAX_URIS {
-                    return out;
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The `i`th corpus reference made from `uri`: the URI as it is, its
 /// path onwards (`path-absolute`), or that path as `../` and the rest
 /// (a relative path, merged with the base and its dots removed).
@@ -159,7 +118,7 @@ struct Inputs {
 }
 
 fn inputs() -> Inputs {
-    let mut uris = corpus_uris();
+    let mut uris = common::corpus_uris(MAX_URIS);
     if uris.is_empty() {
         eprintln!("corpus not found, using the built-in URIs");
         uris = FALLBACK.iter().map(|s| s.to_string()).collect();

@@ -14,9 +14,10 @@
 //! After criterion's own report, a summary gives the median ns per URI,
 //! MB/s, and each time relative to fluent-uri.
 
-use std::collections::HashSet;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+
+mod common;
 
 use criterion::{Criterion, Throughput};
 use uriscan::syntax::Parser;
@@ -35,50 +36,8 @@ const FALLBACK: &[&str] = &[
     "http://a/b/c/d;p?q",
 ];
 
-/// The corpus directory: `$URISCAN_CORPUS`, else `shared/corpus` beside
-/// the repository (as in CI), else two levels up (a worktree under
-/// `wt/`).
-fn corpus_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("URISCAN_CORPUS") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/corpus", "../../shared/corpus"]
-        .iter()
-        .map(|rel| root.join(rel))
-        .find(|dir| dir.is_dir())
-}
-
-/// The `http(s)://` tokens of the corpus files, in order of first
-/// appearance.
-fn corpus_uris() -> Vec<String> {
-    let Some(dir) = corpus_dir() else { return Vec::new() };
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for name in ["prose.txt", "markdown.md", "html.html"] {
-        let Ok(text) = std::fs::read(dir.join(name)) else { continue };
-        let text = String::from_utf8_lossy(&text);
-        let tokens = text.split(|c: char| {
-            c.is_whitespace() || "\"'<>()[]{}|\\^`".contains(c)
-        });
-        for token in tokens {
-            let Some(at) = token.find("http") else { continue };
-            let uri = token[at..].trim_end_matches(['.', ',', ';', ':', '!']);
-            let real =
-                uri.starts_with("http://") || uri.starts_with("https://");
-            if real && uri.len() > 10 && seen.insert(uri.to_owned()) {
-                out.push(uri.to_owned());
-                if out.len() == MAX_URIS {
-                    return out;
-                }
-            }
-        }
-    }
-    out
-}
-
 fn inputs() -> Vec<String> {
-    let mut uris = corpus_uris();
+    let mut uris = common::corpus_uris(MAX_URIS);
     if uris.is_empty() {
         eprintln!("corpus not found, using the built-in URIs");
         uris = FALLBACK.iter().map(|s| s.to_string()).collect();

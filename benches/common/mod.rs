@@ -1,0 +1,47 @@
+//! What the criterion benches share: finding the shared corpus and
+//! taking real URIs from it.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The corpus directory: `$URISCAN_CORPUS`, else `shared/corpus` beside
+/// the repository (as in CI), else two levels up (a worktree under
+/// `wt/`).
+pub fn corpus_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("URISCAN_CORPUS") {
+        return Some(PathBuf::from(dir));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|rel| root.join(rel))
+        .find(|dir| dir.is_dir())
+}
+
+/// The `http(s)://` tokens of the corpus files, in order of first
+/// appearance.
+pub fn corpus_uris(max: usize) -> Vec<String> {
+    let Some(dir) = corpus_dir() else { return Vec::new() };
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for name in ["prose.txt", "markdown.md", "html.html"] {
+        let Ok(text) = std::fs::read(dir.join(name)) else { continue };
+        let text = String::from_utf8_lossy(&text);
+        let tokens = text.split(|c: char| {
+            c.is_whitespace() || "\"'<>()[]{}|\\^`".contains(c)
+        });
+        for token in tokens {
+            let Some(at) = token.find("http") else { continue };
+            let uri = token[at..].trim_end_matches(['.', ',', ';', ':', '!']);
+            let real =
+                uri.starts_with("http://") || uri.starts_with("https://");
+            if real && uri.len() > 10 && seen.insert(uri.to_owned()) {
+                out.push(uri.to_owned());
+                if out.len() == max {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
