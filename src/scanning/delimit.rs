@@ -15,13 +15,13 @@ use std::borrow::Cow;
 
 use crate::Span;
 use crate::syntax::Parser;
-use crate::syntax::chars::{SCHEME, URI_CHAR};
+use crate::syntax::chars::{SCHEME, URI_CHAR, is_pct_encoded};
 
 use super::Trimmed;
-use super::plain::{BRACKET_OR_QUOTE, RUN_CLASS, STOP, skip_plain};
+use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP, skip_plain};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
 use super::unicode::{Decoded, continues_uri, decode};
-use super::validate::{has_host_or_path, valid_prefix};
+use super::validate::{has_host_or_path, quick_valid, valid_prefix};
 use super::work;
 
 /// The longest run of URI characters taken as one candidate. A longer
@@ -81,19 +81,27 @@ pub(crate) enum Outcome<'h> {
     Overlong { from: usize },
 }
 
+/// Where a bare run ends, and what the run scan saw on the way.
+#[derive(Clone, Copy)]
+struct RunEnd {
+    end: usize,
+    /// The run ended at a closing bracket that nothing inside balances.
+    bracket: bool,
+    /// The run ended at the closing quote.
+    closed: bool,
+    /// The run holds a non-ASCII byte.
+    wide: bool,
+    /// The run is ASCII, holds no `[` or `]`, at most one `#`, and every
+    /// `%` in it starts a `pct-encoded`: the shape
+    /// [`quick_valid`] decides without the parser.
+    clean: bool,
+}
+
 /// The end of a bare run.
 enum Run {
-    /// `wide`: the run holds a non-ASCII byte.
-    End {
-        end: usize,
-        bracket: bool,
-        closed: bool,
-        wide: bool,
-    },
+    End(RunEnd),
     NeedMore,
-    Overlong {
-        from: usize,
-    },
+    Overlong { from: usize },
 }
 
 /// Reads the run of URI and IRI characters after `colon`. It ends at
@@ -110,7 +118,7 @@ fn scan_run(
 ) -> Run {
     let run = scan_run_inner(hay, start, colon, quote, eof);
     work::add(match run {
-        Run::End { end, .. } => end - colon,
+        Run::End(r) => r.end - colon,
         Run::NeedMore => hay.len() - colon,
         Run::Overlong { from } => from - colon,
     });
@@ -130,6 +138,14 @@ fn scan_run_inner(
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
     let mut wide = false;
+    // A `[` or a second `#` makes the run need the parser; so does a `%`
+    // without two hex digits after it (looked at here, where the bytes
+    // are at hand, rather than in a second pass).
+    let mut odd = false;
+    let mut hashes = 0u32;
+    let end = |end, bracket, closed, wide: bool, odd: bool| {
+        Run::End(RunEnd { end, bracket, closed, wide, clean: !wide && !odd })
+    };
     loop {
         i = skip_plain(hay, i, stop);
         if i >= limit {
@@ -137,44 +153,38 @@ fn scan_run_inner(
         }
         let Some(&c) = hay.get(i) else {
             if eof {
-                return Run::End {
-                    wide,
-                    end: i,
-                    bracket: false,
-                    closed: false,
-                };
+                return end(i, false, false, wide, odd);
             }
             return Run::NeedMore;
         };
         match RUN_CLASS[usize::from(c)] {
-            STOP => {
-                let closed = quote == Some(c);
-                return Run::End { wide, end: i, bracket: false, closed };
+            STOP => return end(i, false, quote == Some(c), wide, odd),
+            MARK => {
+                if c == b'#' {
+                    hashes += 1;
+                    odd |= hashes > 1;
+                } else {
+                    odd |= !is_pct_encoded(&hay[i..]);
+                }
+                i += 1;
             }
             BRACKET_OR_QUOTE => {
                 match c {
                     b'(' => paren += 1,
-                    b'[' => square += 1,
+                    b'[' => {
+                        square += 1;
+                        odd = true;
+                    }
                     b')' | b']' => {
                         let depth =
                             if c == b')' { &mut paren } else { &mut square };
                         if *depth == 0 {
-                            return Run::End {
-                                wide,
-                                end: i,
-                                bracket: true,
-                                closed: false,
-                            };
+                            return end(i, true, false, wide, odd);
                         }
                         *depth -= 1;
                     }
                     _ if quote == Some(c) => {
-                        return Run::End {
-                            wide,
-                            end: i,
-                            bracket: false,
-                            closed: true,
-                        };
+                        return end(i, false, true, wide, odd);
                     }
                     _ => {}
                 }
@@ -186,14 +196,7 @@ fn scan_run_inner(
                     i += n;
                 }
                 Decoded::Incomplete if !eof => return Run::NeedMore,
-                _ => {
-                    return Run::End {
-                        wide,
-                        end: i,
-                        bracket: false,
-                        closed: false,
-                    };
-                }
+                _ => return end(i, false, false, wide, odd),
             },
         }
     }
@@ -201,37 +204,72 @@ fn scan_run_inner(
 
 /// The search for the `>` of `<scheme:...>`, across whitespace.
 enum Angle {
-    Closed(usize),
+    /// The `>` at `gt`; `spaced` when whitespace stands inside.
+    Closed {
+        gt: usize,
+        shape: Shape,
+        spaced: bool,
+    },
     Open,
     NeedMore,
 }
 
 fn scan_angle(hay: &[u8], start: usize, colon: usize, eof: bool) -> Angle {
+    let mut reached = colon;
+    let angle = scan_angle_inner(hay, start, colon, eof, &mut reached);
+    work::add(reached - colon);
+    angle
+}
+
+#[inline(always)]
+fn scan_angle_inner(
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    eof: bool,
+    reached: &mut usize,
+) -> Angle {
     let limit = start + MAX_ANGLE_LEN;
+    let stop = hay.len().min(limit);
     let mut i = colon + 1;
+    let (mut wide, mut spaced, mut odd) = (false, false, false);
+    let mut hashes = 0u32;
     loop {
-        work::add(1);
+        i = skip_plain(hay, i, stop);
+        *reached = i;
         if i >= limit {
             return Angle::Open;
         }
         let Some(&c) = hay.get(i) else {
             return if eof { Angle::Open } else { Angle::NeedMore };
         };
-        if c == b'>' {
-            return Angle::Closed(i);
-        }
-        if c < 0x80 {
-            if !(URI_CHAR.contains(c) || is_ascii_space(c)) {
-                return Angle::Open;
+        match RUN_CLASS[usize::from(c)] {
+            STOP if c == b'>' => {
+                let shape = match (wide, odd) {
+                    (true, _) => Shape::Wide,
+                    (false, true) => Shape::Ascii,
+                    (false, false) => Shape::Clean,
+                };
+                return Angle::Closed { gt: i, shape, spaced };
             }
-            i += 1;
-        } else {
-            match decode(&hay[i..]) {
-                Decoded::Char(ch, n) if continues_uri(ch) => i += n,
+            STOP if is_ascii_space(c) => spaced = true,
+            STOP => return Angle::Open,
+            MARK if c == b'#' => {
+                hashes += 1;
+                odd |= hashes > 1;
+            }
+            MARK => odd |= !is_pct_encoded(&hay[i..]),
+            BRACKET_OR_QUOTE => odd |= matches!(c, b'[' | b']'),
+            _ => match decode(&hay[i..]) {
+                Decoded::Char(ch, n) if continues_uri(ch) => {
+                    wide = true;
+                    i += n - 1;
+                }
                 Decoded::Incomplete if !eof => return Angle::NeedMore,
                 _ => return Angle::Open,
-            }
+            },
         }
+        i += 1;
     }
 }
 
@@ -242,15 +280,30 @@ struct Settled<'a> {
     invalid_tail: bool,
 }
 
+/// What the run scan knows about a candidate's bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Anything: the bytes are not known to be UTF-8 yet.
+    Wide,
+    /// ASCII.
+    Ascii,
+    /// ASCII in the shape [`quick_valid`] decides (see [`RunEnd::clean`]).
+    Clean,
+}
+
 /// Cuts a candidate to the URI to emit: trailing punctuation (when
 /// `trim`), then the longest valid prefix, then punctuation again, and
 /// finally the syntax layer's parser has the last word. `None` when what
 /// is left has neither host nor path.
+///
+/// A [`Shape::Clean`] candidate (most of them) that [`quick_valid`]
+/// accepts skips the parser: the run scan has already checked every byte
+/// the parser would, but for the authority, which `quick_valid` reads.
 fn settle(
     cand: &[u8],
     colon: usize,
     trim: bool,
-    ascii: bool,
+    shape: Shape,
 ) -> Option<Settled<'_>> {
     let trim_punct = |mut n: usize, hit: &mut bool| {
         while n > colon + 1 && is_trailing_punctuation(cand[n - 1]) {
@@ -266,7 +319,7 @@ fn settle(
     }
     // Runs are made of whole characters, so this holds; checked once,
     // every prefix cut at a character boundary is a `str` too.
-    let text = if ascii {
+    let text = if shape != Shape::Wide {
         debug_assert!(cand[..len].is_ascii());
         // SAFETY: the run scan saw no byte >= 0x80 in the candidate (the
         // scheme and its `:` are ASCII too), and ASCII is UTF-8. Measured:
@@ -275,7 +328,12 @@ fn settle(
     } else {
         std::str::from_utf8(&cand[..len]).ok()?
     };
-    work::add(2 * len);
+    work::add(len);
+    if shape == Shape::Clean && quick_valid(&cand[..len], colon) {
+        debug_assert!(Parser::new().validate_uri(text).is_ok(), "{text}");
+        return Some(Settled { text, punctuation, invalid_tail: false });
+    }
+    work::add(len);
     // The parser is the authority on validity: most candidates pass it
     // whole. Otherwise the cut to the longest valid prefix is one pass
     // of `valid_prefix`; should the parser still disagree, cut where it
@@ -362,8 +420,9 @@ pub(crate) fn confirm<'h>(
     if opener == Some(b'<') {
         match scan_angle(hay, start, colon, eof) {
             Angle::NeedMore => return Outcome::NeedMore,
-            Angle::Closed(gt) => {
-                if let Some(found) = angled(hay, start, colon, gt, trimmed) {
+            Angle::Closed { gt, shape, spaced } => {
+                let raw = Raw { gt, shape, spaced };
+                if let Some(found) = angled(hay, start, colon, raw, trimmed) {
                     return Outcome::Found(found);
                 }
                 return Outcome::Drop { resume: gt };
@@ -375,16 +434,21 @@ pub(crate) fn confirm<'h>(
         Some(q @ (b'"' | b'\'')) => Some(q),
         _ => None,
     };
-    let (end, bracket, closed, wide) =
+    let RunEnd { end, bracket, closed, wide, clean } =
         match scan_run(hay, start, colon, quote, eof) {
-            Run::End { end, bracket, closed, wide } => {
-                (end, bracket, closed, wide)
-            }
+            Run::End(run) => run,
             Run::NeedMore => return Outcome::NeedMore,
             Run::Overlong { from } => return Outcome::Overlong { from },
         };
     let cand_end = if bracket { end + 1 } else { end };
-    let Some(s) = settle(&hay[start..end], colon - start, !closed, !wide)
+    let shape = if clean {
+        Shape::Clean
+    } else if wide {
+        Shape::Wide
+    } else {
+        Shape::Ascii
+    };
+    let Some(s) = settle(&hay[start..end], colon - start, !closed, shape)
     else {
         return Outcome::Drop { resume: cand_end };
     };
@@ -407,6 +471,13 @@ pub(crate) fn confirm<'h>(
     })
 }
 
+/// What [`scan_angle`] saw of a closed `<scheme:...>`.
+struct Raw {
+    gt: usize,
+    shape: Shape,
+    spaced: bool,
+}
+
 /// A `<scheme:...>` URI, closed by the `>` at `gt`: whitespace inside is
 /// removed (the URI was wrapped across lines), and a hyphen before a line
 /// break is kept but reported.
@@ -414,7 +485,7 @@ fn angled<'h>(
     hay: &'h [u8],
     start: usize,
     colon: usize,
-    gt: usize,
+    Raw { gt, shape, spaced }: Raw,
     trimmed: Trimmed,
 ) -> Option<Found<'h>> {
     let mut raw_end = gt;
@@ -441,8 +512,9 @@ fn angled<'h>(
             resume: gt,
         }
     };
-    if !raw.iter().any(|&b| is_ascii_space(b)) {
-        let s = settle(raw, colon - start, false, false)?;
+    // Whitespace only between the URI and its `>` is no rejoining.
+    if !(spaced && raw.iter().any(|&b| is_ascii_space(b))) {
+        let s = settle(raw, colon - start, false, shape)?;
         return Some(found(start + s.text.len(), Cow::Borrowed(s.text), &s));
     }
     let mut joined = Vec::with_capacity(raw.len());
@@ -453,7 +525,7 @@ fn angled<'h>(
             offsets.push(i);
         }
     }
-    let s = settle(&joined, colon - start, false, false)?;
+    let s = settle(&joined, colon - start, false, Shape::Wide)?;
     // Map the end of the URI back to the raw bytes.
     let end = start + offsets[s.text.len() - 1] + 1;
     let uri = if end - start == s.text.len() {

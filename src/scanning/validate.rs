@@ -232,6 +232,50 @@ pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
     i
 }
 
+/// The fast path of validation, for candidates the run scan has already
+/// read: whether `b` is certainly a valid URI with a host or a path
+/// ([`has_host_or_path`]). `false` means "ask the parser", not "invalid".
+///
+/// `b` must be what the run scan calls clean: a valid scheme and its `:`
+/// at `colon`, then URI characters (`unreserved`, `reserved` and `%`)
+/// without `[` or `]`, at most one `#`, and every `%` starting a
+/// `pct-encoded`. Every such byte is allowed in a path, a query and a
+/// fragment (`pchar / "/" / "?"`, 3.3 to 3.5), so only the authority
+/// (3.2) is left to check: `[ userinfo "@" ] host [ ":" port ]`, where
+/// with no brackets the host is a `reg-name` (which also spells every
+/// `IPv4address`), `userinfo` takes any of these bytes but `@`, and
+/// `port = *DIGIT`. A property test holds it to the parser.
+#[inline]
+pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
+    let rest = &b[colon + 1..];
+    let Some(auth) = rest.strip_prefix(b"//") else {
+        // `path-rootless` or `path-absolute`: any first byte but these
+        // leaves a non-empty path.
+        return !matches!(rest.first(), None | Some(b'?' | b'#'));
+    };
+    let end = auth
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(auth.len());
+    let authority = &auth[..end];
+    let host_port = match authority.iter().position(|&c| c == b'@') {
+        Some(at) => &authority[at + 1..],
+        None => authority,
+    };
+    let host = match host_port.iter().position(|&c| c == b':' || c == b'@') {
+        Some(p) if host_port[p] == b':' => {
+            if !host_port[p + 1..].iter().all(|&c| DIGIT.contains(c)) {
+                return false;
+            }
+            &host_port[..p]
+        }
+        // A second `@`.
+        Some(_) => return false,
+        None => host_port,
+    };
+    !host.is_empty() || auth.get(end) == Some(&b'/')
+}
+
 /// Whether the URI `b` (valid, with its scheme's `:` at `colon`) has a
 /// non-empty host or a non-empty path: the least a match must have. A
 /// URI without authority may have a query instead of a path
@@ -271,6 +315,63 @@ pub(crate) fn has_host_or_path(b: &[u8], colon: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::Parser;
+    use proptest::prelude::*;
+
+    /// What the run scan calls clean (see [`quick_valid`]), spelled out.
+    fn is_clean(b: &[u8]) -> bool {
+        let hashes = b.iter().filter(|&&c| c == b'#').count();
+        let pct_ok = b.iter().enumerate().all(|(i, &c)| {
+            c != b'%' || crate::syntax::chars::is_pct_encoded(&b[i..])
+        });
+        b.is_ascii() && hashes <= 1 && pct_ok && !b.contains(&b'[')
+    }
+
+    proptest! {
+        /// The fast path never accepts what the parser rejects, nor a
+        /// URI without host or path.
+        #[test]
+        fn quick_valid_agrees_with_the_parser(
+            s in concat!(
+                "[a-zA-Z][a-zA-Z0-9+.-]{0,3}:(//)?",
+                "(%[0-9a-fA-F]{2}|[-a-z0-9._~!$&'()*+,;=:@/?#]){0,20}",
+            ),
+        ) {
+            let b = s.as_bytes();
+            prop_assume!(is_clean(b));
+            let colon = s.find(':').unwrap();
+            if quick_valid(b, colon) {
+                prop_assert!(Parser::new().validate_uri(&s).is_ok());
+                prop_assert!(has_host_or_path(b, colon));
+            }
+        }
+    }
+
+    #[test]
+    fn quick_valid_takes_the_common_shapes() {
+        for s in [
+            "http://a.example/p?q=1#f",
+            "https://u:pw@h.example:8080/x/%41",
+            "mailto:u@m.example",
+            "urn:isbn:0451450523",
+            "file:///etc/hosts",
+            "http://1.2.3.4",
+            "http://a.example#frag?x",
+        ] {
+            assert!(quick_valid(s.as_bytes(), s.find(':').unwrap()), "{s}");
+        }
+        for s in [
+            "http://a:b/",
+            "http://a@b@c/",
+            "http://:80",
+            "http://",
+            "mailto:?x",
+            "x:#f",
+            "http://a:1:2/",
+        ] {
+            assert!(!quick_valid(s.as_bytes(), s.find(':').unwrap()), "{s}");
+        }
+    }
 
     #[track_caller]
     fn prefix(s: &str) -> &str {
