@@ -253,27 +253,38 @@ pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
         // leaves a non-empty path.
         return !matches!(rest.first(), None | Some(b'?' | b'#'));
     };
-    let end = auth
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-        .unwrap_or(auth.len());
-    let authority = &auth[..end];
-    let host_port = match authority.iter().position(|&c| c == b'@') {
-        Some(at) => &authority[at + 1..],
-        None => authority,
-    };
-    let host = match host_port.iter().position(|&c| c == b':' || c == b'@') {
-        Some(p) if host_port[p] == b':' => {
-            if !host_port[p + 1..].iter().all(|&c| DIGIT.contains(c)) {
+    // One pass over the authority: where the host starts (after the
+    // `@`, if any) and where its port's `:` is. The three lookups this
+    // replaces were a sixth of the time on URI-dense text.
+    let (mut host_start, mut port_colon) = (0, None);
+    let mut end = auth.len();
+    let mut at_seen = false;
+    for (i, &c) in auth.iter().enumerate() {
+        match c {
+            b'/' | b'?' | b'#' => {
+                end = i;
+                break;
+            }
+            b'@' if at_seen => return false,
+            b'@' => {
+                at_seen = true;
+                host_start = i + 1;
+                port_colon = None;
+            }
+            b':' if port_colon.is_none() => port_colon = Some(i),
+            _ => {}
+        }
+    }
+    let host_end = match port_colon {
+        Some(p) => {
+            if !auth[p + 1..end].iter().all(|&c| DIGIT.contains(c)) {
                 return false;
             }
-            &host_port[..p]
+            p
         }
-        // A second `@`.
-        Some(_) => return false,
-        None => host_port,
+        None => end,
     };
-    !host.is_empty() || auth.get(end) == Some(&b'/')
+    host_end > host_start || auth.get(end) == Some(&b'/')
 }
 
 /// Whether the URI `b` (valid, with its scheme's `:` at `colon`) has a
