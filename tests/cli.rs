@@ -630,6 +630,30 @@ fn stdin_when_no_path_and_dash() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// A stream's output is written in pieces as it is found (so memory
+/// stays bounded); across the pieces no line is lost, doubled or split.
+#[test]
+fn long_stdin_output_is_whole_across_pieces() {
+    let d = Dir::new();
+    let text: String = (0..20_000)
+        .map(|i| format!("line {i} see http://h{i}.example/p?q={i}.\n"))
+        .collect();
+    let out = d.with_stdin(&["-o"], &text);
+    assert_eq!(out.status.code(), Some(0));
+    let want: String = (0..20_000)
+        .map(|i| format!("http://h{i}.example/p?q={i}\n"))
+        .collect();
+    assert!(want.len() > 4 * 64 * 1024, "the output must spill");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    let out = d.with_stdin(&["--json"], &text);
+    let rows = String::from_utf8(out.stdout).unwrap();
+    for (i, row) in rows.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(row).unwrap();
+        assert_eq!(v["line"], i + 1);
+    }
+    assert_eq!(rows.lines().count(), 20_000);
+}
+
 #[test]
 fn invalid_utf8_input_does_not_break_anything() {
     let d = Dir::new();

@@ -106,6 +106,10 @@ struct JsonTrimmed<'a> {
     reasons: Vec<&'static str>,
 }
 
+/// The size of output at which [`Printer::file`] offers its buffer to be
+/// written.
+pub const SPILL_AT: usize = 64 * 1024;
+
 /// Formats matches by the configuration. One per worker thread.
 #[derive(Debug)]
 pub struct Printer<'c> {
@@ -124,6 +128,13 @@ impl<'c> Printer<'c> {
     /// JSON rows then carry `raw` only when the printed URI differs from
     /// the found one (the whitespace of a rejoined URI is gone), and
     /// `trimmed` without the text.
+    ///
+    /// `spill` is called whenever `out` holds [`SPILL_AT`] bytes or more;
+    /// it may write the buffer out and clear it, and returns false to stop
+    /// (standard output is gone). A file read whole passes one that keeps
+    /// everything, so that its output is written in one piece; a stream
+    /// passes one that writes, so that memory stays bounded on input of
+    /// any size.
     pub fn file<'h, I>(
         &self,
         out: &mut Vec<u8>,
@@ -131,6 +142,7 @@ impl<'c> Printer<'c> {
         matches: I,
         haystack: Option<&[u8]>,
         seen: Option<&Mutex<HashSet<String>>>,
+        spill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
     ) -> u64
     where
         I: Iterator<Item = Match<'h>>,
@@ -174,6 +186,9 @@ impl<'c> Printer<'c> {
                 Mode::Json => {
                     self.json(out, label, &m, haystack, &shown, &warnings)
                 }
+            }
+            if out.len() >= SPILL_AT && !spill(out) {
+                break;
             }
         }
         if cfg.mode == Mode::Count && count > 0 {

@@ -132,7 +132,14 @@ impl<'s, 'c> Worker<'s, 'c> {
             }
             Contents::Text(bytes) => {
                 let matches = finder.find_iter(bytes);
-                let n = printer.file(out, label, matches, Some(bytes), seen);
+                let n = printer.file(
+                    out,
+                    label,
+                    matches,
+                    Some(bytes),
+                    seen,
+                    &mut |_| true,
+                );
                 (n, bytes.len() as u64)
             }
             Contents::Stream(rdr) => {
@@ -141,7 +148,13 @@ impl<'s, 'c> Worker<'s, 'c> {
                 let matches = finder
                     .stream(&mut counted)
                     .map_while(|r| r.map_err(|e| error = Some(e)).ok());
-                let n = printer.file(out, label, matches, None, seen);
+                // A stream may be of any size: its output goes out in
+                // pieces of whole lines as it is found, rather than held
+                // until the end.
+                let n =
+                    printer.file(out, label, matches, None, seen, &mut |o| {
+                        write_out(shared, o) == Flow::Continue
+                    });
                 if let Some(e) = error {
                     // What was found before the error is still printed.
                     shared.error(format_args!(
@@ -163,23 +176,29 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     /// Writes the file's output in one locked write.
     fn flush(&mut self) -> Flow {
-        if self.out.is_empty() {
-            return Flow::Continue;
-        }
-        let res = io::stdout().lock().write_all(&self.out);
-        self.out.clear();
-        match res {
-            Ok(()) => Flow::Continue,
-            Err(e) => {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    self.shared.error(format_args!(
-                        "standard output: {}",
-                        io_message(&e)
-                    ));
-                }
-                self.shared.quit.store(true, Ordering::Relaxed);
-                Flow::Quit
+        write_out(self.shared, &mut self.out)
+    }
+}
+
+/// Writes `out` in one locked write and clears it; on a write error, says
+/// so (unless the pipe was closed) and tells every worker to stop.
+fn write_out(shared: &Shared<'_>, out: &mut Vec<u8>) -> Flow {
+    if out.is_empty() {
+        return Flow::Continue;
+    }
+    let res = io::stdout().lock().write_all(out);
+    out.clear();
+    match res {
+        Ok(()) => Flow::Continue,
+        Err(e) => {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                shared.error(format_args!(
+                    "standard output: {}",
+                    io_message(&e)
+                ));
             }
+            shared.quit.store(true, Ordering::Relaxed);
+            Flow::Quit
         }
     }
 }
