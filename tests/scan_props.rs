@@ -137,6 +137,48 @@ proptest! {
         }
     }
 
+    /// Line and column of every match against a count from the start
+    /// of the input, with lines of every length and runs longer than a
+    /// vector block between matches, for both APIs.
+    #[test]
+    fn line_and_column_equal_a_direct_count(
+        parts in proptest::collection::vec(
+            (text(), 0usize..200, prop_oneof![Just(b'\n'), Just(b' '), Just(b'x')]),
+            0..12,
+        ),
+        capacity in prop_oneof![Just(1usize), 1usize..100, 100usize..4096],
+    ) {
+        let mut hay = Vec::new();
+        for (part, fill, byte) in parts {
+            hay.extend_from_slice(&part);
+            hay.extend(std::iter::repeat_n(byte, fill));
+        }
+        for finder in finders_with(capacity) {
+            let whole: Vec<(u64, u64)> = finder
+                .find_iter(&hay)
+                .map(|m| (m.line(), m.column()))
+                .collect();
+            let direct: Vec<(u64, u64)> = finder
+                .find_iter(&hay)
+                .map(|m| {
+                    let before = &hay[..m.span().start];
+                    let line = before.iter().filter(|&&b| b == b'\n').count();
+                    let start = before
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |p| p + 1);
+                    (line as u64 + 1, (before.len() - start) as u64 + 1)
+                })
+                .collect();
+            prop_assert_eq!(&whole, &direct);
+            let streamed: Vec<(u64, u64)> = finder
+                .stream(&hay[..])
+                .map(|m| m.map(|m| (m.line(), m.column())).unwrap())
+                .collect();
+            prop_assert_eq!(&streamed, &direct);
+        }
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(
         hay in proptest::collection::vec(any::<u8>(), 0..2000),

@@ -6,7 +6,7 @@ use crate::Span;
 
 use super::Match;
 use super::delimit::{Found, Outcome, confirm};
-use super::lines::LineCounter;
+use super::lines::{LineStart, count_newlines};
 use super::scheme::SchemePolicy;
 use super::search::{find_candidate, find_hard_stop};
 use super::stream::StreamIter;
@@ -148,7 +148,7 @@ impl Finder {
             finder: self,
             haystack,
             cursor: Cursor::default(),
-            lines: LineCounter::default(),
+            line_start: LineStart::default(),
         }
     }
     /// The matches read from `rdr`, in order: the same as
@@ -178,11 +178,15 @@ pub(crate) struct Cursor {
     pub(crate) pos: usize,
     /// No scheme reaches back before this offset.
     pub(crate) lower: usize,
+    /// The number of `\n` bytes in the input before `pos` (in all of
+    /// it, not only in the buffer).
+    pub(crate) newlines: u64,
 }
 
 /// What [`Cursor::step`] stopped at.
 pub(crate) enum Step<'h> {
-    Found(Found<'h>),
+    /// A URI, and the 1-based line of its first byte.
+    Found(Found<'h>, u64),
     /// No `:` left in the buffer.
     Exhausted,
     /// The candidate at `pos` needs bytes past the buffer.
@@ -201,51 +205,72 @@ impl Cursor {
         eof: bool,
     ) -> Step<'h> {
         let strict = matches!(policy, SchemePolicy::Default);
-        self.step_with(|h, f| find_candidate(h, f, strict), policy, hay, eof)
+        self.step_with(
+            |h, f, n| find_candidate(h, f, strict, n),
+            policy,
+            hay,
+            eof,
+        )
     }
 
     /// [`step`](Cursor::step) with the candidate search `search`, so that
     /// tests can run the vectorized and the portable search side by side.
+    /// `search(hay, from, newlines)` finds the next candidate in
+    /// `hay[from..]` and adds the `\n` bytes before it (or before the
+    /// end) to `newlines`.
     #[inline(always)]
     pub(crate) fn step_with<'h>(
         &mut self,
-        search: impl Fn(&[u8], usize) -> Option<usize>,
+        search: impl Fn(&[u8], usize, &mut u64) -> Option<usize>,
         policy: &SchemePolicy,
         hay: &'h [u8],
         eof: bool,
     ) -> Step<'h> {
         loop {
-            let Some(colon) = search(hay, self.pos) else {
+            let Some(colon) = search(hay, self.pos, &mut self.newlines) else {
                 work::add(hay.len().saturating_sub(self.pos));
                 self.pos = hay.len();
                 return Step::Exhausted;
             };
             work::add(colon + 1 - self.pos);
+            // The search has counted up to `colon`; the bytes that
+            // confirmation skips are counted here.
+            self.pos = colon;
             match confirm(policy, hay, colon, self.lower, eof) {
                 Outcome::Reject => self.pos = colon + 1,
                 Outcome::Drop { resume } => {
-                    self.pos = resume.max(colon + 1);
+                    self.move_to(hay, resume.max(colon + 1));
                     self.lower = self.pos;
                 }
                 Outcome::Found(found) => {
-                    self.pos = found.resume;
+                    let line = 1 + self.newlines
+                        - newlines_in(hay, found.start.min(colon), colon);
+                    self.move_to(hay, found.resume);
                     self.lower = found.resume;
-                    return Step::Found(found);
+                    return Step::Found(found, line);
                 }
-                Outcome::NeedMore => {
-                    self.pos = colon;
-                    return Step::NeedMore;
-                }
+                Outcome::NeedMore => return Step::NeedMore,
                 Outcome::Overlong { from } => {
-                    self.pos = from;
+                    self.move_to(hay, from);
                     return Step::Skip;
                 }
             }
         }
     }
 
+    /// Moves `pos` to `to`, keeping the count of newlines before it.
+    #[inline]
+    fn move_to(&mut self, hay: &[u8], to: usize) {
+        if to >= self.pos {
+            self.newlines += newlines_in(hay, self.pos, to);
+        } else {
+            self.newlines -= newlines_in(hay, to, self.pos);
+        }
+        self.pos = to;
+    }
+
     /// Skips to the next hard stop after an overlong run; false when the
-    /// buffer has none.
+    /// buffer has none. (A `\n` is a hard stop: nothing to count.)
     pub(crate) fn skip(&mut self, hay: &[u8]) -> bool {
         let stop = find_hard_stop(hay, self.pos);
         work::add(stop.unwrap_or(hay.len()).saturating_sub(self.pos));
@@ -262,6 +287,13 @@ impl Cursor {
             }
         }
     }
+}
+
+/// The number of `\n` bytes in `hay[from..to]`.
+#[inline]
+fn newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
+    work::add(to - from);
+    count_newlines(&hay[from..to])
 }
 
 /// Builds the public match from a confirmed one.
@@ -294,7 +326,7 @@ pub struct FindIter<'f, 'h> {
     finder: &'f Finder,
     haystack: &'h [u8],
     cursor: Cursor,
-    lines: LineCounter,
+    line_start: LineStart,
 }
 
 impl<'h> Iterator for FindIter<'_, 'h> {
@@ -304,10 +336,9 @@ impl<'h> Iterator for FindIter<'_, 'h> {
         let hay = self.haystack;
         loop {
             match self.cursor.step(&self.finder.policy, hay, true) {
-                Step::Found(found) => {
+                Step::Found(found, line) => {
                     let at = found.start as u64;
-                    self.lines.advance(hay, 0, at);
-                    let (line, column) = self.lines.position(at);
+                    let column = self.line_start.column(hay, 0, at);
                     return Some(make_match(self.finder, found, line, column));
                 }
                 Step::Exhausted => return None,

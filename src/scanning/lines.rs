@@ -1,60 +1,50 @@
-//! Line and column numbers, computed lazily: the newlines between the
-//! previous match and the next one are counted when the next one is
-//! emitted, so the numbers cost no separate pass over the input.
+//! Line and column numbers without a separate pass over the input.
+//!
+//! The line: the candidate search counts the `\n` bytes of the blocks it
+//! reads anyway ([`super::search::find_candidate`]), and the cursor
+//! counts the few bytes that confirmation skips
+//! ([`super::finder::Cursor`]). The column: [`LineStart`] looks back from
+//! each match for the last newline, never further back than its previous
+//! look, so each byte is looked at once at most (and in text with short
+//! lines, a few bytes per match).
 
-/// Where counting has got to, in absolute byte offsets of the input.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct LineCounter {
-    /// The 1-based line of the byte at `counted`.
-    line: u64,
-    /// The offset of the first byte of that line.
-    line_start: u64,
-    /// Everything before this offset is counted.
-    counted: u64,
+/// The start of the line of the last position looked at, in absolute
+/// byte offsets of the input.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LineStart {
+    /// The offset of the first byte of the line holding `seen`.
+    start: u64,
+    /// Everything before this offset is looked at: no `\n` is in
+    /// `start..seen`.
+    seen: u64,
 }
 
-impl Default for LineCounter {
-    fn default() -> LineCounter {
-        LineCounter { line: 1, line_start: 0, counted: 0 }
-    }
-}
-
-impl LineCounter {
-    /// Counts the newlines of `bytes`, which start at absolute offset
-    /// `base`, up to absolute offset `to` (not before what is counted).
-    pub(crate) fn advance(&mut self, bytes: &[u8], base: u64, to: u64) {
-        if to <= self.counted {
+impl LineStart {
+    /// Looks at `bytes`, which start at absolute offset `base`, up to
+    /// absolute offset `to`. What is before `base` must have been looked
+    /// at.
+    #[inline]
+    pub(crate) fn look(&mut self, bytes: &[u8], base: u64, to: u64) {
+        if to <= self.seen {
             return;
         }
-        let from = (self.counted - base) as usize;
+        debug_assert!(self.seen >= base);
+        let from = (self.seen - base) as usize;
         let upto = (to - base) as usize;
-        let chunk = &bytes[from..upto];
-        super::work::add(chunk.len());
-        if chunk.len() < 64 {
-            // Between close matches a plain loop beats the set-up of the
-            // vector count and the search for the last newline.
-            for (i, &b) in chunk.iter().enumerate() {
-                if b == b'\n' {
-                    self.line += 1;
-                    self.line_start = self.counted + i as u64 + 1;
-                }
-            }
-        } else {
-            let n = count_newlines(chunk);
-            if n > 0 {
-                self.line += n;
-                let last = memchr::memrchr(b'\n', chunk).unwrap_or(0);
-                self.line_start = self.counted + last as u64 + 1;
-            }
+        super::work::add(upto - from);
+        if let Some(last) = memchr::memrchr(b'\n', &bytes[from..upto]) {
+            self.start = self.seen + last as u64 + 1;
         }
-        self.counted = to;
+        self.seen = to;
     }
 
-    /// The line and column of absolute offset `at`, which must have been
-    /// counted up to.
-    pub(crate) fn position(&self, at: u64) -> (u64, u64) {
-        debug_assert_eq!(at, self.counted);
-        (self.line, at - self.line_start + 1)
+    /// The 1-based byte column of absolute offset `at` of `bytes` (which
+    /// start at absolute offset `base`).
+    #[inline]
+    pub(crate) fn column(&mut self, bytes: &[u8], base: u64, at: u64) -> u64 {
+        self.look(bytes, base, at);
+        debug_assert!(self.start <= at);
+        at - self.start + 1
     }
 }
 
@@ -193,24 +183,28 @@ mod tests {
         }
     }
 
-    /// Positions against a direct count, with steps short and long
-    /// enough for both ways of counting.
+    /// Columns against a direct count, with steps short and long, and
+    /// looks at a dropped prefix in between (as streaming does).
     #[test]
-    fn positions_match_a_direct_count() {
+    fn columns_match_a_direct_count() {
         let text: Vec<u8> = (0..5000u32)
             .map(|i| if i % 13 == 0 || i % 97 == 5 { b'\n' } else { b'a' })
             .collect();
-        let mut counter = LineCounter::default();
+        let mut start = LineStart::default();
         let mut at = 0usize;
-        for step in [0, 1, 5, 63, 64, 65, 200, 1000, 3, 2000] {
+        let mut base = 0usize;
+        for step in [0, 1, 5, 63, 64, 65, 200, 1000, 3, 2000, 0, 12] {
             at += step;
-            counter.advance(&text, 0, at as u64);
-            let before = &text[..at];
-            let line = before.iter().filter(|&&b| b == b'\n').count() as u64;
-            let start =
-                before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-            let want = (line + 1, (at - start) as u64 + 1);
-            assert_eq!(counter.position(at as u64), want, "at {at}");
+            if step == 1000 {
+                base = at - 100;
+                start.look(&text, 0, base as u64);
+            }
+            let col = start.column(&text[base..], base as u64, at as u64);
+            let line_start = text[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            assert_eq!(col, (at - line_start) as u64 + 1, "at {at}");
         }
     }
 }

@@ -1,11 +1,12 @@
-//! Candidate search: the offsets of the `:` bytes that may end a scheme.
-//! Confirmation ([`super::delimit::confirm`]) does the rest.
+//! Candidate search: the offsets of the `:` bytes that may end a scheme,
+//! and the newlines on the way. Confirmation
+//! ([`super::delimit::confirm`]) does the rest.
 //!
 //! Economics: prose, Markdown and HTML hold many more `:` than URIs
 //! (`Note: `, `12:30`, `color:red`), and a per-candidate hand-off to
 //! confirmation plus a restarted `memchr` costs tens of nanoseconds. So
-//! the search itself filters, sixteen bytes at a time, on the bytes
-//! around each `:`:
+//! the search itself filters, a block at a time, on the bytes around
+//! each `:`:
 //!
 //! - the byte after it is not whitespace or a control (every URI has
 //!   something after its `:`), and
@@ -18,9 +19,15 @@
 //! colons that confirmation would reject, so it changes speed, never the
 //! matches; the passage and property tests run with and without it.
 //!
-//! The vectorized search uses SSE2, part of the x86-64 baseline (no
-//! runtime detection needed). Elsewhere, and with
-//! `--cfg uriscan_disable_simd`, the portable byte loop is used; both are
+//! The vectorized searches test each block for a `:` followed by a
+//! non-space first (one block in twenty in prose), and compute the rest
+//! of the filter only for blocks that pass. They also count the `\n`
+//! bytes of every block they read, so line numbers cost no second pass
+//! over the input.
+//!
+//! The SSE2 search is part of the x86-64 baseline (no runtime detection
+//! needed); AVX2 is used where the CPU has it. Elsewhere, and with
+//! `--cfg uriscan_disable_simd`, the portable byte loop is used; all are
 //! always compiled on x86-64 and tested against each other for every
 //! pair of bytes around a `:` at every alignment.
 
@@ -48,89 +55,42 @@ fn is_candidate(hay: &[u8], p: usize, strict: bool) -> bool {
     }
 }
 
-/// The first candidate `:` in `hay[from..]`, as an offset into `hay`.
-/// `strict` is the default scheme policy's filter.
+/// The number of `\n` bytes in `bytes`, a byte at a time: for the short
+/// tails of the vectorized searches (the compiler vectorizes it where it
+/// pays).
+#[inline(always)]
+fn count_newlines_plain(bytes: &[u8]) -> u64 {
+    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
+}
+
+/// The first candidate `:` in `hay[from..]`, as an offset into `hay`,
+/// adding to `newlines` the number of `\n` bytes from `from` up to it
+/// (to the end of `hay` when there is none). `strict` is the default
+/// scheme policy's filter.
 #[inline]
 pub(crate) fn find_candidate(
     hay: &[u8],
     from: usize,
     strict: bool,
+    newlines: &mut u64,
 ) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
     {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above (the check
-            // is one load of a cached flag).
-            return unsafe { find_candidate_avx2(hay, from, strict) };
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU has AVX2 and POPCNT, checked just above
+            // (each check is one load of a cached flag).
+            return unsafe {
+                find_candidate_avx2(hay, from, strict, newlines)
+            };
         }
-        find_candidate_sse2(hay, from, strict)
+        find_candidate_sse2(hay, from, strict, newlines)
     }
     #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
     {
-        find_candidate_portable(hay, from, strict)
+        find_candidate_portable(hay, from, strict, newlines)
     }
-}
-
-/// The AVX2 search: [`find_candidate_sse2`] thirty-two bytes at a time,
-/// handing the last few bytes over to it.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn find_candidate_avx2(
-    hay: &[u8],
-    from: usize,
-    strict: bool,
-) -> Option<usize> {
-    use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8,
-        _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
-        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
-        _mm256_sub_epi8,
-    };
-    let len = hay.len();
-    let mut i = from.max(1);
-    let ptr = hay.as_ptr();
-    let colon = _mm256_set1_epi8(b':' as i8);
-    let slash = _mm256_set1_epi8(b'/' as i8);
-    let above_space = _mm256_set1_epi8(0x21);
-    let lower = _mm256_set1_epi8(0x20);
-    let a = _mm256_set1_epi8(b'a' as i8);
-    let z = _mm256_set1_epi8(25);
-    let strict_mask = _mm256_set1_epi8(if strict { 0 } else { -1 });
-    while i + 33 <= len {
-        // SAFETY: `1 <= i` and `i + 33 <= len`, so the three unaligned
-        // 32-byte loads at `i - 1`, `i` and `i + 1` stay inside `hay`.
-        let (prev, cur, next) = unsafe {
-            (
-                _mm256_loadu_si256(ptr.add(i - 1).cast::<__m256i>()),
-                _mm256_loadu_si256(ptr.add(i).cast::<__m256i>()),
-                _mm256_loadu_si256(ptr.add(i + 1).cast::<__m256i>()),
-            )
-        };
-        let is_colon = _mm256_cmpeq_epi8(cur, colon);
-        let next_ok =
-            _mm256_cmpeq_epi8(_mm256_max_epu8(next, above_space), next);
-        let t = _mm256_sub_epi8(_mm256_or_si256(prev, lower), a);
-        let prev_alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(t, z), t);
-        let listed =
-            _mm256_andnot_si256(_mm256_cmpeq_epi8(next, colon), prev_alpha);
-        let scheme_end = _mm256_or_si256(
-            _mm256_or_si256(listed, _mm256_cmpeq_epi8(next, slash)),
-            strict_mask,
-        );
-        let hits =
-            _mm256_and_si256(_mm256_and_si256(is_colon, next_ok), scheme_end);
-        let mask = _mm256_movemask_epi8(hits) as u32;
-        if mask != 0 {
-            return Some(i + mask.trailing_zeros() as usize);
-        }
-        i += 32;
-    }
-    find_candidate_sse2(hay, i, strict)
 }
 
 /// The portable search, a byte at a time.
@@ -142,28 +102,160 @@ pub(crate) fn find_candidate_portable(
     hay: &[u8],
     from: usize,
     strict: bool,
+    newlines: &mut u64,
 ) -> Option<usize> {
     let mut p = from;
-    while p < hay.len() {
+    let found = loop {
+        if p >= hay.len() {
+            break None;
+        }
         // memchr finds the colons; the filter looks around each.
-        p += memchr::memchr(b':', &hay[p..])?;
+        let Some(at) = memchr::memchr(b':', &hay[p..]) else {
+            break None;
+        };
+        p += at;
         if is_candidate(hay, p, strict) {
-            return Some(p);
+            break Some(p);
         }
         p += 1;
-    }
-    None
+    };
+    let upto = found.unwrap_or(hay.len());
+    *newlines += count_newlines_plain(&hay[from.min(upto)..upto]);
+    found
 }
 
-/// The SSE2 search: for each 16-byte block, loads the block and the
-/// blocks shifted one byte back and forward, and computes the filter for
-/// all sixteen positions at once.
+/// The AVX2 search, sixty-four bytes at a time: for each 32-byte half,
+/// the `:` bytes followed by a non-space, and the `\n` bytes, as bit
+/// masks; the rest of the filter only when a half has such a `:`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn find_candidate_avx2(
+    hay: &[u8],
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_sub_epi8,
+    };
+    let len = hay.len();
+    let ptr = hay.as_ptr();
+    let colon = _mm256_set1_epi8(b':' as i8);
+    let nl = _mm256_set1_epi8(b'\n' as i8);
+    let slash = _mm256_set1_epi8(b'/' as i8);
+    let above_space = _mm256_set1_epi8(0x21);
+    let lower = _mm256_set1_epi8(0x20);
+    let a = _mm256_set1_epi8(b'a' as i8);
+    let z = _mm256_set1_epi8(25);
+    // The blocks start one byte in, so that the byte before each is
+    // there to load; the first byte of the input is counted here.
+    let mut count = u64::from(from == 0 && hay.first() == Some(&b'\n'));
+    let mut i = from.max(1);
+    // The `:` bytes of the block at `i` (given as `cur` and its next
+    // bytes `next`, with `pre` the colons followed by a non-space) that
+    // pass the whole filter, as a bit mask.
+    let filter = |i: usize, pre: __m256i, next: __m256i| -> u32 {
+        if !strict {
+            return _mm256_movemask_epi8(pre) as u32;
+        }
+        // SAFETY: called for blocks with `1 <= i` and `i + 33 <= len`,
+        // so the load at `i - 1` stays inside `hay`.
+        let prev = unsafe { _mm256_loadu_si256(ptr.add(i - 1).cast()) };
+        let t = _mm256_sub_epi8(_mm256_or_si256(prev, lower), a);
+        let prev_alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(t, z), t);
+        let listed =
+            _mm256_andnot_si256(_mm256_cmpeq_epi8(next, colon), prev_alpha);
+        let scheme_end =
+            _mm256_or_si256(listed, _mm256_cmpeq_epi8(next, slash));
+        _mm256_movemask_epi8(_mm256_and_si256(pre, scheme_end)) as u32
+    };
+    let colon_then_text = |cur: __m256i, next: __m256i| {
+        _mm256_and_si256(
+            _mm256_cmpeq_epi8(cur, colon),
+            _mm256_cmpeq_epi8(_mm256_max_epu8(next, above_space), next),
+        )
+    };
+    while i + 65 <= len {
+        // SAFETY: `1 <= i` and `i + 65 <= len`, so the 32-byte loads at
+        // `i`, `i + 1`, `i + 32` and `i + 33` stay inside `hay`.
+        let (cur0, next0, cur1, next1) = unsafe {
+            (
+                _mm256_loadu_si256(ptr.add(i).cast::<__m256i>()),
+                _mm256_loadu_si256(ptr.add(i + 1).cast::<__m256i>()),
+                _mm256_loadu_si256(ptr.add(i + 32).cast::<__m256i>()),
+                _mm256_loadu_si256(ptr.add(i + 33).cast::<__m256i>()),
+            )
+        };
+        let nl0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(cur0, nl)) as u32;
+        let nl1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(cur1, nl)) as u32;
+        let pre0 = colon_then_text(cur0, next0);
+        let pre1 = colon_then_text(cur1, next1);
+        let nls = u64::from(nl0) | u64::from(nl1) << 32;
+        if _mm256_movemask_epi8(_mm256_or_si256(pre0, pre1)) != 0 {
+            let hits = u64::from(filter(i, pre0, next0))
+                | u64::from(filter(i + 32, pre1, next1)) << 32;
+            if hits != 0 {
+                return Some(first_hit(i, hits, nls, count, newlines));
+            }
+        }
+        count += u64::from(nls.count_ones());
+        i += 64;
+    }
+    *newlines += count;
+    tail(hay, i, strict, newlines)
+}
+
+/// The offset of the first of the `hits` of the bytes from `i` on (a
+/// bit each), adding to `newlines` the `count` of newlines before `i`
+/// and those of `nls` (the same bytes) before the hit.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[inline(always)]
+fn first_hit(
+    i: usize,
+    hits: u64,
+    nls: u64,
+    count: u64,
+    newlines: &mut u64,
+) -> usize {
+    let below = (hits & hits.wrapping_neg()) - 1;
+    *newlines += count + u64::from((nls & below).count_ones());
+    i + hits.trailing_zeros() as usize
+}
+
+/// The last bytes of a vectorized search, where no whole block is left:
+/// a byte at a time (once per buffer, so its speed does not matter).
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[inline(never)]
+fn tail(
+    hay: &[u8],
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    let found = (from..hay.len()).find(|&p| is_candidate(hay, p, strict));
+    let upto = found.unwrap_or(hay.len());
+    *newlines += count_newlines_plain(&hay[from.min(upto)..upto]);
+    found
+}
+
+/// The SSE2 search: [`find_candidate_avx2`] with 16-byte halves.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 pub(crate) fn find_candidate_sse2(
     hay: &[u8],
     from: usize,
     strict: bool,
+    newlines: &mut u64,
 ) -> Option<usize> {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8,
@@ -171,48 +263,97 @@ pub(crate) fn find_candidate_sse2(
         _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
     };
     let len = hay.len();
+    let ptr = hay.as_ptr();
+    let mut count = u64::from(from == 0 && hay.first() == Some(&b'\n'));
     let mut i = from.max(1);
-    if i + 17 <= len {
-        let ptr = hay.as_ptr();
-        // SAFETY: SSE2 is part of the x86-64 baseline. The loop keeps
-        // `1 <= i` and `i + 17 <= len`, so the three unaligned 16-byte
-        // loads at `i - 1`, `i` and `i + 1` stay inside `hay`.
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics
+    // are always available.
+    let (colon, nl, slash, above_space, lower, a, z) = unsafe {
+        (
+            _mm_set1_epi8(b':' as i8),
+            _mm_set1_epi8(b'\n' as i8),
+            _mm_set1_epi8(b'/' as i8),
+            _mm_set1_epi8(0x21),
+            _mm_set1_epi8(0x20),
+            _mm_set1_epi8(b'a' as i8),
+            _mm_set1_epi8(25),
+        )
+    };
+    let filter = |i: usize, pre: __m128i, next: __m128i| -> u32 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; called for blocks
+        // with `1 <= i` and `i + 17 <= len`, so the load at `i - 1`
+        // stays inside `hay`.
         unsafe {
-            let colon = _mm_set1_epi8(b':' as i8);
-            let slash = _mm_set1_epi8(b'/' as i8);
-            let above_space = _mm_set1_epi8(0x21);
-            let lower = _mm_set1_epi8(0x20);
-            let a = _mm_set1_epi8(b'a' as i8);
-            let z = _mm_set1_epi8(25);
-            let strict_mask = _mm_set1_epi8(if strict { 0 } else { -1 });
-            while i + 17 <= len {
-                let prev = _mm_loadu_si128(ptr.add(i - 1).cast::<__m128i>());
-                let cur = _mm_loadu_si128(ptr.add(i).cast::<__m128i>());
-                let next = _mm_loadu_si128(ptr.add(i + 1).cast::<__m128i>());
-                let is_colon = _mm_cmpeq_epi8(cur, colon);
-                let next_ok =
-                    _mm_cmpeq_epi8(_mm_max_epu8(next, above_space), next);
-                let t = _mm_sub_epi8(_mm_or_si128(prev, lower), a);
-                let prev_alpha = _mm_cmpeq_epi8(_mm_min_epu8(t, z), t);
-                let listed =
-                    _mm_andnot_si128(_mm_cmpeq_epi8(next, colon), prev_alpha);
-                let scheme_end = _mm_or_si128(
-                    _mm_or_si128(listed, _mm_cmpeq_epi8(next, slash)),
-                    strict_mask,
-                );
-                let hits = _mm_and_si128(
-                    _mm_and_si128(is_colon, next_ok),
-                    scheme_end,
-                );
-                let mask = _mm_movemask_epi8(hits) as u32;
-                if mask != 0 {
-                    return Some(i + mask.trailing_zeros() as usize);
-                }
-                i += 16;
+            if !strict {
+                return _mm_movemask_epi8(pre) as u32;
+            }
+            let prev = _mm_loadu_si128(ptr.add(i - 1).cast());
+            let t = _mm_sub_epi8(_mm_or_si128(prev, lower), a);
+            let prev_alpha = _mm_cmpeq_epi8(_mm_min_epu8(t, z), t);
+            let listed =
+                _mm_andnot_si128(_mm_cmpeq_epi8(next, colon), prev_alpha);
+            let scheme_end = _mm_or_si128(listed, _mm_cmpeq_epi8(next, slash));
+            _mm_movemask_epi8(_mm_and_si128(pre, scheme_end)) as u32
+        }
+    };
+    let colon_then_text = |cur: __m128i, next: __m128i| {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            _mm_and_si128(
+                _mm_cmpeq_epi8(cur, colon),
+                _mm_cmpeq_epi8(_mm_max_epu8(next, above_space), next),
+            )
+        }
+    };
+    while i + 33 <= len {
+        // SAFETY: SSE2 is part of the x86-64 baseline. `1 <= i` and
+        // `i + 33 <= len`, so the 16-byte loads at `i`, `i + 1`, `i + 16`
+        // and `i + 17` stay inside `hay`.
+        let (nl0, nl1, pre0, next0, pre1, next1, any) = unsafe {
+            let cur0 = _mm_loadu_si128(ptr.add(i).cast::<__m128i>());
+            let next0 = _mm_loadu_si128(ptr.add(i + 1).cast::<__m128i>());
+            let cur1 = _mm_loadu_si128(ptr.add(i + 16).cast::<__m128i>());
+            let next1 = _mm_loadu_si128(ptr.add(i + 17).cast::<__m128i>());
+            let nl0 = _mm_movemask_epi8(_mm_cmpeq_epi8(cur0, nl)) as u32;
+            let nl1 = _mm_movemask_epi8(_mm_cmpeq_epi8(cur1, nl)) as u32;
+            let pre0 = colon_then_text(cur0, next0);
+            let pre1 = colon_then_text(cur1, next1);
+            let any = _mm_movemask_epi8(_mm_or_si128(pre0, pre1)) != 0;
+            (nl0, nl1, pre0, next0, pre1, next1, any)
+        };
+        let nls = u64::from(nl0 | nl1 << 16);
+        if any {
+            let hits = u64::from(
+                filter(i, pre0, next0) | filter(i + 16, pre1, next1) << 16,
+            );
+            if hits != 0 {
+                return Some(first_hit(i, hits, nls, count, newlines));
             }
         }
+        count += u64::from(nls.count_ones());
+        i += 32;
     }
-    (i..len).find(|&p| is_candidate(hay, p, strict))
+    *newlines += count;
+    tail(hay, i, strict, newlines)
+}
+
+/// The AVX2 search where the CPU has it, else the SSE2 one: for the
+/// tests, which run it beside the others in every build.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn find_candidate_avx2_or_sse2(
+    hay: &[u8],
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    if std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
+    {
+        // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
+        unsafe { find_candidate_avx2(hay, from, strict, newlines) }
+    } else {
+        find_candidate_sse2(hay, from, strict, newlines)
+    }
 }
 
 /// Whether `b` is ASCII whitespace or a control byte: where scanning
@@ -227,33 +368,105 @@ pub(crate) fn find_hard_stop(hay: &[u8], from: usize) -> Option<usize> {
     hay.get(from..)?.iter().position(|&b| is_hard_stop(b)).map(|i| from + i)
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
     use super::*;
+
+    type Search = fn(&[u8], usize, bool, &mut u64) -> Option<usize>;
+
+    /// The searches to test against the portable one.
+    fn searches() -> Vec<(&'static str, Search)> {
+        vec![
+            ("dispatch", find_candidate as Search),
+            #[cfg(target_arch = "x86_64")]
+            ("sse2", find_candidate_sse2),
+            #[cfg(target_arch = "x86_64")]
+            ("avx2", find_candidate_avx2_or_sse2),
+        ]
+    }
+
+    /// Every candidate from `from` on, each with the newlines counted
+    /// before it, and the count at the end.
+    fn all_candidates(
+        search: Search,
+        hay: &[u8],
+        from: usize,
+        strict: bool,
+    ) -> (Vec<(usize, u64)>, u64) {
+        let mut newlines = 0;
+        let mut out = Vec::new();
+        let mut p = from;
+        while let Some(c) = search(hay, p, strict, &mut newlines) {
+            out.push((c, newlines));
+            p = c + 1;
+        }
+        (out, newlines)
+    }
 
     /// Every pair of bytes around a `:`, at every position of a block,
     /// both filters: the vectorized search finds what the portable one
     /// does.
     #[test]
-    fn sse2_equals_portable_for_every_byte_pair() {
+    fn vectorized_equals_portable_for_every_byte_pair() {
         let mut hay = vec![b'x'; 80];
         for prev in 0..=255u8 {
             for next in 0..=255u8 {
-                for at in [1, 7, 16, 17, 30, 33, 47, 63] {
+                for at in [1, 7, 16, 17, 30, 33, 47, 63, 64, 65, 78] {
                     hay.fill(b'x');
                     hay[at - 1] = prev;
                     hay[at] = b':';
                     hay[at + 1] = next;
                     for strict in [false, true] {
-                        let want = find_candidate_portable(&hay, 0, strict);
-                        let got = find_candidate_sse2(&hay, 0, strict);
-                        assert_eq!(got, want, "{prev} {next} {at} {strict}");
-                        if std::is_x86_feature_detected!("avx2") {
-                            // SAFETY: the CPU has AVX2.
-                            let got = unsafe {
-                                find_candidate_avx2(&hay, 0, strict)
-                            };
-                            assert_eq!(got, want, "avx2 {prev} {next} {at}");
+                        let mut n = 0;
+                        let want =
+                            find_candidate_portable(&hay, 0, strict, &mut n);
+                        for (name, search) in searches() {
+                            let mut m = 0;
+                            let got = search(&hay, 0, strict, &mut m);
+                            assert_eq!(
+                                (got, m),
+                                (want, n),
+                                "{name} {prev} {next} {at} {strict}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Newlines and colons at every offset, searched from every offset:
+    /// every search finds the candidates of the portable one with the
+    /// same counts, and the counts are those of a plain count.
+    #[test]
+    fn counts_equal_a_plain_count_at_every_alignment() {
+        let unit = b"ab\nc:d\n\n:/x: y\n\n\nz\n:\n\nhttp://q\n";
+        for len in [0, 1, 2, 31, 64, 65, 66, 97, 130, 200, 300] {
+            let hay: Vec<u8> =
+                unit.iter().copied().cycle().take(len).collect();
+            for shift in 0..hay.len().min(70) {
+                let mut hay = hay.clone();
+                hay.rotate_left(shift);
+                for from in 0..=hay.len() {
+                    for strict in [false, true] {
+                        let want = all_candidates(
+                            find_candidate_portable,
+                            &hay,
+                            from,
+                            strict,
+                        );
+                        let plain =
+                            hay[from..].iter().filter(|&&b| b == b'\n');
+                        assert_eq!(want.1, plain.count() as u64);
+                        for &(c, n) in &want.0 {
+                            let plain =
+                                hay[from..c].iter().filter(|&&b| b == b'\n');
+                            assert_eq!(n, plain.count() as u64);
+                        }
+                        for (name, search) in searches() {
+                            let got =
+                                all_candidates(search, &hay, from, strict);
+                            assert_eq!(got, want, "{name} {len} {from}");
                         }
                     }
                 }
@@ -263,7 +476,8 @@ mod tests {
 
     #[test]
     fn filter() {
-        let strict = |s: &str| find_candidate_portable(s.as_bytes(), 0, true);
+        let strict =
+            |s: &str| find_candidate_portable(s.as_bytes(), 0, true, &mut 0);
         assert_eq!(strict("Note: x"), None);
         assert_eq!(strict("12:34"), None);
         assert_eq!(strict("s3://b"), Some(2));
@@ -273,7 +487,7 @@ mod tests {
         assert_eq!(strict("ab:"), Some(2));
         assert_eq!(strict(":x"), None);
         let relaxed =
-            |s: &str| find_candidate_portable(s.as_bytes(), 0, false);
+            |s: &str| find_candidate_portable(s.as_bytes(), 0, false, &mut 0);
         assert_eq!(relaxed("12:34"), Some(2));
         assert_eq!(relaxed("Note: x"), None);
     }

@@ -15,7 +15,7 @@ use std::io::{self, Read};
 
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Cursor, Finder, Step, make_match};
-use super::lines::LineCounter;
+use super::lines::LineStart;
 use super::{Match, Span};
 
 /// The iterator of [`Finder::stream`]: matches with owned URIs, or the
@@ -28,7 +28,7 @@ pub struct StreamIter<'f, R> {
     /// The absolute offset of `buf[0]` in the input.
     base: u64,
     cursor: Cursor,
-    lines: LineCounter,
+    line_start: LineStart,
     eof: bool,
     skipping: bool,
     done: bool,
@@ -42,7 +42,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             buf: Vec::new(),
             base: 0,
             cursor: Cursor::default(),
-            lines: LineCounter::default(),
+            line_start: LineStart::default(),
             eof: false,
             skipping: false,
             done: false,
@@ -55,7 +55,9 @@ impl<'f, R: Read> StreamIter<'f, R> {
         let keep_from = self.cursor.pos.saturating_sub(LOOKBEHIND);
         if keep_from > 0 {
             let to = self.base + keep_from as u64;
-            self.lines.advance(&self.buf, self.base, to);
+            // The dropped bytes may hold the start of the next match's
+            // line.
+            self.line_start.look(&self.buf, self.base, to);
             self.buf.drain(..keep_from);
             self.base = to;
             self.cursor.pos -= keep_from;
@@ -119,10 +121,10 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
                 &self.buf,
                 self.eof,
             ) {
-                Step::Found(found) => {
+                Step::Found(found, line) => {
                     let at = self.base + found.start as u64;
-                    self.lines.advance(&self.buf, self.base, at);
-                    let (line, column) = self.lines.position(at);
+                    let column =
+                        self.line_start.column(&self.buf, self.base, at);
                     let mut m = make_match(self.finder, found, line, column)
                         .into_owned();
                     m.span = self.offset(m.span);

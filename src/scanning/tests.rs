@@ -11,22 +11,21 @@ use super::search::find_candidate_portable;
 use super::search::find_candidate_sse2;
 use super::{Finder, work};
 
-type Search = fn(&[u8], usize, bool) -> Option<usize>;
+type Search = fn(&[u8], usize, bool, &mut u64) -> Option<usize>;
 
-/// Every `:`, unfiltered: the reference for what the filter may drop.
-fn every_colon(hay: &[u8], from: usize, _strict: bool) -> Option<usize> {
-    (from..hay.len()).find(|&i| hay[i] == b':')
-}
-
-/// The AVX2 search where the CPU has it, else the SSE2 one.
-#[cfg(target_arch = "x86_64")]
-fn avx2(hay: &[u8], from: usize, strict: bool) -> Option<usize> {
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        unsafe { super::search::find_candidate_avx2(hay, from, strict) }
-    } else {
-        find_candidate_sse2(hay, from, strict)
-    }
+/// Every `:`, unfiltered, and the newlines before it counted a byte at a
+/// time: the reference for what the filter may drop.
+fn every_colon(
+    hay: &[u8],
+    from: usize,
+    _strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    let found = (from..hay.len()).find(|&i| hay[i] == b':');
+    let upto = found.unwrap_or(hay.len());
+    *newlines +=
+        hay[from..upto].iter().filter(|&&b| b == b'\n').count() as u64;
+    found
 }
 
 /// The searches to compare: the reference first.
@@ -37,23 +36,29 @@ fn searches() -> Vec<(&'static str, Search)> {
         #[cfg(target_arch = "x86_64")]
         ("sse2", find_candidate_sse2),
         #[cfg(target_arch = "x86_64")]
-        ("avx2", avx2),
+        ("avx2", super::search::find_candidate_avx2_or_sse2),
     ]
 }
 
-/// (start, end, uri) of every match, with the given candidate search.
+/// (start, end, uri, line) of every match, with the given candidate
+/// search.
 fn matches_with(
     finder: &Finder,
     hay: &[u8],
     search: Search,
-) -> Vec<(usize, usize, String)> {
+) -> Vec<(usize, usize, String, u64)> {
     let strict = matches!(finder.policy, SchemePolicy::Default);
-    let search = |h: &[u8], f: usize| search(h, f, strict);
+    let search = |h: &[u8], f: usize, n: &mut u64| search(h, f, strict, n);
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
         match cursor.step_with(search, &finder.policy, hay, true) {
-            Step::Found(f) => out.push((f.start, f.end, f.uri.into_owned())),
+            Step::Found(f, line) => {
+                let before = &hay[..f.start];
+                let lines = before.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(line, lines as u64 + 1, "{:?}", f.uri);
+                out.push((f.start, f.end, f.uri.into_owned(), line));
+            }
             Step::Exhausted | Step::NeedMore => return out,
             Step::Skip => {
                 if !cursor.skip(hay) {
