@@ -113,6 +113,18 @@ proptest! {
                 .map(|m| key(&m.unwrap()))
                 .collect();
             prop_assert_eq!(&whole, &trickled);
+            // The texts a stream copies out are the haystack's bytes at
+            // the match's spans.
+            let texts = finder
+                .stream(Trickle { data: &hay, sizes: sizes.clone(), next: 0 })
+                .with_text();
+            for r in texts {
+                let (m, t) = r.unwrap();
+                prop_assert_eq!(&t.raw[..], &hay[m.span().range()]);
+                let at = |s: Option<uriscan::Span>| s.map(|s| hay[s.range()].to_vec());
+                prop_assert_eq!(t.url_prefix, at(m.trimmed().url_prefix));
+                prop_assert_eq!(t.suffix, at(m.trimmed().suffix));
+            }
         }
     }
 

@@ -10,7 +10,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use serde::Serialize;
-use uriscan::scanning::Match;
+use uriscan::Span;
+use uriscan::scanning::{Match, StreamText};
 use uriscan::syntax::Parser;
 use uriscan::syntax::security::{self, Warning};
 
@@ -106,6 +107,33 @@ struct JsonTrimmed<'a> {
     reasons: Vec<&'static str>,
 }
 
+/// Where the JSON printer finds the raw and trimmed texts of a match.
+#[derive(Clone, Copy)]
+enum Texts<'a> {
+    /// The file's bytes, read whole.
+    Haystack(&'a [u8]),
+    /// The texts a stream copied out.
+    Copied(&'a StreamText),
+    /// Neither (not asked for).
+    Lost,
+}
+
+impl<'a> Texts<'a> {
+    /// The text at `span`: from the haystack, or by `copied` from the
+    /// stream's copies.
+    fn get(
+        self,
+        span: Option<Span>,
+        copied: impl Fn(&'a StreamText) -> Option<&'a [u8]>,
+    ) -> Option<&'a [u8]> {
+        match self {
+            Texts::Haystack(h) => span.map(|s| &h[s.range()]),
+            Texts::Copied(t) => copied(t),
+            Texts::Lost => None,
+        }
+    }
+}
+
 /// The size of output at which [`Printer::file`] offers its buffer to be
 /// written.
 pub const SPILL_AT: usize = 64 * 1024;
@@ -123,11 +151,9 @@ impl<'c> Printer<'c> {
     }
 
     /// Appends the output for the `matches` of one file to `out`; returns
-    /// the number of URIs printed (or counted). `haystack` is the file's
-    /// bytes when it was read whole; a streamed file has none, and its
-    /// JSON rows then carry `raw` only when the printed URI differs from
-    /// the found one (the whitespace of a rejoined URI is gone), and
-    /// `trimmed` without the text.
+    /// the number of URIs printed (or counted). Each match comes with the
+    /// texts a streamed file copied out for it (JSON only); a file read
+    /// whole passes its bytes as `haystack` instead.
     ///
     /// `spill` is called whenever `out` holds [`SPILL_AT`] bytes or more;
     /// it may write the buffer out and clear it, and returns false to stop
@@ -145,11 +171,11 @@ impl<'c> Printer<'c> {
         spill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
     ) -> u64
     where
-        I: Iterator<Item = Match<'h>>,
+        I: Iterator<Item = (Match<'h>, Option<StreamText>)>,
     {
         let cfg = self.cfg;
         let mut count = 0;
-        for m in matches {
+        for (m, copied) in matches {
             let uri: Cow<'_, str> = if cfg.normalize {
                 Cow::Owned(self.normalize(m.as_str()))
             } else {
@@ -184,7 +210,12 @@ impl<'c> Printer<'c> {
                 Mode::OnlyUri => self.only_uri(out, &shown),
                 Mode::Standard => self.standard(out, label, &m, &shown),
                 Mode::Json => {
-                    self.json(out, label, &m, haystack, &shown, &warnings)
+                    let texts = match (haystack, &copied) {
+                        (Some(h), _) => Texts::Haystack(h),
+                        (None, Some(t)) => Texts::Copied(t),
+                        (None, None) => Texts::Lost,
+                    };
+                    self.json(out, label, &m, texts, &shown, &warnings)
                 }
             }
             if out.len() >= SPILL_AT && !spill(out) {
@@ -257,18 +288,17 @@ impl<'c> Printer<'c> {
         out: &mut Vec<u8>,
         label: &Label<'_>,
         m: &Match<'_>,
-        haystack: Option<&[u8]>,
+        texts: Texts<'_>,
         uri: &str,
         warnings: &[Warning],
     ) {
         let span = m.span();
-        let raw_bytes = match haystack {
-            Some(h) => &h[span.range()],
-            None => m.as_str().as_bytes(),
-        };
-        // A streamed rejoined URI has lost its raw form: `raw` is then
-        // given only when the printed URI differs from the found one.
-        let rejoined = haystack.is_some() && m.rejoined();
+        let raw_bytes = texts.get(Some(span), |t| Some(&t.raw[..]));
+        let raw_bytes = raw_bytes.unwrap_or(m.as_str().as_bytes());
+        // Without its texts, a rejoined URI has lost its raw form: `raw`
+        // is then given only when the printed URI differs from the found
+        // one.
+        let rejoined = !matches!(texts, Texts::Lost) && m.rejoined();
         let raw = if raw_bytes != uri.as_bytes() || rejoined {
             let raw = String::from_utf8_lossy(raw_bytes);
             Some(if self.cfg.mask_passwords {
@@ -281,10 +311,8 @@ impl<'c> Printer<'c> {
         };
         let t = m.trimmed();
         let trimmed = (!t.is_empty()).then(|| {
-            let text = |s: Option<uriscan::Span>| {
-                let h = haystack?;
-                s.map(|s| String::from_utf8_lossy(&h[s.range()]))
-            };
+            let prefix = texts.get(t.url_prefix, |c| c.url_prefix.as_deref());
+            let suffix = texts.get(t.suffix, |c| c.suffix.as_deref());
             let mut reasons = vec![];
             if t.url_prefix.is_some() {
                 reasons.push("url-prefix");
@@ -299,8 +327,8 @@ impl<'c> Printer<'c> {
                 reasons.push("invalid-tail");
             }
             JsonTrimmed {
-                prefix: text(t.url_prefix),
-                suffix: text(t.suffix),
+                prefix: prefix.map(String::from_utf8_lossy),
+                suffix: suffix.map(String::from_utf8_lossy),
                 reasons,
             }
         });

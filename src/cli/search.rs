@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use uriscan::walking::{Contents, Entry, Error, FileReader, Flow, io_message};
 
-use super::config::{Config, Input};
+use super::config::{Config, Input, Mode};
 use super::printer::{Label, Printer};
 
 /// State shared by the workers.
@@ -131,7 +131,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 return;
             }
             Contents::Text(bytes) => {
-                let matches = finder.find_iter(bytes);
+                let matches = finder.find_iter(bytes).map(|m| (m, None));
                 let n = printer.file(
                     out,
                     label,
@@ -145,16 +145,26 @@ impl<'s, 'c> Worker<'s, 'c> {
             Contents::Stream(rdr) => {
                 let mut counted = CountingReader { inner: rdr, bytes: 0 };
                 let mut error = None;
-                let matches = finder
-                    .stream(&mut counted)
-                    .map_while(|r| r.map_err(|e| error = Some(e)).ok());
                 // A stream may be of any size: its output goes out in
                 // pieces of whole lines as it is found, rather than held
                 // until the end.
-                let n =
-                    printer.file(out, label, matches, None, seen, &mut |o| {
-                        write_out(shared, o) == Flow::Continue
-                    });
+                let mut spill =
+                    |o: &mut Vec<u8>| write_out(shared, o) == Flow::Continue;
+                let stream = finder.stream(&mut counted);
+                // JSON shows the raw and trimmed texts, which the stream
+                // copies out only when asked.
+                let n = if shared.cfg.mode == Mode::Json {
+                    let matches = stream
+                        .with_text()
+                        .map_while(|r| r.map_err(|e| error = Some(e)).ok())
+                        .map(|(m, t)| (m, Some(t)));
+                    printer.file(out, label, matches, None, seen, &mut spill)
+                } else {
+                    let matches = stream
+                        .map_while(|r| r.map_err(|e| error = Some(e)).ok())
+                        .map(|m| (m, None));
+                    printer.file(out, label, matches, None, seen, &mut spill)
+                };
                 if let Some(e) = error {
                     // What was found before the error is still printed.
                     shared.error(format_args!(

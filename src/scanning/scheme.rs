@@ -78,14 +78,18 @@ pub(crate) fn scheme_start(
     colon: usize,
     lower: usize,
 ) -> Option<usize> {
-    let mut i = colon;
-    while i > lower && SCHEME.contains(hay[i - 1]) {
-        i -= 1;
-        if colon - i > MAX_SCHEME_LEN {
-            return None;
-        }
-    }
+    // Looking back one byte past the longest scheme tells an overlong
+    // run from a scheme, with no length check inside the loop.
+    let floor = lower.max(colon.saturating_sub(MAX_SCHEME_LEN + 1));
+    let mut i =
+        match hay[floor..colon].iter().rposition(|&c| !SCHEME.contains(c)) {
+            Some(p) => floor + p + 1,
+            None => floor,
+        };
     super::work::add(colon - i);
+    if colon - i > MAX_SCHEME_LEN {
+        return None;
+    }
     let run_start = i;
     while i < colon && !ALPHA.contains(hay[i]) {
         i += 1;

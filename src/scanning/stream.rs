@@ -96,10 +96,36 @@ impl<'f, R: Read> StreamIter<'f, R> {
     }
 }
 
-impl<R: Read> Iterator for StreamIter<'_, R> {
-    type Item = io::Result<Match<'static>>;
+impl<'f, R: Read> StreamIter<'f, R> {
+    /// The matches, each with the raw text it was taken from and the text
+    /// delimiting trimmed ([`StreamText`]): copied out of the buffer
+    /// before it moves on, for output that shows them (a link checker
+    /// showing why a URI was cut).
+    ///
+    /// ```
+    /// use uriscan::scanning::Finder;
+    /// let text = &b"see <http://a.example/long-\n  path>, or (http://b.example/x.)."[..];
+    /// let found = Finder::new()
+    ///     .stream(text)
+    ///     .with_text()
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let (m, t) = &found[0];
+    /// assert_eq!(m.as_str(), "http://a.example/long-path");
+    /// assert_eq!(t.raw, b"http://a.example/long-\n  path");
+    /// let (m, t) = &found[1];
+    /// assert_eq!(m.as_str(), "http://b.example/x");
+    /// assert_eq!(t.suffix.as_deref(), Some(&b".)"[..]));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_text(self) -> WithText<'f, R> {
+        WithText { inner: self }
+    }
 
-    fn next(&mut self) -> Option<io::Result<Match<'static>>> {
+    /// The next match; with its texts when `text`.
+    fn next_match(
+        &mut self,
+        text: bool,
+    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
         if self.done {
             return None;
         }
@@ -127,12 +153,21 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
                         self.line_start.column(&self.buf, self.base, at);
                     let mut m = make_match(self.finder, found, line, column)
                         .into_owned();
+                    let texts = text.then(|| {
+                        let t = m.trimmed;
+                        let copy = |s: Span| self.buf[s.range()].to_vec();
+                        StreamText {
+                            raw: copy(m.span),
+                            url_prefix: t.url_prefix.map(copy),
+                            suffix: t.suffix.map(copy),
+                        }
+                    });
                     m.span = self.offset(m.span);
                     m.trimmed.url_prefix =
                         m.trimmed.url_prefix.map(|s| self.offset(s));
                     m.trimmed.suffix =
                         m.trimmed.suffix.map(|s| self.offset(s));
-                    return Some(Ok(m));
+                    return Some(Ok((m, texts)));
                 }
                 Step::Exhausted if self.eof => {
                     self.done = true;
@@ -150,5 +185,42 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
                 return Some(Err(e));
             }
         }
+    }
+}
+
+impl<R: Read> Iterator for StreamIter<'_, R> {
+    type Item = io::Result<Match<'static>>;
+
+    fn next(&mut self) -> Option<io::Result<Match<'static>>> {
+        self.next_match(false).map(|r| r.map(|(m, _)| m))
+    }
+}
+
+/// The texts of a streamed match that its stream's buffer no longer
+/// holds once the match is yielded (see [`StreamIter::with_text`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamText {
+    /// The bytes of [`Match::span`]: the URI as written, whitespace
+    /// included when it was rejoined.
+    pub raw: Vec<u8>,
+    /// The bytes of [`Trimmed::url_prefix`](super::Trimmed::url_prefix).
+    pub url_prefix: Option<Vec<u8>>,
+    /// The bytes of [`Trimmed::suffix`](super::Trimmed::suffix).
+    pub suffix: Option<Vec<u8>>,
+}
+
+/// The iterator of [`StreamIter::with_text`].
+#[derive(Debug)]
+pub struct WithText<'f, R> {
+    inner: StreamIter<'f, R>,
+}
+
+impl<R: Read> Iterator for WithText<'_, R> {
+    type Item = io::Result<(Match<'static>, StreamText)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.inner
+            .next_match(true)
+            .map(|r| r.map(|(m, t)| (m, t.unwrap_or_default())))
     }
 }
