@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Peak memory of the streaming scanner on 1 GB of input, through the
+# whole CLI process reading standard input (so the figure includes the
+# binary, its buffers and its output buffer). The issue's bound: 16 MiB.
+#
+# Usage: benches/memory.sh
+# Environment:
+#   GB=1          input size in GB (10^9 bytes)
+#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo,
+#                 then /work/shared/corpus)
+#   SKIP_BUILD=1  do not run cargo build --release
+# Needs GNU time (/usr/bin/time; apt-get install time).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+gb=${GB:-1}
+bytes=$((gb * 1000000000))
+die() { echo "memory.sh: $*" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || die "needs GNU time (apt-get install time)"
+
+corpus=${CORPUS:-}
+if [[ -z $corpus ]]; then
+  for c in "$repo/../shared/corpus" /work/shared/corpus; do
+    if [[ -f $c/prose.txt ]]; then corpus=$(cd "$c" && pwd); break; fi
+  done
+fi
+[[ -n $corpus && -f $corpus/prose.txt ]] || die "corpus not found (set CORPUS=DIR)"
+
+if [[ -z ${SKIP_BUILD:-} ]]; then
+  (cd "$repo" && cargo build --release --quiet)
+fi
+uriscan=$repo/target/release/uriscan
+
+# The inputs, generated into the pipe (nothing on disk).
+corpus_text() {
+  # `|| return` ends the loop once head has all it wants and the pipe
+  # is closed.
+  while true; do
+    cat "$corpus/prose.txt" "$corpus/markdown.md" "$corpus/html.html" \
+      || return 0
+  done | head -c "$bytes"
+}
+# One line with no whitespace: a run far over MAX_URI_LEN.
+one_line() { yes 'http://a.example/b' | tr -d '\n' | head -c "$bytes"; }
+# `<` with no `>`: every candidate looks ahead for its `>`.
+open_angles() { yes '<http://a.example/b ' | tr -d '\n' | head -c "$bytes"; }
+
+# The generators end on SIGPIPE, and uriscan exits 1 when it finds
+# nothing: neither is a failure here.
+set +e +o pipefail
+printf '%-14s %-8s %10s %8s %10s\n' input mode 'peak RSS' seconds matches
+for input in corpus_text one_line open_angles; do
+  for mode in -o --json; do
+    out=$(mktemp)
+    # GNU time writes its line to stderr after the command's own output.
+    stats=$({ $input | /usr/bin/time -f '%M %e' "$uriscan" "$mode" - \
+      | wc -l >"$out"; } 2>&1 | tail -n 1)
+    read -r rss secs <<<"$stats"
+    printf '%-14s %-8s %7.1f MiB %8s %10s\n' "$input" "$mode" \
+      "$(echo "$rss / 1024" | bc -l)" "$secs" "$(cat "$out")"
+    rm -f "$out"
+  done
+done
+echo "($gb GB each, read from standard input)"
