@@ -23,15 +23,8 @@ tree=${1:-${TMPDIR:-/tmp}/uriscan-compare}
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
-corpus=${CORPUS:-}
-if [[ -z $corpus ]]; then
-  for c in "$repo/../shared/corpus" /work/shared/corpus; do
-    if [[ -f $c/prose.txt ]]; then corpus=$c; break; fi
-  done
-fi
-[[ -n $corpus && -f $corpus/prose.txt && -f $corpus/markdown.md \
-   && -f $corpus/html.html ]] \
-  || die "corpus not found (looked in ../shared/corpus and /work/shared/corpus; set CORPUS=DIR)"
+# shellcheck source=benches/corpus.sh
+source "$repo/benches/corpus.sh"
 
 # ---- The tree ------------------------------------------------------------
 # Each pass cuts the three corpus files into pieces at line boundaries

@@ -19,13 +19,8 @@ die() { echo "files.sh: $*" >&2; exit 1; }
 command -v hyperfine >/dev/null || die "needs hyperfine (apt-get install hyperfine)"
 command -v rg >/dev/null || die "needs rg (apt-get install ripgrep)"
 
-corpus=${CORPUS:-}
-if [[ -z $corpus ]]; then
-  for c in "$repo/../shared/corpus" /work/shared/corpus; do
-    if [[ -f $c/prose.txt ]]; then corpus=$(cd "$c" && pwd); break; fi
-  done
-fi
-[[ -n $corpus && -f $corpus/prose.txt ]] || die "corpus not found (set CORPUS=DIR)"
+# shellcheck source=benches/corpus.sh
+source "$repo/benches/corpus.sh"
 
 if [[ -z ${SKIP_BUILD:-} ]]; then
   (cd "$repo" && cargo build --release --quiet)
@@ -43,7 +38,8 @@ for f in prose.txt markdown.md html.html; do
   # its output is /dev/null.
   hyperfine -N --output=pipe --warmup 3 --runs "$runs" --export-csv "$csv" \
     -n uriscan "$uriscan -o $path" \
-    -n rg "rg -o -a '$regex' $path" >/dev/null
+    -n rg "rg -o -a '$regex' $path" >/dev/null 2>&1 \
+    || die "hyperfine failed on $f"
   # command,mean,stddev,median,...
   u=$(awk -F, '$1 == "uriscan" {print $4}' "$csv")
   r=$(awk -F, '$1 == "rg" {print $4}' "$csv")

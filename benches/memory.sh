@@ -18,13 +18,8 @@ bytes=$((gb * 1000000000))
 die() { echo "memory.sh: $*" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || die "needs GNU time (apt-get install time)"
 
-corpus=${CORPUS:-}
-if [[ -z $corpus ]]; then
-  for c in "$repo/../shared/corpus" /work/shared/corpus; do
-    if [[ -f $c/prose.txt ]]; then corpus=$(cd "$c" && pwd); break; fi
-  done
-fi
-[[ -n $corpus && -f $corpus/prose.txt ]] || die "corpus not found (set CORPUS=DIR)"
+# shellcheck source=benches/corpus.sh
+source "$repo/benches/corpus.sh"
 
 if [[ -z ${SKIP_BUILD:-} ]]; then
   (cd "$repo" && cargo build --release --quiet)

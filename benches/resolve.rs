@@ -26,7 +26,6 @@
 //! input, MB/s of input, and each time relative to iri-string.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 
 mod common;
 
@@ -256,36 +255,14 @@ fn bench_normalize(c: &mut Criterion, uris: &[String]) {
     g.finish();
 }
 
-/// Where criterion wrote its estimates (its own search order, without
-/// asking cargo).
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
-        PathBuf::from,
-    );
-    target.join("criterion")
-}
-
-/// The median time of one iteration (all inputs), in ns, from
-/// criterion's `estimates.json`.
-fn median_ns(group: &str, id: &str) -> Option<f64> {
-    let path = criterion_dir().join(group).join(id).join("new/estimates.json");
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    json["median"]["point_estimate"].as_f64()
-}
-
 fn summary(group: &str, items: &[String], ids: &[&str], reference: &str) {
-    let Some(base) = median_ns(group, reference) else { return };
+    let Some(base) = common::median_ns(group, reference) else { return };
     let n = items.len() as f64;
     let bytes = total(items) as f64;
     println!("\n{group}: {n} inputs, {:.1} bytes on average", bytes / n);
     println!("{:<32} {:>9} {:>9} {:>9}", "", "ns/input", "MB/s", "speedup");
     for id in ids {
-        if let Some(t) = median_ns(group, id) {
+        if let Some(t) = common::median_ns(group, id) {
             println!(
                 "{:<32} {:>9.1} {:>9.0} {:>8.2}x",
                 id,

@@ -3,22 +3,23 @@
 //!
 //! Run with `cargo bench --bench scan -- --warm-up-time 1
 //! --measurement-time 3`. The corpus lives at `../shared/corpus` beside
-//! the repository; inputs that are absent are skipped.
+//! the repository (or `$URISCAN_CORPUS`); inputs that are absent are
+//! skipped.
 
 use std::hint::black_box;
-use std::path::PathBuf;
+
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uriscan::scanning::Finder;
 
 /// The corpus files that exist, by name.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dirs =
-        [root.join("../shared/corpus"), root.join("../../shared/corpus")];
+    let dir = common::corpus_dir();
     let mut out = Vec::new();
     for name in ["prose.txt", "markdown.md", "html.html"] {
-        let found = dirs.iter().find_map(|d| std::fs::read(d.join(name)).ok());
+        let found =
+            dir.as_ref().and_then(|d| std::fs::read(d.join(name)).ok());
         match found {
             Some(bytes) => out.push((name.to_string(), bytes)),
             None => eprintln!("skipping {name}: not found"),

@@ -15,7 +15,6 @@
 //! MB/s, and each time relative to fluent-uri.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 
 mod common;
 
@@ -94,39 +93,19 @@ fn bench(c: &mut Criterion, uris: &[String]) {
     g.finish();
 }
 
-/// Where criterion wrote its estimates (its own search order, without
-/// asking cargo).
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
-        PathBuf::from,
-    );
-    target.join("criterion")
-}
-
-/// The median time of one iteration (all URIs), in ns, from criterion's
-/// `estimates.json`.
-fn median_ns(id: &str) -> Option<f64> {
-    let path = criterion_dir().join(GROUP).join(id).join("new/estimates.json");
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    json["median"]["point_estimate"].as_f64()
-}
-
 fn summary(uris: &[String]) {
     let n = uris.len() as f64;
     let bytes = uris.iter().map(String::len).sum::<usize>() as f64;
-    let Some(base) = median_ns("fluent-uri-parse") else { return };
+    let Some(base) = common::median_ns(GROUP, "fluent-uri-parse") else {
+        return;
+    };
     println!("\nsummary: {} URIs, {:.1} bytes on average", n, bytes / n);
     println!(
         "{:<18} {:>10} {:>10} {:>14}",
         "", "ns/URI", "MB/s", "vs fluent-uri"
     );
     for id in ["uriscan-validate", "uriscan-parse", "fluent-uri-parse"] {
-        if let Some(t) = median_ns(id) {
+        if let Some(t) = common::median_ns(GROUP, id) {
             println!(
                 "{:<18} {:>10.1} {:>10.0} {:>13.2}x",
                 id,

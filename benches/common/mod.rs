@@ -1,5 +1,8 @@
-//! What the criterion benches share: finding the shared corpus and
-//! taking real URIs from it.
+//! What the criterion benches share: finding the shared corpus, taking
+//! real URIs from it, and reading criterion's results back.
+
+// Each bench is its own crate and uses only part of this module.
+#![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -44,4 +47,26 @@ pub fn corpus_uris(max: usize) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where criterion wrote its estimates (its own search order, without
+/// asking cargo).
+pub fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    target.join("criterion")
+}
+
+/// The median time of one iteration of bench `id` in `group`, in ns, from
+/// criterion's `estimates.json`.
+pub fn median_ns(group: &str, id: &str) -> Option<f64> {
+    let path = criterion_dir().join(group).join(id).join("new/estimates.json");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
 }
