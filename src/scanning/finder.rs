@@ -6,7 +6,7 @@ use crate::Span;
 
 use super::Match;
 use super::delimit::{Found, Outcome, confirm};
-use super::lines::{LineStart, count_newlines};
+use super::lines::{LineStart, count_newlines_in};
 use super::scheme::SchemePolicy;
 use super::search::{find_candidate, find_hard_stop};
 use super::stream::StreamIter;
@@ -293,7 +293,7 @@ impl Cursor {
 #[inline]
 fn newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
     work::add(to - from);
-    count_newlines(&hay[from..to])
+    count_newlines_in(hay, from, to)
 }
 
 /// Builds the public match from a confirmed one.

@@ -403,6 +403,21 @@ mod tests {
         (out, newlines)
     }
 
+    /// The candidates and counts of the portable search, which every
+    /// search gives too.
+    fn searches_agree(
+        hay: &[u8],
+        from: usize,
+        strict: bool,
+    ) -> (Vec<(usize, u64)>, u64) {
+        let want = all_candidates(find_candidate_portable, hay, from, strict);
+        for (name, search) in searches() {
+            let got = all_candidates(search, hay, from, strict);
+            assert_eq!(got, want, "{name} {} {from} {strict}", hay.len());
+        }
+        want
+    }
+
     /// Every pair of bytes around a `:`, at every position of a block,
     /// both filters: the vectorized search finds what the portable one
     /// does.
@@ -449,12 +464,7 @@ mod tests {
                 hay.rotate_left(shift);
                 for from in 0..=hay.len() {
                     for strict in [false, true] {
-                        let want = all_candidates(
-                            find_candidate_portable,
-                            &hay,
-                            from,
-                            strict,
-                        );
+                        let want = searches_agree(&hay, from, strict);
                         let plain =
                             hay[from..].iter().filter(|&&b| b == b'\n');
                         assert_eq!(want.1, plain.count() as u64);
@@ -463,12 +473,25 @@ mod tests {
                                 hay[from..c].iter().filter(|&&b| b == b'\n');
                             assert_eq!(n, plain.count() as u64);
                         }
-                        for (name, search) in searches() {
-                            let got =
-                                all_candidates(search, &hay, from, strict);
-                            assert_eq!(got, want, "{name} {len} {from}");
-                        }
                     }
+                }
+            }
+        }
+    }
+
+    /// Long runs of newlines, the densest input for the counters, with
+    /// candidates far apart and at the very end.
+    #[test]
+    fn counts_long_runs_of_newlines() {
+        for len in [8191, 8192, 8193, 20_000, 70_000] {
+            let mut hay = vec![b'\n'; len];
+            for at in [len / 3, len / 2 + 7, len - 2] {
+                hay[at..at + 2].copy_from_slice(b":/");
+            }
+            for from in [0, 1, 5, 64, 4000] {
+                for strict in [false, true] {
+                    let want = searches_agree(&hay, from, strict);
+                    assert!(want.0.len() >= 2);
                 }
             }
         }
