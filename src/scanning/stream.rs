@@ -90,10 +90,6 @@ impl<'f, R: Read> StreamIter<'f, R> {
         debug_assert!(self.buf.len() <= 3 * MAX_URI_LEN + cap + LOOKBEHIND);
         Ok(())
     }
-
-    fn offset(&self, span: Span) -> Span {
-        span.offset(self.base as usize)
-    }
 }
 
 impl<R: Read> Iterator for StreamIter<'_, R> {
@@ -116,24 +112,26 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
                 }
                 continue;
             }
-            let pending = match self.cursor.step(
-                &self.finder.policy,
-                &self.buf,
+            let (finder, buf, base) = (self.finder, &self.buf, self.base);
+            let line_start = &mut self.line_start;
+            let step = self.cursor.step(
+                &finder.policy,
+                buf,
                 self.eof,
-            ) {
-                Step::Found(found, line) => {
-                    let at = self.base + found.start as u64;
-                    let column =
-                        self.line_start.column(&self.buf, self.base, at);
-                    let mut m = make_match(self.finder, found, line, column)
-                        .into_owned();
-                    m.span = self.offset(m.span);
-                    m.trimmed.url_prefix =
-                        m.trimmed.url_prefix.map(|s| self.offset(s));
-                    m.trimmed.suffix =
-                        m.trimmed.suffix.map(|s| self.offset(s));
-                    return Some(Ok(m));
-                }
+                |found, line| {
+                    let at = base + found.start as u64;
+                    let column = line_start.column(buf, base, at);
+                    let offset = |s: Span| s.offset(base as usize);
+                    let mut m =
+                        make_match(finder, found, line, column).into_owned();
+                    m.span = offset(m.span);
+                    m.trimmed.url_prefix = m.trimmed.url_prefix.map(offset);
+                    m.trimmed.suffix = m.trimmed.suffix.map(offset);
+                    m
+                },
+            );
+            let pending = match step {
+                Step::Found(m) => return Some(Ok(m)),
                 Step::Exhausted if self.eof => {
                     self.done = true;
                     return None;

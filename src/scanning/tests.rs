@@ -52,12 +52,16 @@ fn matches_with(
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
-        match cursor.step_with(search, &finder.policy, hay, true) {
-            Step::Found(f, line) => {
-                let before = &hay[..f.start];
+        let step =
+            cursor.step_with(search, &finder.policy, hay, true, |f, l| {
+                (f.start, f.end, f.uri.to_string(), l)
+            });
+        match step {
+            Step::Found(m) => {
+                let before = &hay[..m.0];
                 let lines = before.iter().filter(|&&b| b == b'\n').count();
-                assert_eq!(line, lines as u64 + 1, "{:?}", f.uri);
-                out.push((f.start, f.end, f.uri.into_owned(), line));
+                assert_eq!(m.3, lines as u64 + 1, "{:?}", m.2);
+                out.push(m);
             }
             Step::Exhausted | Step::NeedMore => return out,
             Step::Skip => {
