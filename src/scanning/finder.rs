@@ -178,8 +178,11 @@ pub(crate) struct Cursor {
     pub(crate) pos: usize,
     /// No scheme reaches back before this offset.
     pub(crate) lower: usize,
-    /// The number of `\n` bytes in the input before `pos` (in all of
-    /// it, not only in the buffer).
+    /// Newlines are counted up to here (at most `pos`): the next search
+    /// counts those of the bytes confirmation skipped.
+    pub(crate) counted: usize,
+    /// The number of `\n` bytes in the input before `counted` (in all
+    /// of it, not only in the buffer).
     pub(crate) newlines: u64,
 }
 
@@ -208,7 +211,7 @@ impl Cursor {
     ) -> Step<T> {
         let strict = matches!(policy, SchemePolicy::Default);
         self.step_with(
-            |h, f, n| find_candidate(h, f, strict, n),
+            |h, c, f, n| find_candidate(h, c, f, strict, n),
             policy,
             hay,
             eof,
@@ -218,9 +221,9 @@ impl Cursor {
 
     /// [`step`](Cursor::step) with the candidate search `search`, so that
     /// tests can run the vectorized and the portable search side by side.
-    /// `search(hay, from, newlines)` finds the next candidate in
-    /// `hay[from..]` and adds the `\n` bytes before it (or before the
-    /// end) to `newlines`.
+    /// `search(hay, counted, from, newlines)` finds the next candidate in
+    /// `hay[from..]` and adds the `\n` bytes from `counted` up to it (or
+    /// to the end) to `newlines`.
     ///
     /// `emit` builds the caller's match right where confirmation left
     /// the URI, taking what it needs: moving it out first cost a copy of
@@ -229,26 +232,28 @@ impl Cursor {
     #[inline(always)]
     pub(crate) fn step_with<'h, T>(
         &mut self,
-        search: impl Fn(&[u8], usize, &mut u64) -> Option<usize>,
+        search: impl Fn(&[u8], usize, usize, &mut u64) -> Option<usize>,
         policy: &SchemePolicy,
         hay: &'h [u8],
         eof: bool,
         emit: impl FnOnce(&mut Found<'h>, u64) -> T,
     ) -> Step<T> {
         loop {
-            let Some(colon) = search(hay, self.pos, &mut self.newlines) else {
-                work::add(hay.len().saturating_sub(self.pos));
+            let found =
+                search(hay, self.counted, self.pos, &mut self.newlines);
+            let Some(colon) = found else {
+                work::add(hay.len().saturating_sub(self.counted));
                 self.pos = hay.len();
+                self.counted = hay.len();
                 return Step::Exhausted;
             };
-            work::add(colon + 1 - self.pos);
-            // The search has counted up to `colon`; the bytes that
-            // confirmation skips are counted here.
+            work::add(colon + 1 - self.counted);
             self.pos = colon;
+            self.counted = colon;
             match confirm(policy, hay, colon, self.lower, eof) {
                 Outcome::Reject => self.pos = colon + 1,
                 Outcome::Drop { resume } => {
-                    self.move_to(hay, resume.max(colon + 1));
+                    self.pos = resume.max(colon + 1);
                     self.lower = self.pos;
                 }
                 Outcome::Found(ref mut found) => {
@@ -258,28 +263,27 @@ impl Cursor {
                     let line = 1 + self.newlines;
                     let resume = found.resume;
                     let out = emit(found, line);
-                    self.move_to(hay, resume);
+                    self.pos = resume;
                     self.lower = resume;
                     return Step::Found(out);
                 }
                 Outcome::NeedMore => return Step::NeedMore,
                 Outcome::Overlong { from } => {
-                    self.move_to(hay, from);
+                    self.pos = from;
                     return Step::Skip;
                 }
             }
         }
     }
 
-    /// Moves `pos` to `to`, keeping the count of newlines before it.
-    #[inline]
-    fn move_to(&mut self, hay: &[u8], to: usize) {
-        if to >= self.pos {
-            self.newlines += newlines_in(hay, self.pos, to);
-        } else {
-            self.newlines -= newlines_in(hay, to, self.pos);
+    /// Counts the newlines up to `to` (a streaming buffer is about to
+    /// drop the bytes before it).
+    pub(crate) fn count_to(&mut self, hay: &[u8], to: usize) {
+        if to > self.counted {
+            work::add(to - self.counted);
+            self.newlines += count_newlines_in(hay, self.counted, to);
+            self.counted = to;
         }
-        self.pos = to;
     }
 
     /// Skips to the next hard stop after an overlong run; false when the
@@ -300,13 +304,6 @@ impl Cursor {
             }
         }
     }
-}
-
-/// The number of `\n` bytes in `hay[from..to]`.
-#[inline]
-fn newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
-    work::add(to - from);
-    count_newlines_in(hay, from, to)
 }
 
 /// Builds the public match from a confirmed one, taking its URI.

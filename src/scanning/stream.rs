@@ -62,10 +62,12 @@ impl<'f, R: Read> StreamIter<'f, R> {
             // The dropped bytes may hold the start of the next match's
             // line.
             self.line_start.look(&self.buf[..self.end], self.base, to);
+            self.cursor.count_to(&self.buf[..self.end], keep_from);
             self.buf.copy_within(keep_from..self.end, 0);
             self.end -= keep_from;
             self.base = to;
             self.cursor.pos -= keep_from;
+            self.cursor.counted -= keep_from;
             self.cursor.lower = self.cursor.lower.saturating_sub(keep_from);
         }
         let cap = self.finder.buffer_capacity;

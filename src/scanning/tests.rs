@@ -11,12 +11,13 @@ use super::search::find_candidate_portable;
 use super::search::find_candidate_sse2;
 use super::{Finder, work};
 
-type Search = fn(&[u8], usize, bool, &mut u64) -> Option<usize>;
+type Search = fn(&[u8], usize, usize, bool, &mut u64) -> Option<usize>;
 
 /// Every `:`, unfiltered, and the newlines before it counted a byte at a
 /// time: the reference for what the filter may drop.
 fn every_colon(
     hay: &[u8],
+    counted: usize,
     from: usize,
     _strict: bool,
     newlines: &mut u64,
@@ -24,7 +25,7 @@ fn every_colon(
     let found = (from..hay.len()).find(|&i| hay[i] == b':');
     let upto = found.unwrap_or(hay.len());
     *newlines +=
-        hay[from..upto].iter().filter(|&&b| b == b'\n').count() as u64;
+        hay[counted..upto].iter().filter(|&&b| b == b'\n').count() as u64;
     found
 }
 
@@ -48,7 +49,8 @@ fn matches_with(
     search: Search,
 ) -> Vec<(usize, usize, String, u64)> {
     let strict = matches!(finder.policy, SchemePolicy::Default);
-    let search = |h: &[u8], f: usize, n: &mut u64| search(h, f, strict, n);
+    let search =
+        |h: &[u8], c: usize, f: usize, n: &mut u64| search(h, c, f, strict, n);
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
