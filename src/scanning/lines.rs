@@ -32,8 +32,8 @@ impl LineStart {
         let from = (self.seen - base) as usize;
         let upto = (to - base) as usize;
         super::work::add(upto - from);
-        if let Some(last) = memchr::memrchr(b'\n', &bytes[from..upto]) {
-            self.start = self.seen + last as u64 + 1;
+        if let Some(last) = last_newline_in(bytes, from, upto) {
+            self.start = base + last as u64 + 1;
         }
         self.seen = to;
     }
@@ -48,136 +48,195 @@ impl LineStart {
     }
 }
 
-/// The number of `\n` bytes in `bytes`: SSE2 on x86-64 (part of its
-/// baseline, so no runtime detection), the portable count elsewhere and
-/// under `--cfg uriscan_disable_simd`.
-pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
+/// The number of `\n` bytes in `hay[from..to]`: the bytes that
+/// confirmation skips, mostly a few dozen at a time.
+#[inline]
+pub(crate) fn count_newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
     #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+    if hay.len() >= 32
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
     {
-        if bytes.len() >= 64 && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { count_newlines_avx2(bytes) };
-        }
-        count_newlines_sse2(bytes)
+        // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
+        return unsafe { count_newlines_in_avx2(hay, from, to) };
     }
-    #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
-    {
-        count_newlines_portable(bytes)
+    count_newlines_in_portable(hay, from, to)
+}
+
+/// The offset of the last `\n` in `hay[from..to]`: the look back for
+/// the start of a match's line, mostly a few dozen bytes.
+#[inline]
+pub(crate) fn last_newline_in(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+    if hay.len() >= 32 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { last_newline_in_avx2(hay, from, to) };
     }
+    last_newline_in_portable(hay, from, to)
 }
 
 /// The portable count, also the reference for the vectorized one.
-#[cfg_attr(
-    all(target_arch = "x86_64", not(uriscan_disable_simd)),
-    allow(dead_code)
-)]
-pub(crate) fn count_newlines_portable(bytes: &[u8]) -> u64 {
-    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
+pub(crate) fn count_newlines_in_portable(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+) -> u64 {
+    hay[from..to].iter().map(|&b| u64::from(b == b'\n')).sum()
 }
 
-/// [`count_newlines_sse2`] thirty-two bytes at a time.
+/// The portable look back, also the reference for the vectorized one.
+pub(crate) fn last_newline_in_portable(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+) -> Option<usize> {
+    memchr::memrchr(b'\n', &hay[from..to]).map(|i| from + i)
+}
+
+/// The `\n` bytes of the 32-byte block of `hay` at `at`, as a bit mask.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
+/// The CPU must support AVX2, and `at + 32 <= hay.len()`.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn count_newlines_avx2(bytes: &[u8]) -> u64 {
+#[inline]
+unsafe fn newline_mask(hay: &[u8], at: usize) -> u32 {
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi64, _mm256_cmpeq_epi8, _mm256_extract_epi64,
-        _mm256_loadu_si256, _mm256_sad_epu8, _mm256_set1_epi8,
-        _mm256_setzero_si256, _mm256_sub_epi8,
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_set1_epi8,
     };
-    let mut blocks = bytes.chunks_exact(32);
-    let nl = _mm256_set1_epi8(b'\n' as i8);
-    let zero = _mm256_setzero_si256();
-    let mut sums = zero;
-    loop {
-        let mut acc = zero;
-        let mut n = 0;
-        for block in blocks.by_ref().take(255) {
-            // SAFETY: `chunks_exact` gives whole 32-byte blocks.
-            let v = unsafe {
-                _mm256_loadu_si256(block.as_ptr().cast::<__m256i>())
-            };
-            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
-            n += 1;
-        }
-        sums = _mm256_add_epi64(sums, _mm256_sad_epu8(acc, zero));
-        if n < 255 {
-            break;
-        }
-    }
-    let total = _mm256_extract_epi64(sums, 0) as u64
-        + _mm256_extract_epi64(sums, 1) as u64
-        + _mm256_extract_epi64(sums, 2) as u64
-        + _mm256_extract_epi64(sums, 3) as u64;
-    total + count_newlines_sse2(blocks.remainder())
+    debug_assert!(at + 32 <= hay.len());
+    // SAFETY: `at + 32 <= hay.len()`, the caller's promise.
+    let v =
+        unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) };
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8)))
+        as u32
 }
 
-/// Compares 16 bytes at a time into byte-wide counters (a compare gives
-/// -1 per match, subtracted), summed with `psadbw` every 255 blocks.
+/// The bits `lo..hi` of a 32-bit mask (`lo < hi <= 32`).
+#[inline(always)]
+fn bits(mask: u32, lo: usize, hi: usize) -> u32 {
+    (mask >> lo << lo) & (u32::MAX >> (32 - hi))
+}
+
+/// [`count_newlines_in_portable`] a 32-byte block at a time: the blocks
+/// are taken whole from `hay` (the last one ending at its end) and the
+/// bytes outside the range masked off, so a short range is one or two
+/// compares.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT, and `hay` must hold 32 bytes.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-pub(crate) fn count_newlines_sse2(bytes: &[u8]) -> u64 {
-    use std::arch::x86_64::{
-        __m128i, _mm_add_epi64, _mm_cmpeq_epi8, _mm_cvtsi128_si64,
-        _mm_loadu_si128, _mm_sad_epu8, _mm_set1_epi8, _mm_setzero_si128,
-        _mm_srli_si128, _mm_sub_epi8,
-    };
-    let mut blocks = bytes.chunks_exact(16);
-    let mut total = 0u64;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics
-    // are always available; every load reads one whole 16-byte chunk
-    // given by `chunks_exact`, unaligned loads being allowed.
-    unsafe {
-        let nl = _mm_set1_epi8(b'\n' as i8);
-        let zero = _mm_setzero_si128();
-        let mut sums = zero;
-        loop {
-            let mut acc = zero;
-            let mut n = 0;
-            for block in blocks.by_ref().take(255) {
-                let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-                acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
-                n += 1;
-            }
-            sums = _mm_add_epi64(sums, _mm_sad_epu8(acc, zero));
-            if n < 255 {
-                break;
-            }
-        }
-        let lo = _mm_cvtsi128_si64(sums) as u64;
-        let hi = _mm_cvtsi128_si64(_mm_srli_si128(sums, 8)) as u64;
-        total += lo + hi;
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn count_newlines_in_avx2(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+) -> u64 {
+    assert!(from <= to && to <= hay.len() && hay.len() >= 32);
+    let mut n = 0;
+    let mut j = from;
+    while j < to {
+        let at = j.min(hay.len() - 32);
+        // SAFETY: `at + 32 <= hay.len()`, and the CPU has AVX2.
+        let mask = unsafe { newline_mask(hay, at) };
+        n += u64::from(bits(mask, j - at, (to - at).min(32)).count_ones());
+        j = at + 32;
     }
-    total + count_newlines_portable(blocks.remainder())
+    n
+}
+
+/// [`last_newline_in_portable`] a 32-byte block at a time, backward;
+/// the blocks as in [`count_newlines_in_avx2`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2, and `hay` must hold 32 bytes.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn last_newline_in_avx2(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+) -> Option<usize> {
+    assert!(from <= to && to <= hay.len() && hay.len() >= 32);
+    let mut j = to;
+    while j > from {
+        let at = j.saturating_sub(32);
+        // SAFETY: `at + 32 <= max(j, 32) <= hay.len()`, and the CPU has
+        // AVX2.
+        let mask = unsafe { newline_mask(hay, at) };
+        let mask = bits(mask, from.saturating_sub(at), j - at);
+        if mask != 0 {
+            return Some(at + 31 - mask.leading_zeros() as usize);
+        }
+        j = at;
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every range of a text with newlines at irregular places, at
+    /// every alignment: the vectorized count and look back agree with a
+    /// byte-wise reference.
     #[test]
-    fn count_newlines_matches_a_plain_count() {
-        let mut bytes = Vec::new();
-        for i in 0..20_000u32 {
-            bytes.push(if i % 7 == 0 || i % 300 < 40 { b'\n' } else { b'x' });
-        }
-        for len in [0, 1, 31, 32, 33, 8160, 8161, 8192, 20_000] {
-            let b = &bytes[..len];
-            let plain = b.iter().filter(|&&c| c == b'\n').count() as u64;
-            assert_eq!(count_newlines(b), plain, "{len}");
-            assert_eq!(count_newlines_portable(b), plain, "{len}");
-            #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-            for pad in 0..32 {
-                let b = &bytes[pad..pad + len.min(bytes.len() - 32)];
-                let want = count_newlines_portable(b);
-                assert_eq!(count_newlines_sse2(b), want);
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2.
-                    assert_eq!(unsafe { count_newlines_avx2(b) }, want);
+    fn ranges_match_a_plain_count() {
+        let text: Vec<u8> = (0..300u32)
+            .map(|i| if i % 7 == 0 || i % 50 < 9 { b'\n' } else { b'x' })
+            .collect();
+        for len in [0, 1, 31, 32, 33, 64, 65, 97, 140] {
+            for shift in 0..len.min(50) {
+                let hay = &text[shift..shift + len];
+                for from in 0..=len {
+                    for to in from..=len {
+                        let part = &hay[from..to];
+                        let count =
+                            part.iter().filter(|&&b| b == b'\n').count();
+                        let last = part
+                            .iter()
+                            .rposition(|&b| b == b'\n')
+                            .map(|i| from + i);
+                        let got = (
+                            count_newlines_in(hay, from, to),
+                            last_newline_in(hay, from, to),
+                        );
+                        assert_eq!(got, (count as u64, last));
+                        assert_eq!(
+                            count_newlines_in_portable(hay, from, to),
+                            count as u64
+                        );
+                        assert_eq!(
+                            last_newline_in_portable(hay, from, to),
+                            last
+                        );
+                        #[cfg(target_arch = "x86_64")]
+                        if len >= 32
+                            && std::is_x86_feature_detected!("avx2")
+                            && std::is_x86_feature_detected!("popcnt")
+                        {
+                            // SAFETY: the CPU has AVX2 and POPCNT, and
+                            // `hay` holds 32 bytes.
+                            let got = unsafe {
+                                (
+                                    count_newlines_in_avx2(hay, from, to),
+                                    last_newline_in_avx2(hay, from, to),
+                                )
+                            };
+                            assert_eq!(got, (count as u64, last));
+                        }
+                    }
                 }
             }
         }

@@ -64,12 +64,17 @@ fn count_newlines_plain(bytes: &[u8]) -> u64 {
 }
 
 /// The first candidate `:` in `hay[from..]`, as an offset into `hay`,
-/// adding to `newlines` the number of `\n` bytes from `from` up to it
-/// (to the end of `hay` when there is none). `strict` is the default
-/// scheme policy's filter.
+/// adding to `newlines` the number of `\n` bytes from `counted` (at most
+/// `from`) up to it (to the end of `hay` when there is none). `strict`
+/// is the default scheme policy's filter.
+///
+/// The bytes between `counted` and `from` are what confirmation skipped
+/// (a URI, mostly): read again here, in blocks the search loads anyway,
+/// they cost less than a separate count per match.
 #[inline]
 pub(crate) fn find_candidate(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
@@ -82,14 +87,14 @@ pub(crate) fn find_candidate(
             // SAFETY: the CPU has AVX2 and POPCNT, checked just above
             // (each check is one load of a cached flag).
             return unsafe {
-                find_candidate_avx2(hay, from, strict, newlines)
+                find_candidate_avx2(hay, counted, from, strict, newlines)
             };
         }
-        find_candidate_sse2(hay, from, strict, newlines)
+        find_candidate_sse2(hay, counted, from, strict, newlines)
     }
     #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
     {
-        find_candidate_portable(hay, from, strict, newlines)
+        find_candidate_portable(hay, counted, from, strict, newlines)
     }
 }
 
@@ -100,6 +105,7 @@ pub(crate) fn find_candidate(
 )]
 pub(crate) fn find_candidate_portable(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
@@ -120,7 +126,7 @@ pub(crate) fn find_candidate_portable(
         p += 1;
     };
     let upto = found.unwrap_or(hay.len());
-    *newlines += count_newlines_plain(&hay[from.min(upto)..upto]);
+    *newlines += count_newlines_plain(&hay[counted.min(upto)..upto]);
     found
 }
 
@@ -136,6 +142,7 @@ pub(crate) fn find_candidate_portable(
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn find_candidate_avx2(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
@@ -157,8 +164,8 @@ pub(crate) unsafe fn find_candidate_avx2(
     let z = _mm256_set1_epi8(25);
     // The blocks start one byte in, so that the byte before each is
     // there to load; the first byte of the input is counted here.
-    let mut count = u64::from(from == 0 && hay.first() == Some(&b'\n'));
-    let mut i = from.max(1);
+    let mut count = u64::from(counted == 0 && hay.first() == Some(&b'\n'));
+    let mut i = counted.max(1);
     // The `:` bytes of the block at `i` (given as `cur` and its next
     // bytes `next`, with `pre` the colons followed by a non-space) that
     // pass the whole filter, as a bit mask.
@@ -202,6 +209,7 @@ pub(crate) unsafe fn find_candidate_avx2(
         if _mm256_movemask_epi8(_mm256_or_si256(pre0, pre1)) != 0 {
             let hits = u64::from(filter(i, pre0, next0))
                 | u64::from(filter(i + 32, pre1, next1)) << 32;
+            let hits = hits & not_before(i, from);
             if hits != 0 {
                 return Some(first_hit(i, hits, nls, count, newlines));
             }
@@ -210,7 +218,18 @@ pub(crate) unsafe fn find_candidate_avx2(
         i += 64;
     }
     *newlines += count;
-    tail(hay, i, strict, newlines)
+    tail(hay, i, from, strict, newlines)
+}
+
+/// The bits of the bytes from `i` on that are at `from` or after.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[inline(always)]
+fn not_before(i: usize, from: usize) -> u64 {
+    match from.saturating_sub(i) {
+        k @ 0..64 => u64::MAX << k,
+        _ => 0,
+    }
 }
 
 /// The offset of the first of the `hits` of the bytes from `i` on (a
@@ -238,13 +257,15 @@ fn first_hit(
 #[inline(never)]
 fn tail(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
 ) -> Option<usize> {
-    let found = (from..hay.len()).find(|&p| is_candidate(hay, p, strict));
+    let found =
+        (from.max(counted)..hay.len()).find(|&p| is_candidate(hay, p, strict));
     let upto = found.unwrap_or(hay.len());
-    *newlines += count_newlines_plain(&hay[from.min(upto)..upto]);
+    *newlines += count_newlines_plain(&hay[counted.min(upto)..upto]);
     found
 }
 
@@ -253,6 +274,7 @@ fn tail(
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 pub(crate) fn find_candidate_sse2(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
@@ -264,8 +286,8 @@ pub(crate) fn find_candidate_sse2(
     };
     let len = hay.len();
     let ptr = hay.as_ptr();
-    let mut count = u64::from(from == 0 && hay.first() == Some(&b'\n'));
-    let mut i = from.max(1);
+    let mut count = u64::from(counted == 0 && hay.first() == Some(&b'\n'));
+    let mut i = counted.max(1);
     // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics
     // are always available.
     let (colon, nl, slash, above_space, lower, a, z) = unsafe {
@@ -326,6 +348,7 @@ pub(crate) fn find_candidate_sse2(
             let hits = u64::from(
                 filter(i, pre0, next0) | filter(i + 16, pre1, next1) << 16,
             );
+            let hits = hits & not_before(i, from);
             if hits != 0 {
                 return Some(first_hit(i, hits, nls, count, newlines));
             }
@@ -334,7 +357,7 @@ pub(crate) fn find_candidate_sse2(
         i += 32;
     }
     *newlines += count;
-    tail(hay, i, strict, newlines)
+    tail(hay, i, from, strict, newlines)
 }
 
 /// The AVX2 search where the CPU has it, else the SSE2 one: for the
@@ -342,6 +365,7 @@ pub(crate) fn find_candidate_sse2(
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) fn find_candidate_avx2_or_sse2(
     hay: &[u8],
+    counted: usize,
     from: usize,
     strict: bool,
     newlines: &mut u64,
@@ -350,9 +374,9 @@ pub(crate) fn find_candidate_avx2_or_sse2(
         && std::is_x86_feature_detected!("popcnt")
     {
         // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
-        unsafe { find_candidate_avx2(hay, from, strict, newlines) }
+        unsafe { find_candidate_avx2(hay, counted, from, strict, newlines) }
     } else {
-        find_candidate_sse2(hay, from, strict, newlines)
+        find_candidate_sse2(hay, counted, from, strict, newlines)
     }
 }
 
@@ -372,7 +396,7 @@ pub(crate) fn find_hard_stop(hay: &[u8], from: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    type Search = fn(&[u8], usize, bool, &mut u64) -> Option<usize>;
+    type Search = fn(&[u8], usize, usize, bool, &mut u64) -> Option<usize>;
 
     /// The searches to test against the portable one.
     fn searches() -> Vec<(&'static str, Search)> {
@@ -386,21 +410,53 @@ mod tests {
     }
 
     /// Every candidate from `from` on, each with the newlines counted
-    /// before it, and the count at the end.
+    /// before it, and the count at the end. After each candidate the
+    /// search resumes `skip` bytes further on, counting from the
+    /// candidate (as after a match).
     fn all_candidates(
         search: Search,
         hay: &[u8],
         from: usize,
+        skip: usize,
         strict: bool,
     ) -> (Vec<(usize, u64)>, u64) {
         let mut newlines = 0;
         let mut out = Vec::new();
-        let mut p = from;
-        while let Some(c) = search(hay, p, strict, &mut newlines) {
+        let (mut counted, mut p) = (from, from);
+        while let Some(c) = search(hay, counted, p, strict, &mut newlines) {
             out.push((c, newlines));
-            p = c + 1;
+            counted = c;
+            p = c + 1 + skip;
         }
         (out, newlines)
+    }
+
+    /// The candidates and counts of the portable search, which every
+    /// search gives too.
+    fn searches_agree(
+        hay: &[u8],
+        from: usize,
+        strict: bool,
+    ) -> (Vec<(usize, u64)>, u64) {
+        let want =
+            all_candidates(find_candidate_portable, hay, from, 0, strict);
+        for (name, search) in searches() {
+            for skip in [0, 1, 5, 40, 70] {
+                let got = all_candidates(search, hay, from, skip, strict);
+                let want = match skip {
+                    0 => want.clone(),
+                    _ => all_candidates(
+                        find_candidate_portable,
+                        hay,
+                        from,
+                        skip,
+                        strict,
+                    ),
+                };
+                assert_eq!(got, want, "{name} {} {from} {skip}", hay.len());
+            }
+        }
+        want
     }
 
     /// Every pair of bytes around a `:`, at every position of a block,
@@ -418,11 +474,12 @@ mod tests {
                     hay[at + 1] = next;
                     for strict in [false, true] {
                         let mut n = 0;
-                        let want =
-                            find_candidate_portable(&hay, 0, strict, &mut n);
+                        let want = find_candidate_portable(
+                            &hay, 0, 0, strict, &mut n,
+                        );
                         for (name, search) in searches() {
                             let mut m = 0;
-                            let got = search(&hay, 0, strict, &mut m);
+                            let got = search(&hay, 0, 0, strict, &mut m);
                             assert_eq!(
                                 (got, m),
                                 (want, n),
@@ -449,12 +506,7 @@ mod tests {
                 hay.rotate_left(shift);
                 for from in 0..=hay.len() {
                     for strict in [false, true] {
-                        let want = all_candidates(
-                            find_candidate_portable,
-                            &hay,
-                            from,
-                            strict,
-                        );
+                        let want = searches_agree(&hay, from, strict);
                         let plain =
                             hay[from..].iter().filter(|&&b| b == b'\n');
                         assert_eq!(want.1, plain.count() as u64);
@@ -463,12 +515,25 @@ mod tests {
                                 hay[from..c].iter().filter(|&&b| b == b'\n');
                             assert_eq!(n, plain.count() as u64);
                         }
-                        for (name, search) in searches() {
-                            let got =
-                                all_candidates(search, &hay, from, strict);
-                            assert_eq!(got, want, "{name} {len} {from}");
-                        }
                     }
+                }
+            }
+        }
+    }
+
+    /// Long runs of newlines, the densest input for the counters, with
+    /// candidates far apart and at the very end.
+    #[test]
+    fn counts_long_runs_of_newlines() {
+        for len in [8191, 8192, 8193, 20_000, 70_000] {
+            let mut hay = vec![b'\n'; len];
+            for at in [len / 3, len / 2 + 7, len - 2] {
+                hay[at..at + 2].copy_from_slice(b":/");
+            }
+            for from in [0, 1, 5, 64, 4000] {
+                for strict in [false, true] {
+                    let want = searches_agree(&hay, from, strict);
+                    assert!(want.0.len() >= 2);
                 }
             }
         }
@@ -476,8 +541,9 @@ mod tests {
 
     #[test]
     fn filter() {
-        let strict =
-            |s: &str| find_candidate_portable(s.as_bytes(), 0, true, &mut 0);
+        let strict = |s: &str| {
+            find_candidate_portable(s.as_bytes(), 0, 0, true, &mut 0)
+        };
         assert_eq!(strict("Note: x"), None);
         assert_eq!(strict("12:34"), None);
         assert_eq!(strict("s3://b"), Some(2));
@@ -486,8 +552,9 @@ mod tests {
         assert_eq!(strict("a::/"), Some(2));
         assert_eq!(strict("ab:"), Some(2));
         assert_eq!(strict(":x"), None);
-        let relaxed =
-            |s: &str| find_candidate_portable(s.as_bytes(), 0, false, &mut 0);
+        let relaxed = |s: &str| {
+            find_candidate_portable(s.as_bytes(), 0, 0, false, &mut 0)
+        };
         assert_eq!(relaxed("12:34"), Some(2));
         assert_eq!(relaxed("Note: x"), None);
     }

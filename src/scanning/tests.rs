@@ -11,12 +11,13 @@ use super::search::find_candidate_portable;
 use super::search::find_candidate_sse2;
 use super::{Finder, work};
 
-type Search = fn(&[u8], usize, bool, &mut u64) -> Option<usize>;
+type Search = fn(&[u8], usize, usize, bool, &mut u64) -> Option<usize>;
 
 /// Every `:`, unfiltered, and the newlines before it counted a byte at a
 /// time: the reference for what the filter may drop.
 fn every_colon(
     hay: &[u8],
+    counted: usize,
     from: usize,
     _strict: bool,
     newlines: &mut u64,
@@ -24,7 +25,7 @@ fn every_colon(
     let found = (from..hay.len()).find(|&i| hay[i] == b':');
     let upto = found.unwrap_or(hay.len());
     *newlines +=
-        hay[from..upto].iter().filter(|&&b| b == b'\n').count() as u64;
+        hay[counted..upto].iter().filter(|&&b| b == b'\n').count() as u64;
     found
 }
 
@@ -48,16 +49,21 @@ fn matches_with(
     search: Search,
 ) -> Vec<(usize, usize, String, u64)> {
     let strict = matches!(finder.policy, SchemePolicy::Default);
-    let search = |h: &[u8], f: usize, n: &mut u64| search(h, f, strict, n);
+    let search =
+        |h: &[u8], c: usize, f: usize, n: &mut u64| search(h, c, f, strict, n);
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
-        match cursor.step_with(search, &finder.policy, hay, true) {
-            Step::Found(f, line) => {
-                let before = &hay[..f.start];
+        let step =
+            cursor.step_with(search, &finder.policy, hay, true, |f, l| {
+                (f.start, f.end, f.uri.to_string(), l)
+            });
+        match step {
+            Step::Found(m) => {
+                let before = &hay[..m.0];
                 let lines = before.iter().filter(|&&b| b == b'\n').count();
-                assert_eq!(line, lines as u64 + 1, "{:?}", f.uri);
-                out.push((f.start, f.end, f.uri.into_owned(), line));
+                assert_eq!(m.3, lines as u64 + 1, "{:?}", m.2);
+                out.push(m);
             }
             Step::Exhausted | Step::NeedMore => return out,
             Step::Skip => {
