@@ -239,6 +239,7 @@ impl Cursor {
         emit: impl FnOnce(&mut Found<'h>, u64) -> T,
     ) -> Step<T> {
         loop {
+            debug_assert!(self.counted <= self.pos);
             let found =
                 search(hay, self.counted, self.pos, &mut self.newlines);
             let Some(colon) = found else {
