@@ -13,17 +13,22 @@
 //!
 //! # The pipeline
 //!
-//! 1. `search`: find the `:` that may end a scheme, filtering on the
-//!    bytes around each one 32 (AVX2) or 16 (SSE2) at a time; a portable
-//!    memchr-and-check loop elsewhere and under
+//! 1. `search`: find the `:` that may end a scheme, 64 (AVX2) or 32
+//!    (SSE2) bytes at a time: a cheap test for a `:` followed by a
+//!    non-space, then the filter on the bytes around it for the few
+//!    blocks that pass; the same pass counts newlines, for line numbers.
+//!    A portable memchr-and-check loop elsewhere and under
 //!    `--cfg uriscan_disable_simd`.
 //! 2. `scheme`: extend backward over the scheme characters and apply
 //!    the scheme policy.
 //! 3. `delimit`: find where the URI ends, by the extraction policy and
 //!    RFC 3986 Appendix C (quotes, `<...>` wrapped across lines, `URL:`,
 //!    trailing punctuation, balanced brackets).
-//! 4. `validate`: cut the candidate to its longest valid prefix in one
-//!    pass; the syntax layer's parser confirms every emitted URI.
+//! 4. `validate`: a candidate the run scan saw in the common shape (ASCII,
+//!    no `[`/`]`, one `#` at most, every `%` followed by two hex digits)
+//!    needs only its authority checked (`quick_valid`, held to the parser
+//!    by a property test); any other goes to the syntax layer's parser,
+//!    and is cut to its longest valid prefix in one pass when it fails.
 //!
 //! # Extraction policy
 //!
