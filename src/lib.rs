@@ -14,3 +14,9 @@ pub mod syntax;
 pub mod walking;
 
 pub use span::Span;
+
+/// The Rust examples of README.md, run as doc tests so that they stay
+/// true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
