@@ -33,7 +33,7 @@ impl SchemePolicy {
     /// Whether a URI with this scheme, followed by `rest`, is a
     /// candidate. `rest` may be short at the end of a buffer; the caller
     /// makes sure it holds at least two bytes unless the input ended.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn accepts(&self, scheme: &[u8], rest: &[u8]) -> bool {
         match self {
             SchemePolicy::Default => {
@@ -72,7 +72,7 @@ fn is_listed(scheme: &[u8]) -> bool {
 /// [`MAX_SCHEME_LEN`], or when the run is the tail of a word: a letter
 /// of a script that separates words by spaces stands right before it
 /// (`schéma://` is not `ma://`), while `请看http://` is fine.
-#[inline]
+#[inline(always)]
 pub(crate) fn scheme_start(
     hay: &[u8],
     colon: usize,
