@@ -33,7 +33,7 @@ impl SchemePolicy {
     /// Whether a URI with this scheme, followed by `rest`, is a
     /// candidate. `rest` may be short at the end of a buffer; the caller
     /// makes sure it holds at least two bytes unless the input ended.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn accepts(&self, scheme: &[u8], rest: &[u8]) -> bool {
         match self {
             SchemePolicy::Default => {
@@ -72,7 +72,7 @@ fn is_listed(scheme: &[u8]) -> bool {
 /// [`MAX_SCHEME_LEN`], or when the run is the tail of a word: a letter
 /// of a script that separates words by spaces stands right before it
 /// (`schéma://` is not `ma://`), while `请看http://` is fine.
-#[inline]
+#[inline(always)]
 pub(crate) fn scheme_start(
     hay: &[u8],
     colon: usize,
@@ -81,11 +81,7 @@ pub(crate) fn scheme_start(
     // Looking back one byte past the longest scheme tells an overlong
     // run from a scheme, with no length check inside the loop.
     let floor = lower.max(colon.saturating_sub(MAX_SCHEME_LEN + 1));
-    let mut i =
-        match hay[floor..colon].iter().rposition(|&c| !SCHEME.contains(c)) {
-            Some(p) => floor + p + 1,
-            None => floor,
-        };
+    let mut i = scheme_run_start(hay, floor, colon);
     super::work::add(colon - i);
     if colon - i > MAX_SCHEME_LEN {
         return None;
@@ -107,6 +103,81 @@ pub(crate) fn scheme_start(
         }
     }
     Some(i)
+}
+
+/// The start of the run of scheme characters that ends at `colon`, not
+/// before `floor`: the portable loop, also the reference for the
+/// vectorized one.
+#[inline(always)]
+pub(crate) fn scheme_run_start_portable(
+    hay: &[u8],
+    floor: usize,
+    colon: usize,
+) -> usize {
+    match hay[floor..colon].iter().rposition(|&c| !SCHEME.contains(c)) {
+        Some(p) => floor + p + 1,
+        None => floor,
+    }
+}
+
+/// [`scheme_run_start_portable`], looking at the 16 bytes before the
+/// `:` at once with SSE2 (part of x86-64) where there are 16. The byte
+/// loop was some seventy instructions per URI on URI-dense text.
+#[inline(always)]
+fn scheme_run_start(hay: &[u8], floor: usize, colon: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+    if colon >= 16 {
+        let block = colon - 16;
+        // SAFETY: `block + 16 == colon <= hay.len()`; SSE2 is part of
+        // x86-64.
+        let other = unsafe { non_scheme_mask_sse2(hay, block) };
+        if other != 0 {
+            let last = block + 31 - other.leading_zeros() as usize;
+            return floor.max(last + 1);
+        }
+        if floor >= block {
+            return floor;
+        }
+        return scheme_run_start_portable(hay, floor, block);
+    }
+    scheme_run_start_portable(hay, floor, colon)
+}
+
+/// The bytes of `hay[at..at + 16]` that are not scheme characters, as
+/// a bit mask.
+///
+/// # Safety
+///
+/// `at + 16 <= hay.len()`.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn non_scheme_mask_sse2(hay: &[u8], at: usize) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
+        _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    debug_assert!(at + 16 <= hay.len());
+    // SAFETY: `at + 16 <= hay.len()`, the caller's promise.
+    let v = unsafe { _mm_loadu_si128(hay.as_ptr().add(at).cast::<__m128i>()) };
+    let within = |v: __m128i, lo: u8, hi: u8| {
+        // Bytes >= 0x80 are negative here, below every `lo`.
+        _mm_and_si128(
+            _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+            _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
+        )
+    };
+    let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+    // `| 0x20` folds the capitals onto the small letters and moves no
+    // other byte into `a..=z`.
+    let alpha = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', b'z');
+    let scheme = _mm_or_si128(
+        _mm_or_si128(alpha, within(v, b'0', b'9')),
+        _mm_or_si128(eq(b'+'), _mm_or_si128(eq(b'-'), eq(b'.'))),
+    );
+    !(_mm_movemask_epi8(scheme) as u32) & 0xFFFF
 }
 
 #[cfg(test)]
@@ -133,6 +204,28 @@ mod tests {
         assert_eq!(start(&long), None);
         let ok = "a".repeat(MAX_SCHEME_LEN) + ":";
         assert_eq!(start(&ok).map(str::len), Some(MAX_SCHEME_LEN));
+    }
+
+    /// The vectorized look back agrees with the byte loop for every
+    /// byte at every distance from the `:`, with every floor.
+    #[test]
+    fn scheme_run_start_equals_portable() {
+        let mut hay = vec![b'a'; 48];
+        for b in 0..=255u8 {
+            for at in 0..40 {
+                hay.fill(b'h');
+                hay[at] = b;
+                for colon in [16usize, 17, 31, 40] {
+                    for floor in [0, 3, colon.saturating_sub(16), colon - 2] {
+                        assert_eq!(
+                            scheme_run_start(&hay, floor, colon),
+                            scheme_run_start_portable(&hay, floor, colon),
+                            "byte {b} at {at}, colon {colon}, floor {floor}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -248,11 +248,24 @@ pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
 #[inline]
 pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
     let rest = &b[colon + 1..];
-    let Some(auth) = rest.strip_prefix(b"//") else {
+    if !rest.starts_with(b"//") {
         // `path-rootless` or `path-absolute`: any first byte but these
         // leaves a non-empty path.
         return !matches!(rest.first(), None | Some(b'?' | b'#'));
-    };
+    }
+    let from = colon + 3;
+    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+    // SAFETY: SSE2 is part of x86-64.
+    if let Some(ok) = unsafe { authority_ok_sse2(b, from) } {
+        return ok;
+    }
+    authority_ok_portable(b, from)
+}
+
+/// The authority check of [`quick_valid`] for the authority starting at
+/// `b[from..]`, a byte at a time: the reference for the vectorized one.
+pub(crate) fn authority_ok_portable(b: &[u8], from: usize) -> bool {
+    let auth = &b[from..];
     // One pass over the authority: where the host starts (after the
     // `@`, if any) and where its port's `:` is. The three lookups this
     // replaces were a sixth of the time on URI-dense text.
@@ -285,6 +298,76 @@ pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
         None => end,
     };
     host_end > host_start || auth.get(end) == Some(&b'/')
+}
+
+/// [`authority_ok_portable`] with SSE2 (which every x86-64 CPU has) on
+/// one 16-byte block: the bytes the authority pass looks for, as bit
+/// masks, and the decision made on the bits. The block is the first 16
+/// bytes of the authority or, when the authority is shorter, the last
+/// 16 of `b`, shifted. `None` when `b` is shorter than 16 bytes or the
+/// authority does not end within the block. Measured: the byte loop was
+/// fifty instructions per URI on URI-dense text.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn authority_ok_sse2(b: &[u8], from: usize) -> Option<bool> {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
+        _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let len = b.len().checked_sub(from)?;
+    let at = if len >= 16 { from } else { b.len().checked_sub(16)? };
+    // SAFETY: `at + 16 <= b.len()` in both cases above.
+    let v = unsafe { _mm_loadu_si128(b.as_ptr().add(at).cast::<__m128i>()) };
+    let shift = from - at;
+    let eq = |c: u8| {
+        let m = _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        (_mm_movemask_epi8(m) as u32) >> shift
+    };
+    let ends = (eq(b'/') | eq(b'?') | eq(b'#')) & block_bits(len.min(16));
+    let end = if ends != 0 {
+        ends.trailing_zeros() as usize
+    } else if len <= 16 {
+        len
+    } else if matches!(b[from + 16], b'/' | b'?' | b'#') {
+        // An authority of exactly 16 bytes (`en.wikipedia.org`).
+        16
+    } else {
+        return None;
+    };
+    // The authority is ASCII (the run was clean), so the signed
+    // compares order the digits.
+    let digit = _mm_and_si128(
+        _mm_cmpgt_epi8(v, _mm_set1_epi8(b'0' as i8 - 1)),
+        _mm_cmplt_epi8(v, _mm_set1_epi8(b'9' as i8 + 1)),
+    );
+    let digits = (_mm_movemask_epi8(digit) as u32) >> shift;
+    let inside = block_bits(end);
+    let ats = eq(b'@') & inside;
+    if ats & ats.wrapping_sub(1) != 0 {
+        return Some(false);
+    }
+    let host_start =
+        if ats != 0 { ats.trailing_zeros() as usize + 1 } else { 0 };
+    let colons = eq(b':') & inside & !block_bits(host_start);
+    let host_end = if colons != 0 {
+        let p = colons.trailing_zeros() as usize;
+        let port = inside & !block_bits(p + 1);
+        if port & !digits != 0 {
+            return Some(false);
+        }
+        p
+    } else {
+        end
+    };
+    Some(host_end > host_start || b.get(from + end) == Some(&b'/'))
+}
+
+/// The low `n` bits (`n <= 16`).
+#[inline(always)]
+fn block_bits(n: usize) -> u32 {
+    (1u32 << n) - 1
 }
 
 /// Whether the URI `b` (valid, with its scheme's `:` at `colon`) has a
@@ -356,6 +439,49 @@ mod tests {
                 prop_assert!(has_host_or_path(b, colon));
             }
         }
+    }
+
+    /// The SSE2 authority pass decides as the portable one whenever it
+    /// decides, for the authority at every offset of the block and
+    /// every length around 16.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn authority_sse2_equals_portable() {
+        let alphabet = b"a0:@/?#";
+        let mut words = vec![Vec::new()];
+        for len in 1..=4 {
+            for mut k in 0..alphabet.len().pow(len) {
+                let mut w = Vec::new();
+                for _ in 0..len {
+                    w.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                words.push(w);
+            }
+        }
+        let mut decided = 0;
+        for word in &words {
+            for pad in [0, 5, 11, 12, 15, 16, 20] {
+                for scheme in 1..=14 {
+                    for tail in ["", "/", "/ppppppppppppp"] {
+                        let mut b = vec![b'h'; scheme];
+                        b.extend_from_slice(b"://");
+                        b.extend(std::iter::repeat_n(b'a', pad));
+                        b.extend_from_slice(word);
+                        b.extend_from_slice(tail.as_bytes());
+                        let from = scheme + 3;
+                        let want = authority_ok_portable(&b, from);
+                        // SAFETY: SSE2 is part of x86-64.
+                        let got = unsafe { authority_ok_sse2(&b, from) };
+                        if let Some(got) = got {
+                            decided += 1;
+                            assert_eq!(got, want, "{}", b.escape_ascii());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided > words.len() * 100);
     }
 
     #[test]
