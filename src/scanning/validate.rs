@@ -11,9 +11,9 @@
 //! query).
 
 use crate::syntax::chars::{
-    DIGIT, HEXDIG, IPVFUTURE_TAIL, PCHAR, REG_NAME, Table, USERINFO,
-    is_pct_encoded,
+    DIGIT, PCHAR, REG_NAME, Table, USERINFO, is_pct_encoded,
 };
+use crate::syntax::host::{is_ipv6, is_ipvfuture};
 
 use super::unicode::{Decoded, decode, is_iprivate, is_ucschar};
 
@@ -78,115 +78,6 @@ fn run(b: &[u8], mut i: usize, table: &Table, wide: Wide) -> usize {
         i += n;
     }
     i
-}
-
-/// `h16 = 1*4HEXDIG`: the length taken (0 to 4).
-fn h16(b: &[u8]) -> usize {
-    b.iter().take(4).take_while(|&&c| HEXDIG.contains(c)).count()
-}
-
-/// `dec-octet`, strictly (no leading zeros): the length taken.
-fn dec_octet(b: &[u8]) -> usize {
-    let n = b.iter().take(3).take_while(|&&c| DIGIT.contains(c)).count();
-    for len in (1..=n).rev() {
-        let d = &b[..len];
-        if len > 1 && d[0] == b'0' {
-            continue;
-        }
-        let v: u32 = d.iter().fold(0, |v, &c| v * 10 + u32::from(c - b'0'));
-        if v <= 255 {
-            return len;
-        }
-    }
-    0
-}
-
-/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`,
-/// the whole of `b`.
-pub(crate) fn is_ipv4(b: &[u8]) -> bool {
-    let mut i = 0;
-    for k in 0..4 {
-        if k > 0 {
-            if b.get(i) != Some(&b'.') {
-                return false;
-            }
-            i += 1;
-        }
-        let n = dec_octet(&b[i..]);
-        if n == 0 {
-            return false;
-        }
-        i += n;
-    }
-    i == b.len()
-}
-
-/// `IPv6address` (3.2.2), the whole of `b`: at most eight 16-bit pieces,
-/// at most one `::` standing for one or more zero pieces, and optionally
-/// an IPv4 address in place of the last two pieces.
-pub(crate) fn is_ipv6(b: &[u8]) -> bool {
-    let mut i = 0;
-    let mut pieces = 0;
-    let mut elided = false;
-    if b.starts_with(b"::") {
-        elided = true;
-        i = 2;
-        if i == b.len() {
-            return true;
-        }
-    } else if b.first() == Some(&b':') {
-        return false;
-    }
-    loop {
-        // An IPv4 tail counts as two pieces.
-        let rest = &b[i..];
-        if rest.contains(&b'.') && !rest.contains(&b':') {
-            return is_ipv4(rest)
-                && if elided { pieces + 2 <= 7 } else { pieces + 2 == 8 };
-        }
-        let n = h16(rest);
-        if n == 0 {
-            return false;
-        }
-        i += n;
-        pieces += 1;
-        if i == b.len() {
-            return if elided { pieces <= 7 } else { pieces == 8 };
-        }
-        if b[i] != b':' {
-            return false;
-        }
-        i += 1;
-        if b.get(i) == Some(&b':') {
-            if elided {
-                return false;
-            }
-            elided = true;
-            i += 1;
-            if i == b.len() {
-                return pieces <= 7;
-            }
-        } else if i == b.len() {
-            return false;
-        }
-        if pieces >= 8 {
-            return false;
-        }
-    }
-}
-
-/// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`,
-/// the whole of `b`.
-fn is_ipvfuture(b: &[u8]) -> bool {
-    if !matches!(b.first(), Some(b'v' | b'V')) {
-        return false;
-    }
-    let hex = b[1..].iter().take_while(|&&c| HEXDIG.contains(c)).count();
-    if hex == 0 || b.get(1 + hex) != Some(&b'.') {
-        return false;
-    }
-    let tail = &b[2 + hex..];
-    !tail.is_empty() && tail.iter().all(|&c| IPVFUTURE_TAIL.contains(c))
 }
 
 /// The length of the longest prefix of `b` that is a valid IRI, given
