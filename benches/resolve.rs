@@ -255,25 +255,6 @@ fn bench_normalize(c: &mut Criterion, uris: &[String]) {
     g.finish();
 }
 
-fn summary(group: &str, items: &[String], ids: &[&str], reference: &str) {
-    let Some(base) = common::median_ns(group, reference) else { return };
-    let n = items.len() as f64;
-    let bytes = total(items) as f64;
-    println!("\n{group}: {n} inputs, {:.1} bytes on average", bytes / n);
-    println!("{:<32} {:>9} {:>9} {:>9}", "", "ns/input", "MB/s", "speedup");
-    for id in ids {
-        if let Some(t) = common::median_ns(group, id) {
-            println!(
-                "{:<32} {:>9.1} {:>9.0} {:>8.2}x",
-                id,
-                t / n,
-                bytes / t * 1e3,
-                base / t
-            );
-        }
-    }
-}
-
 fn main() {
     let inputs = inputs();
     let mut c = Criterion::default().configure_from_args();
@@ -283,9 +264,19 @@ fn main() {
     c.final_summary();
     let resolvers =
         ["uriscan-resolve", "uriscan-resolve-into", "iri-string-resolve"];
-    summary("resolve-rfc", &inputs.rfc, &resolvers, "iri-string-resolve");
-    summary("resolve-corpus", &inputs.refs, &resolvers, "iri-string-resolve");
-    summary(
+    common::summary(
+        "resolve-rfc",
+        &inputs.rfc,
+        &resolvers,
+        "iri-string-resolve",
+    );
+    common::summary(
+        "resolve-corpus",
+        &inputs.refs,
+        &resolvers,
+        "iri-string-resolve",
+    );
+    common::summary(
         "normalize",
         &inputs.uris,
         &[

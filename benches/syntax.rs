@@ -93,34 +93,15 @@ fn bench(c: &mut Criterion, uris: &[String]) {
     g.finish();
 }
 
-fn summary(uris: &[String]) {
-    let n = uris.len() as f64;
-    let bytes = uris.iter().map(String::len).sum::<usize>() as f64;
-    let Some(base) = common::median_ns(GROUP, "fluent-uri-parse") else {
-        return;
-    };
-    println!("\nsummary: {} URIs, {:.1} bytes on average", n, bytes / n);
-    println!(
-        "{:<18} {:>10} {:>10} {:>14}",
-        "", "ns/URI", "MB/s", "vs fluent-uri"
-    );
-    for id in ["uriscan-validate", "uriscan-parse", "fluent-uri-parse"] {
-        if let Some(t) = common::median_ns(GROUP, id) {
-            println!(
-                "{:<18} {:>10.1} {:>10.0} {:>13.2}x",
-                id,
-                t / n,
-                bytes / t * 1e3,
-                base / t
-            );
-        }
-    }
-}
-
 fn main() {
     let uris = inputs();
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c, &uris);
     c.final_summary();
-    summary(&uris);
+    common::summary(
+        GROUP,
+        &uris,
+        &["uriscan-validate", "uriscan-parse", "fluent-uri-parse"],
+        "fluent-uri-parse",
+    );
 }

@@ -70,3 +70,24 @@ pub fn median_ns(group: &str, id: &str) -> Option<f64> {
         serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
     json["median"]["point_estimate"].as_f64()
 }
+
+/// Prints time per input, MB/s and the speedup over `reference` for the
+/// benches `ids` of `group`, from criterion's medians.
+pub fn summary(group: &str, items: &[String], ids: &[&str], reference: &str) {
+    let Some(base) = median_ns(group, reference) else { return };
+    let n = items.len() as f64;
+    let bytes = items.iter().map(String::len).sum::<usize>() as f64;
+    println!("\n{group}: {n} inputs, {:.1} bytes on average", bytes / n);
+    println!("{:<32} {:>9} {:>9} {:>9}", "", "ns/input", "MB/s", "speedup");
+    for id in ids {
+        if let Some(t) = median_ns(group, id) {
+            println!(
+                "{:<32} {:>9.1} {:>9.0} {:>8.2}x",
+                id,
+                t / n,
+                bytes / t * 1e3,
+                base / t
+            );
+        }
+    }
+}
