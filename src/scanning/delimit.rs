@@ -91,12 +91,41 @@ struct RunEnd {
     bracket: bool,
     /// The run ended at the closing quote.
     closed: bool,
-    /// The run holds a non-ASCII byte.
+    /// What the scan saw of the run's bytes.
+    shape: Shape,
+}
+
+/// What a run scan notes on its way, for [`Shape`]: a non-ASCII
+/// character, and whatever keeps an ASCII run from being clean (a `[` or
+/// `]`, a second `#`, a `%` without two hex digits after it). It looks at
+/// the bytes where they are at hand rather than in a second pass.
+#[derive(Clone, Copy, Default)]
+struct Seen {
     wide: bool,
-    /// The run is ASCII, holds no `[` or `]`, at most one `#`, and every
-    /// `%` in it starts a `pct-encoded`: the shape
-    /// [`quick_valid`] decides without the parser.
-    clean: bool,
+    odd: bool,
+    hashes: u32,
+}
+
+impl Seen {
+    /// A [`MARK`] byte `c` at `hay[i]`.
+    #[inline(always)]
+    fn mark(&mut self, c: u8, hay: &[u8], i: usize) {
+        if c == b'#' {
+            self.hashes += 1;
+            self.odd |= self.hashes > 1;
+        } else {
+            self.odd |= !is_pct_encoded(&hay[i..]);
+        }
+    }
+
+    #[inline(always)]
+    fn shape(self) -> Shape {
+        match (self.wide, self.odd) {
+            (true, _) => Shape::Wide,
+            (false, true) => Shape::Ascii,
+            (false, false) => Shape::Clean,
+        }
+    }
 }
 
 /// The end of a bare run.
@@ -141,14 +170,9 @@ fn scan_run_inner<S: Skip>(
     let stop = hay.len().min(limit);
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
-    let mut wide = false;
-    // A `[` or a second `#` makes the run need the parser; so does a `%`
-    // without two hex digits after it (looked at here, where the bytes
-    // are at hand, rather than in a second pass).
-    let mut odd = false;
-    let mut hashes = 0u32;
-    let end = |end, bracket, closed, wide: bool, odd: bool| {
-        Run::End(RunEnd { end, bracket, closed, wide, clean: !wide && !odd })
+    let mut seen = Seen::default();
+    let end = |end, bracket, closed, seen: Seen| {
+        Run::End(RunEnd { end, bracket, closed, shape: seen.shape() })
     };
     loop {
         i = skip.skip(hay, i, stop);
@@ -157,19 +181,14 @@ fn scan_run_inner<S: Skip>(
         }
         let Some(&c) = hay.get(i) else {
             if eof {
-                return end(i, false, false, wide, odd);
+                return end(i, false, false, seen);
             }
             return Run::NeedMore;
         };
         match RUN_CLASS[usize::from(c)] {
-            STOP => return end(i, false, quote == Some(c), wide, odd),
+            STOP => return end(i, false, quote == Some(c), seen),
             MARK => {
-                if c == b'#' {
-                    hashes += 1;
-                    odd |= hashes > 1;
-                } else {
-                    odd |= !is_pct_encoded(&hay[i..]);
-                }
+                seen.mark(c, hay, i);
                 i += 1;
             }
             BRACKET_OR_QUOTE => {
@@ -177,18 +196,18 @@ fn scan_run_inner<S: Skip>(
                     b'(' => paren += 1,
                     b'[' => {
                         square += 1;
-                        odd = true;
+                        seen.odd = true;
                     }
                     b')' | b']' => {
                         let depth =
                             if c == b')' { &mut paren } else { &mut square };
                         if *depth == 0 {
-                            return end(i, true, false, wide, odd);
+                            return end(i, true, false, seen);
                         }
                         *depth -= 1;
                     }
                     _ if quote == Some(c) => {
-                        return end(i, false, true, wide, odd);
+                        return end(i, false, true, seen);
                     }
                     _ => {}
                 }
@@ -196,11 +215,11 @@ fn scan_run_inner<S: Skip>(
             }
             _ => match decode(&hay[i..]) {
                 Decoded::Char(ch, n) if continues_uri(ch) => {
-                    wide = true;
+                    seen.wide = true;
                     i += n;
                 }
                 Decoded::Incomplete if !eof => return Run::NeedMore,
-                _ => return end(i, false, false, wide, odd),
+                _ => return end(i, false, false, seen),
             },
         }
     }
@@ -244,8 +263,8 @@ fn scan_angle_inner<S: Skip>(
     let limit = start + MAX_ANGLE_LEN;
     let stop = hay.len().min(limit);
     let mut i = colon + 1;
-    let (mut wide, mut spaced, mut odd) = (false, false, false);
-    let mut hashes = 0u32;
+    let mut seen = Seen::default();
+    let mut spaced = false;
     loop {
         i = skip.skip(hay, i, stop);
         *reached = i;
@@ -257,24 +276,16 @@ fn scan_angle_inner<S: Skip>(
         };
         match RUN_CLASS[usize::from(c)] {
             STOP if c == b'>' => {
-                let shape = match (wide, odd) {
-                    (true, _) => Shape::Wide,
-                    (false, true) => Shape::Ascii,
-                    (false, false) => Shape::Clean,
-                };
+                let shape = seen.shape();
                 return Angle::Closed { gt: i, shape, spaced };
             }
             STOP if is_ascii_space(c) => spaced = true,
             STOP => return Angle::Open,
-            MARK if c == b'#' => {
-                hashes += 1;
-                odd |= hashes > 1;
-            }
-            MARK => odd |= !is_pct_encoded(&hay[i..]),
-            BRACKET_OR_QUOTE => odd |= matches!(c, b'[' | b']'),
+            MARK => seen.mark(c, hay, i),
+            BRACKET_OR_QUOTE => seen.odd |= matches!(c, b'[' | b']'),
             _ => match decode(&hay[i..]) {
                 Decoded::Char(ch, n) if continues_uri(ch) => {
-                    wide = true;
+                    seen.wide = true;
                     i += n - 1;
                 }
                 Decoded::Incomplete if !eof => return Angle::NeedMore,
@@ -299,7 +310,8 @@ enum Shape {
     Wide,
     /// ASCII.
     Ascii,
-    /// ASCII in the shape [`quick_valid`] decides (see [`RunEnd::clean`]).
+    /// ASCII, without `[` or `]`, with at most one `#`, and every `%`
+    /// starting a `pct-encoded`: the shape [`quick_valid`] decides.
     Clean,
 }
 
@@ -536,20 +548,13 @@ pub(crate) fn confirm_with<'h, S: Skip>(
         Some(q @ (b'"' | b'\'')) => Some(q),
         _ => None,
     };
-    let RunEnd { end, bracket, closed, wide, clean } =
+    let RunEnd { end, bracket, closed, shape } =
         match scan_run(skip, hay, start, colon, quote, eof) {
             Run::End(run) => run,
             Run::NeedMore => return Outcome::NeedMore,
             Run::Overlong { from } => return Outcome::Overlong { from },
         };
     let cand_end = if bracket { end + 1 } else { end };
-    let shape = if clean {
-        Shape::Clean
-    } else if wide {
-        Shape::Wide
-    } else {
-        Shape::Ascii
-    };
     let Some(s) = settle(&hay[start..end], colon - start, !closed, shape)
     else {
         return Outcome::Drop { resume: cand_end };
