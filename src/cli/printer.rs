@@ -138,6 +138,10 @@ impl<'a> Texts<'a> {
 /// written.
 pub const SPILL_AT: usize = 64 * 1024;
 
+/// What writes out a stream's output as it grows (see [`Printer::file`]);
+/// false when standard output is gone.
+pub type Spill<'a> = dyn FnMut(&mut Vec<u8>) -> bool + 'a;
+
 /// Formats matches by the configuration. One per worker thread.
 #[derive(Debug)]
 pub struct Printer<'c> {
@@ -155,12 +159,11 @@ impl<'c> Printer<'c> {
     /// texts a streamed file copied out for it (JSON only); a file read
     /// whole passes its bytes as `haystack` instead.
     ///
-    /// `spill` is called whenever `out` holds [`SPILL_AT`] bytes or more;
-    /// it may write the buffer out and clear it, and returns false to stop
-    /// (standard output is gone). A file read whole passes one that keeps
-    /// everything, so that its output is written in one piece; a stream
-    /// passes one that writes, so that memory stays bounded on input of
-    /// any size.
+    /// `spill`, when given, is called whenever `out` holds [`SPILL_AT`]
+    /// bytes or more; it writes the buffer out and clears it, and returns
+    /// false to stop (standard output is gone). A stream passes one, so
+    /// that memory stays bounded on input of any size; a file read whole
+    /// passes none, so that its output is written in one piece.
     pub fn file<'h, I>(
         &self,
         out: &mut Vec<u8>,
@@ -168,7 +171,7 @@ impl<'c> Printer<'c> {
         matches: I,
         haystack: Option<&[u8]>,
         seen: Option<&Mutex<HashSet<String>>>,
-        spill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+        mut spill: Option<&mut Spill<'_>>,
     ) -> u64
     where
         I: Iterator<Item = (Match<'h>, Option<StreamText>)>,
@@ -218,7 +221,10 @@ impl<'c> Printer<'c> {
                     self.json(out, label, &m, texts, &shown, &warnings)
                 }
             }
-            if out.len() >= SPILL_AT && !spill(out) {
+            if out.len() >= SPILL_AT
+                && let Some(spill) = spill.as_mut()
+                && !spill(out)
+            {
                 break;
             }
         }

@@ -132,14 +132,8 @@ impl<'s, 'c> Worker<'s, 'c> {
             }
             Contents::Text(bytes) => {
                 let matches = finder.find_iter(bytes).map(|m| (m, None));
-                let n = printer.file(
-                    out,
-                    label,
-                    matches,
-                    Some(bytes),
-                    seen,
-                    &mut |_| true,
-                );
+                let n =
+                    printer.file(out, label, matches, Some(bytes), seen, None);
                 (n, bytes.len() as u64)
             }
             Contents::Stream(rdr) => {
@@ -158,12 +152,26 @@ impl<'s, 'c> Worker<'s, 'c> {
                         .with_text()
                         .map_while(|r| r.map_err(|e| error = Some(e)).ok())
                         .map(|(m, t)| (m, Some(t)));
-                    printer.file(out, label, matches, None, seen, &mut spill)
+                    printer.file(
+                        out,
+                        label,
+                        matches,
+                        None,
+                        seen,
+                        Some(&mut spill),
+                    )
                 } else {
                     let matches = stream
                         .map_while(|r| r.map_err(|e| error = Some(e)).ok())
                         .map(|m| (m, None));
-                    printer.file(out, label, matches, None, seen, &mut spill)
+                    printer.file(
+                        out,
+                        label,
+                        matches,
+                        None,
+                        seen,
+                        Some(&mut spill),
+                    )
                 };
                 if let Some(e) = error {
                     // What was found before the error is still printed.
