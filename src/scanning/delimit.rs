@@ -18,9 +18,8 @@ use crate::syntax::Parser;
 use crate::syntax::chars::{SCHEME, URI_CHAR, is_pct_encoded};
 
 use super::Trimmed;
-#[cfg(target_arch = "x86_64")]
-use super::plain::Avx2;
-use super::plain::{BRACKET_OR_QUOTE, MARK, Portable, RUN_CLASS, STOP, Skip};
+use super::kernels::Kernels;
+use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
 use super::unicode::{Decoded, continues_uri, decode};
 use super::validate::{has_host_or_path, quick_valid, valid_prefix};
@@ -140,15 +139,15 @@ enum Run {
 /// at invalid UTF-8, at a closing bracket that no opening one inside the
 /// run balances (`bracket`), or at the closing `quote` (`closed`).
 #[inline(always)]
-fn scan_run<S: Skip>(
-    skip: S,
+fn scan_run<K: Kernels>(
+    k: K,
     hay: &[u8],
     start: usize,
     colon: usize,
     quote: Option<u8>,
     eof: bool,
 ) -> Run {
-    let run = scan_run_inner(skip, hay, start, colon, quote, eof);
+    let run = scan_run_inner(k, hay, start, colon, quote, eof);
     work::add(match run {
         Run::End(r) => r.end - colon,
         Run::NeedMore => hay.len() - colon,
@@ -158,8 +157,8 @@ fn scan_run<S: Skip>(
 }
 
 #[inline(always)]
-fn scan_run_inner<S: Skip>(
-    skip: S,
+fn scan_run_inner<K: Kernels>(
+    k: K,
     hay: &[u8],
     start: usize,
     colon: usize,
@@ -175,7 +174,7 @@ fn scan_run_inner<S: Skip>(
         Run::End(RunEnd { end, bracket, closed, shape: seen.shape() })
     };
     loop {
-        i = skip.skip(hay, i, stop);
+        i = k.skip_plain(hay, i, stop);
         if i >= limit {
             return Run::Overlong { from: limit };
         }
@@ -238,22 +237,22 @@ enum Angle {
 }
 
 #[inline(always)]
-fn scan_angle<S: Skip>(
-    skip: S,
+fn scan_angle<K: Kernels>(
+    k: K,
     hay: &[u8],
     start: usize,
     colon: usize,
     eof: bool,
 ) -> Angle {
     let mut reached = colon;
-    let angle = scan_angle_inner(skip, hay, start, colon, eof, &mut reached);
+    let angle = scan_angle_inner(k, hay, start, colon, eof, &mut reached);
     work::add(reached - colon);
     angle
 }
 
 #[inline(always)]
-fn scan_angle_inner<S: Skip>(
-    skip: S,
+fn scan_angle_inner<K: Kernels>(
+    k: K,
     hay: &[u8],
     start: usize,
     colon: usize,
@@ -266,7 +265,7 @@ fn scan_angle_inner<S: Skip>(
     let mut seen = Seen::default();
     let mut spaced = false;
     loop {
-        i = skip.skip(hay, i, stop);
+        i = k.skip_plain(hay, i, stop);
         *reached = i;
         if i >= limit {
             return Angle::Open;
@@ -339,7 +338,7 @@ fn trim_punct(
 /// A [`Shape::Clean`] candidate (most of them) that [`quick_valid`]
 /// accepts skips the parser: the run scan has already checked every byte
 /// the parser would, but for the authority, which `quick_valid` reads.
-/// That path is inlined into [`confirm_with`]; the call it saves was a
+/// That path is inlined into [`confirm`]; the call it saves was a
 /// tenth of the instructions per URI on URI-dense text.
 #[inline(always)]
 fn settle(
@@ -441,59 +440,11 @@ fn settle_by_parser(
 /// Looks at the candidate `:` at `colon`. `lower` is where the previous
 /// match or skipped run ended: no scheme reaches back past it, so no URI
 /// starts inside another. `eof` says that `hay` is all the input.
-#[inline]
-pub(crate) fn confirm<'h>(
-    policy: &SchemePolicy,
-    hay: &'h [u8],
-    colon: usize,
-    lower: usize,
-    eof: bool,
-) -> Outcome<'h> {
-    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-    if let Some(avx2) = Avx2::detect() {
-        // SAFETY: `detect` found AVX2.
-        return unsafe { confirm_avx2(avx2, policy, hay, colon, lower, eof) };
-    }
-    confirm_portable(policy, hay, colon, lower, eof)
-}
-
-/// [`confirm_with`] with the portable skip, out of line: inlined, it
-/// made [`confirm`] save registers and stack before choosing.
-#[inline(never)]
-fn confirm_portable<'h>(
-    policy: &SchemePolicy,
-    hay: &'h [u8],
-    colon: usize,
-    lower: usize,
-    eof: bool,
-) -> Outcome<'h> {
-    confirm_with(Portable, policy, hay, colon, lower, eof)
-}
-
-/// [`confirm_with`] compiled for AVX2, so that the run scans' AVX2 skip
-/// is inlined into it.
 ///
-/// # Safety
-///
-/// The CPU must support AVX2 (which `avx2` proves).
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[target_feature(enable = "avx2")]
-unsafe fn confirm_avx2<'h>(
-    avx2: Avx2,
-    policy: &SchemePolicy,
-    hay: &'h [u8],
-    colon: usize,
-    lower: usize,
-    eof: bool,
-) -> Outcome<'h> {
-    confirm_with(avx2, policy, hay, colon, lower, eof)
-}
-
-/// [`confirm`] with the plain-byte skip `skip`.
+/// Inlined into the iterators, each compiled for its [`Kernels`].
 #[inline(always)]
-pub(crate) fn confirm_with<'h, S: Skip>(
-    skip: S,
+pub(crate) fn confirm<'h, K: Kernels>(
+    k: K,
     policy: &SchemePolicy,
     hay: &'h [u8],
     colon: usize,
@@ -532,7 +483,7 @@ pub(crate) fn confirm_with<'h, S: Skip>(
     let opener = open_at.checked_sub(1).map(|i| hay[i]);
     let trimmed = Trimmed { url_prefix, ..Trimmed::default() };
     if opener == Some(b'<') {
-        match scan_angle(skip, hay, start, colon, eof) {
+        match scan_angle(k, hay, start, colon, eof) {
             Angle::NeedMore => return Outcome::NeedMore,
             Angle::Closed { gt, shape, spaced } => {
                 let raw = Raw { gt, shape, spaced };
@@ -549,7 +500,7 @@ pub(crate) fn confirm_with<'h, S: Skip>(
         _ => None,
     };
     let RunEnd { end, bracket, closed, shape } =
-        match scan_run(skip, hay, start, colon, quote, eof) {
+        match scan_run(k, hay, start, colon, quote, eof) {
             Run::End(run) => run,
             Run::NeedMore => return Outcome::NeedMore,
             Run::Overlong { from } => return Outcome::Overlong { from },
@@ -669,12 +620,13 @@ fn hyphen_before_break(raw: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    /// The AVX2 skip inlined into confirmation decides as the portable
-    /// one does, for candidates at every offset of runs longer and
-    /// shorter than a 32-byte block.
+    /// Confirmation with the AVX2 skip decides as with the portable
+    /// one, for candidates at every offset of runs longer and shorter
+    /// than a 32-byte block.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_confirmation_equals_portable() {
+        use crate::scanning::kernels::{Avx2, Baseline};
         let Some(avx2) = Avx2::detect() else {
             return;
         };
@@ -688,12 +640,8 @@ mod tests {
             let hay = &text.as_bytes()[..cut];
             for colon in (0..hay.len()).filter(|&i| hay[i] == b':') {
                 for eof in [true, false] {
-                    let want =
-                        confirm_with(Portable, &policy, hay, colon, 0, eof);
-                    // SAFETY: `detect` found AVX2.
-                    let got = unsafe {
-                        confirm_avx2(avx2, &policy, hay, colon, 0, eof)
-                    };
+                    let want = confirm(Baseline, &policy, hay, colon, 0, eof);
+                    let got = confirm(avx2, &policy, hay, colon, 0, eof);
                     assert_eq!(
                         format!("{got:?}"),
                         format!("{want:?}"),

@@ -8,6 +8,8 @@
 //! further back than its previous look, so each byte is looked at once
 //! at most (and in text with short lines, a few bytes per match).
 
+use super::kernels::Kernels;
+
 /// The start of the line of the last position looked at, in absolute
 /// byte offsets of the input.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,8 +25,14 @@ impl LineStart {
     /// Looks at `bytes`, which start at absolute offset `base`, up to
     /// absolute offset `to`. What is before `base` must have been looked
     /// at.
-    #[inline]
-    pub(crate) fn look(&mut self, bytes: &[u8], base: u64, to: u64) {
+    #[inline(always)]
+    pub(crate) fn look<K: Kernels>(
+        &mut self,
+        k: K,
+        bytes: &[u8],
+        base: u64,
+        to: u64,
+    ) {
         if to <= self.seen {
             return;
         }
@@ -32,7 +40,7 @@ impl LineStart {
         let from = (self.seen - base) as usize;
         let upto = (to - base) as usize;
         super::work::add(upto - from);
-        if let Some(last) = last_newline_in(bytes, from, upto) {
+        if let Some(last) = k.last_newline_in(bytes, from, upto) {
             self.start = base + last as u64 + 1;
         }
         self.seen = to;
@@ -40,9 +48,15 @@ impl LineStart {
 
     /// The 1-based byte column of absolute offset `at` of `bytes` (which
     /// start at absolute offset `base`).
-    #[inline]
-    pub(crate) fn column(&mut self, bytes: &[u8], base: u64, at: u64) -> u64 {
-        self.look(bytes, base, at);
+    #[inline(always)]
+    pub(crate) fn column<K: Kernels>(
+        &mut self,
+        k: K,
+        bytes: &[u8],
+        base: u64,
+        at: u64,
+    ) -> u64 {
+        self.look(k, bytes, base, at);
         debug_assert!(self.start <= at);
         at - self.start + 1
     }
@@ -56,22 +70,8 @@ pub(crate) fn count_newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
 }
 
 /// The offset of the last `\n` in `hay[from..to]`: the look back for
-/// the start of a match's line, mostly a few dozen bytes.
-#[inline]
-pub(crate) fn last_newline_in(
-    hay: &[u8],
-    from: usize,
-    to: usize,
-) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-    if hay.len() >= 32 && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { last_newline_in_avx2(hay, from, to) };
-    }
-    last_newline_in_portable(hay, from, to)
-}
-
-/// The portable look back, also the reference for the vectorized one.
+/// the start of a match's line, mostly a few dozen bytes. Portable, and
+/// the reference for the vectorized one.
 pub(crate) fn last_newline_in_portable(
     hay: &[u8],
     from: usize,
@@ -86,7 +86,6 @@ pub(crate) fn last_newline_in_portable(
 ///
 /// The CPU must support AVX2, and `at + 32 <= hay.len()`.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn newline_mask(hay: &[u8], at: usize) -> u32 {
@@ -117,8 +116,8 @@ fn bits(mask: u32, lo: usize, hi: usize) -> u32 {
 ///
 /// The CPU must support AVX2, and `hay` must hold 32 bytes.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(crate) unsafe fn last_newline_in_avx2(
     hay: &[u8],
     from: usize,
@@ -168,7 +167,6 @@ mod tests {
                             count_newlines_in(hay, from, to),
                             count as u64
                         );
-                        assert_eq!(last_newline_in(hay, from, to), last);
                         assert_eq!(
                             last_newline_in_portable(hay, from, to),
                             last
@@ -191,6 +189,14 @@ mod tests {
     /// looks at a dropped prefix in between (as streaming does).
     #[test]
     fn columns_match_a_direct_count() {
+        columns_match_with(crate::scanning::kernels::Baseline);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = crate::scanning::kernels::Avx2::detect() {
+            columns_match_with(avx2);
+        }
+    }
+
+    fn columns_match_with<K: Kernels>(k: K) {
         let text: Vec<u8> = (0..5000u32)
             .map(|i| if i % 13 == 0 || i % 97 == 5 { b'\n' } else { b'a' })
             .collect();
@@ -201,9 +207,9 @@ mod tests {
             at += step;
             if step == 1000 {
                 base = at - 100;
-                start.look(&text, 0, base as u64);
+                start.look(k, &text, 0, base as u64);
             }
-            let col = start.column(&text[base..], base as u64, at as u64);
+            let col = start.column(k, &text[base..], base as u64, at as u64);
             let line_start = text[..at]
                 .iter()
                 .rposition(|&b| b == b'\n')

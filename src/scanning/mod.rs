@@ -74,6 +74,7 @@ use crate::Span;
 
 mod delimit;
 mod finder;
+mod kernels;
 mod lines;
 mod plain;
 mod scheme;

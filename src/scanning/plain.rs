@@ -42,54 +42,6 @@ pub(crate) static RUN_CLASS: [u8; 256] = {
     t
 };
 
-/// A way to skip plain bytes, chosen once per confirmation so that the
-/// run scans, called a few times for each URI, neither ask the CPU for
-/// its features each time nor call out of line (measured: a tenth of
-/// the instructions per URI on URI-dense text).
-pub(crate) trait Skip: Copy {
-    /// The first offset in `i..end` whose byte is not [`PLAIN`], or
-    /// `end` (`end <= hay.len()`).
-    fn skip(self, hay: &[u8], i: usize, end: usize) -> usize;
-}
-
-/// The portable skip.
-#[derive(Clone, Copy)]
-pub(crate) struct Portable;
-
-impl Skip for Portable {
-    #[inline(always)]
-    fn skip(self, hay: &[u8], i: usize, end: usize) -> usize {
-        skip_plain_portable(hay, i, end)
-    }
-}
-
-/// The AVX2 skip; the value is the proof that the CPU has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[derive(Clone, Copy)]
-pub(crate) struct Avx2(());
-
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-impl Avx2 {
-    /// The AVX2 skip, if the CPU has AVX2.
-    #[inline]
-    pub(crate) fn detect() -> Option<Avx2> {
-        std::is_x86_feature_detected!("avx2").then_some(Avx2(()))
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Skip for Avx2 {
-    /// Inlined only into code compiled for AVX2 (see
-    /// [`super::delimit::confirm`]); elsewhere it is a call.
-    #[inline(always)]
-    fn skip(self, hay: &[u8], i: usize, end: usize) -> usize {
-        // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { skip_plain_avx2(hay, i, end) }
-    }
-}
-
 /// The portable loop, also the reference for the vectorized one.
 #[inline(always)]
 pub(crate) fn skip_plain_portable(
@@ -134,7 +86,6 @@ const NIBBLES: ([u8; 16], [u8; 16]) = nibble_tables();
 ///
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) unsafe fn skip_plain_avx2(

@@ -71,34 +71,10 @@ fn count_newlines_plain(bytes: &[u8]) -> u64 {
 /// The bytes between `counted` and `from` are what confirmation skipped
 /// (a URI, mostly): read again here, in blocks the search loads anyway,
 /// they cost less than a separate count per match.
-#[inline]
-pub(crate) fn find_candidate(
-    hay: &[u8],
-    counted: usize,
-    from: usize,
-    strict: bool,
-    newlines: &mut u64,
-) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-    {
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-        {
-            // SAFETY: the CPU has AVX2 and POPCNT, checked just above
-            // (each check is one load of a cached flag).
-            return unsafe {
-                find_candidate_avx2(hay, counted, from, strict, newlines)
-            };
-        }
-        find_candidate_sse2(hay, counted, from, strict, newlines)
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
-    {
-        find_candidate_portable(hay, counted, from, strict, newlines)
-    }
-}
-
-/// The portable search, a byte at a time.
+///
+/// This is the portable search, a byte at a time, and the reference for
+/// the vectorized ones ([`super::kernels::Kernels::find_candidate`]
+/// chooses).
 #[cfg_attr(
     all(target_arch = "x86_64", not(uriscan_disable_simd)),
     allow(dead_code)
@@ -138,8 +114,8 @@ pub(crate) fn find_candidate_portable(
 ///
 /// The CPU must support AVX2 and POPCNT.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "avx2,popcnt")]
+#[inline]
 pub(crate) unsafe fn find_candidate_avx2(
     hay: &[u8],
     counted: usize,
@@ -401,9 +377,8 @@ mod tests {
     /// The searches to test against the portable one.
     fn searches() -> Vec<(&'static str, Search)> {
         vec![
-            ("dispatch", find_candidate as Search),
             #[cfg(target_arch = "x86_64")]
-            ("sse2", find_candidate_sse2),
+            ("sse2", find_candidate_sse2 as Search),
             #[cfg(target_arch = "x86_64")]
             ("avx2", find_candidate_avx2_or_sse2),
         ]

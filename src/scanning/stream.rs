@@ -15,6 +15,9 @@ use std::io::{self, Read};
 
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Cursor, Finder, Step, make_match};
+#[cfg(target_arch = "x86_64")]
+use super::kernels::Avx2;
+use super::kernels::{Baseline, Kernels};
 use super::lines::LineStart;
 use super::{Match, Span};
 
@@ -35,6 +38,9 @@ pub struct StreamIter<'f, R> {
     eof: bool,
     skipping: bool,
     done: bool,
+    /// The AVX2 loops, when the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<Avx2>,
 }
 
 impl<'f, R: Read> StreamIter<'f, R> {
@@ -50,6 +56,8 @@ impl<'f, R: Read> StreamIter<'f, R> {
             eof: false,
             skipping: false,
             done: false,
+            #[cfg(target_arch = "x86_64")]
+            avx2: Avx2::for_scan(),
         }
     }
 
@@ -61,7 +69,8 @@ impl<'f, R: Read> StreamIter<'f, R> {
             let to = self.base + keep_from as u64;
             // The dropped bytes may hold the start of the next match's
             // line.
-            self.line_start.look(&self.buf[..self.end], self.base, to);
+            let bytes = &self.buf[..self.end];
+            self.line_start.look(Baseline, bytes, self.base, to);
             self.cursor.count_to(&self.buf[..self.end], keep_from);
             self.buf.copy_within(keep_from..self.end, 0);
             self.end -= keep_from;
@@ -123,6 +132,50 @@ impl<'f, R: Read> StreamIter<'f, R> {
         &mut self,
         text: bool,
     ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = self.avx2 {
+            // SAFETY: an `Avx2` exists only when the CPU has AVX2 and
+            // POPCNT.
+            return unsafe { self.next_match_avx2(avx2, text) };
+        }
+        self.next_match_baseline(text)
+    }
+
+    /// [`next_match_with`](StreamIter::next_match_with) with the
+    /// baseline loops, out of line, so that [`next_match`] only chooses.
+    ///
+    /// [`next_match`]: StreamIter::next_match
+    #[inline(never)]
+    fn next_match_baseline(
+        &mut self,
+        text: bool,
+    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
+        self.next_match_with(Baseline, text)
+    }
+
+    /// [`next_match_with`](StreamIter::next_match_with) compiled for
+    /// AVX2, so that its loops are inlined.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 and POPCNT (which `avx2` proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn next_match_avx2(
+        &mut self,
+        avx2: Avx2,
+        text: bool,
+    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
+        self.next_match_with(avx2, text)
+    }
+
+    /// [`next_match`](StreamIter::next_match) with the loops of `k`.
+    #[inline(always)]
+    fn next_match_with<K: Kernels>(
+        &mut self,
+        k: K,
+        text: bool,
+    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
         if self.done {
             return None;
         }
@@ -143,12 +196,14 @@ impl<'f, R: Read> StreamIter<'f, R> {
                 (self.finder, &self.buf[..self.end], self.base);
             let line_start = &mut self.line_start;
             let step = self.cursor.step(
+                k,
                 &finder.policy,
                 buf,
                 self.eof,
+                #[inline(always)]
                 |found, line| {
                     let at = base + found.start as u64;
-                    let column = line_start.column(buf, base, at);
+                    let column = line_start.column(k, buf, base, at);
                     let offset = |s: Span| s.offset(base as usize);
                     let mut m =
                         make_match(finder, found, line, column).into_owned();

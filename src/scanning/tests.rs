@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 
 use super::finder::{Cursor, Step};
+use super::kernels::Baseline;
 use super::scheme::SchemePolicy;
 use super::search::find_candidate_portable;
 #[cfg(target_arch = "x86_64")]
@@ -54,10 +55,14 @@ fn matches_with(
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
-        let step =
-            cursor.step_with(search, &finder.policy, hay, true, |f, l| {
-                (f.start, f.end, f.uri.to_string(), l)
-            });
+        let step = cursor.step_with(
+            Baseline,
+            search,
+            &finder.policy,
+            hay,
+            true,
+            |f, l| (f.start, f.end, f.uri.to_string(), l),
+        );
         match step {
             Step::Found(m) => {
                 let before = &hay[..m.0];

@@ -1,0 +1,155 @@
+//! The vectorized inner loops of a scan, chosen once per call.
+//!
+//! A scan runs three loops over bytes: the candidate search
+//! ([`super::search`]), the skip over the plain bytes of a URI run
+//! ([`super::plain`]) and the look back for a match's line start
+//! ([`super::lines`]). Each has a portable (or SSE2, the x86-64
+//! baseline) version and an AVX2 one. Asking the CPU which to use at
+//! each call, and calling each out of line, cost about a hundred
+//! instructions per URI on URI-dense text. So the iterators pick
+//! [`Kernels`] once, when they are made, and run their whole `next`
+//! compiled for them: with [`Avx2`], the AVX2 loops are inlined into
+//! one function.
+
+use super::lines::last_newline_in_portable;
+use super::plain::skip_plain_portable;
+
+/// The byte loops a scan uses; the value is the proof that the CPU can
+/// run them.
+pub(crate) trait Kernels: Copy {
+    /// The first offset in `i..end` whose byte is not
+    /// [`PLAIN`](super::plain::PLAIN), or `end` (`end <= hay.len()`).
+    fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize;
+
+    /// The first candidate `:` in `hay[from..]`, counting newlines from
+    /// `counted` (see [`super::search::find_candidate_portable`]).
+    fn find_candidate(
+        self,
+        hay: &[u8],
+        counted: usize,
+        from: usize,
+        strict: bool,
+        newlines: &mut u64,
+    ) -> Option<usize>;
+
+    /// The offset of the last `\n` in `hay[from..to]`.
+    fn last_newline_in(
+        self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+    ) -> Option<usize>;
+}
+
+/// What every CPU of the target has: the SSE2 search on x86-64 (part of
+/// its baseline), the portable loops otherwise and for the rest.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Baseline;
+
+impl Kernels for Baseline {
+    #[inline(always)]
+    fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize {
+        skip_plain_portable(hay, i, end)
+    }
+
+    #[inline(always)]
+    fn find_candidate(
+        self,
+        hay: &[u8],
+        counted: usize,
+        from: usize,
+        strict: bool,
+        newlines: &mut u64,
+    ) -> Option<usize> {
+        #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+        {
+            super::search::find_candidate_sse2(
+                hay, counted, from, strict, newlines,
+            )
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
+        {
+            super::search::find_candidate_portable(
+                hay, counted, from, strict, newlines,
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn last_newline_in(
+        self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+    ) -> Option<usize> {
+        last_newline_in_portable(hay, from, to)
+    }
+}
+
+/// The AVX2 loops (with POPCNT, which every AVX2 CPU has). Inlined only
+/// into code compiled for AVX2; elsewhere each is a call.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The AVX2 loops, if the CPU has AVX2 and POPCNT.
+    #[inline]
+    pub(crate) fn detect() -> Option<Avx2> {
+        (std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt"))
+        .then_some(Avx2(()))
+    }
+
+    /// [`detect`](Avx2::detect), unless the build turned SIMD off
+    /// (`--cfg uriscan_disable_simd`): what a scan uses.
+    #[inline]
+    pub(crate) fn for_scan() -> Option<Avx2> {
+        if cfg!(uriscan_disable_simd) {
+            return None;
+        }
+        Avx2::detect()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for Avx2 {
+    #[inline(always)]
+    fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize {
+        // SAFETY: an `Avx2` exists only when the CPU has AVX2.
+        unsafe { super::plain::skip_plain_avx2(hay, i, end) }
+    }
+
+    #[inline(always)]
+    fn find_candidate(
+        self,
+        hay: &[u8],
+        counted: usize,
+        from: usize,
+        strict: bool,
+        newlines: &mut u64,
+    ) -> Option<usize> {
+        // SAFETY: an `Avx2` exists only when the CPU has AVX2 and POPCNT.
+        unsafe {
+            super::search::find_candidate_avx2(
+                hay, counted, from, strict, newlines,
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn last_newline_in(
+        self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+    ) -> Option<usize> {
+        if hay.len() < 32 {
+            return last_newline_in_portable(hay, from, to);
+        }
+        // SAFETY: an `Avx2` exists only when the CPU has AVX2, and `hay`
+        // holds 32 bytes.
+        unsafe { super::lines::last_newline_in_avx2(hay, from, to) }
+    }
+}
