@@ -136,7 +136,11 @@ pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
 /// with no brackets the host is a `reg-name` (which also spells every
 /// `IPv4address`), `userinfo` takes any of these bytes but `@`, and
 /// `port = *DIGIT`. A property test holds it to the parser.
-#[inline]
+///
+/// Inlined into confirmation: since confirmation is compiled once per
+/// kernel set, the call was the larger part of its cost (URI-dense
+/// text: 4.5M of 154M instructions).
+#[inline(always)]
 pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
     let rest = &b[colon + 1..];
     if !rest.starts_with(b"//") {
