@@ -1,5 +1,7 @@
 //! Throughput of the finder on the shared corpus and a URI-dense text,
-//! side by side with the floor (a memchr count of `:`) and with linkify.
+//! side by side with the floor (a memchr count of `:`), with linkify,
+//! and with a bare extractor (below) that shows what finding URIs costs
+//! before any of the work that makes them right.
 //!
 //! Run with `cargo bench --bench scan -- --warm-up-time 1
 //! --measurement-time 3`. The corpus lives at `../shared/corpus` beside
@@ -11,7 +13,7 @@ use std::hint::black_box;
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use uriscan::scanning::Finder;
+use uriscan::scanning::{Finder, SCHEMES_WITHOUT_SLASHES};
 
 /// The corpus files that exist, by name.
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -46,6 +48,64 @@ fn uri_dense(len: usize) -> Vec<u8> {
     out
 }
 
+/// Bytes that may stand in a URI run (RFC 3986 `unreserved`,
+/// `gen-delims`, `sub-delims` and `%`), and any non-ASCII byte.
+static RUN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c >= 0x80
+            || c.is_ascii_alphanumeric()
+            || matches!(c, b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?')
+            || matches!(c, b'#' | b'[' | b']' | b'@' | b'!' | b'$' | b'&')
+            || matches!(c, b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';')
+            || matches!(c, b'=' | b'%');
+        b += 1;
+    }
+    t
+};
+
+/// The least an extractor does to report URIs: each `:` (memchr), the
+/// scheme's letters before it, `//` after it (or a scheme taken without
+/// one), the run of URI bytes to its end, trailing punctuation off. No
+/// validation, no Appendix C delimiters, no balanced brackets, no line
+/// numbers, no match values. Not a product: a ceiling for comparing
+/// the finder's speed with linkify's (see README, "Speed").
+fn bare_extractor(hay: &[u8]) -> usize {
+    let mut count = 0;
+    let mut resume = 0;
+    for colon in memchr::memchr_iter(b':', hay) {
+        if colon < resume {
+            continue;
+        }
+        let mut start = colon;
+        while start > resume && hay[start - 1].is_ascii_alphanumeric() {
+            start -= 1;
+        }
+        let scheme = &hay[start..colon];
+        let slashes = hay[colon + 1..].starts_with(b"//");
+        let listed = || {
+            SCHEMES_WITHOUT_SLASHES
+                .iter()
+                .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme))
+        };
+        if scheme.is_empty() || !(slashes || listed()) {
+            continue;
+        }
+        let mut end = colon + 1;
+        while end < hay.len() && RUN[usize::from(hay[end])] {
+            end += 1;
+        }
+        resume = end;
+        while end > colon + 1 && b".,;:!?'*)".contains(&hay[end - 1]) {
+            end -= 1;
+        }
+        count += usize::from(end > colon + 1);
+    }
+    count
+}
+
 fn bench(c: &mut Criterion) {
     let finder = Finder::new();
     let linkify = {
@@ -72,8 +132,27 @@ fn bench(c: &mut Criterion) {
         group.bench_function("linkify", |b| {
             b.iter(|| linkify.links(black_box(&text)).count())
         });
+        group.bench_function("bare-extractor", |b| {
+            b.iter(|| bare_extractor(black_box(&hay)))
+        });
         group.finish();
+        ratios(&format!("scan_{name}"));
     }
+}
+
+/// The ratios the README quotes, from criterion's medians of this run
+/// (`group` as criterion names its directory: `/` becomes `_`).
+fn ratios(group: &str) {
+    let Some(ours) = common::median_ns(group, "uriscan") else { return };
+    let of = |id: &str| common::median_ns(group, id).map(|ns| ns / ours);
+    let fmt = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.2}"));
+    println!(
+        "{group}: uriscan is {}x linkify, {}x the bare extractor, {:.1}% of \
+         the memchr floor",
+        fmt(of("linkify")),
+        fmt(of("bare-extractor")),
+        100.0 * of("memchr-colon-floor").unwrap_or(f64::NAN),
+    );
 }
 
 criterion_group!(benches, bench);

@@ -360,8 +360,8 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     fn next(&mut self) -> Option<Match<'h>> {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has AVX2 and
-            // POPCNT.
+            // SAFETY: an `Avx2` exists only when the CPU has the features
+            // `next_avx2` is compiled for.
             return unsafe { self.next_avx2(avx2) };
         }
         self.next_baseline()
@@ -374,9 +374,10 @@ impl<'h> FindIter<'_, 'h> {
     ///
     /// # Safety
     ///
-    /// The CPU must support AVX2 and POPCNT (which `avx2` proves).
+    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
+    /// `avx2` proves).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
     unsafe fn next_avx2(&mut self, avx2: Avx2) -> Option<Match<'h>> {
         self.next_with(avx2)
     }

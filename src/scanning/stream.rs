@@ -134,8 +134,8 @@ impl<'f, R: Read> StreamIter<'f, R> {
     ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has AVX2 and
-            // POPCNT.
+            // SAFETY: an `Avx2` exists only when the CPU has the features
+            // the AVX2 path is compiled for.
             return unsafe { self.next_match_avx2(avx2, text) };
         }
         self.next_match_baseline(text)
@@ -158,9 +158,10 @@ impl<'f, R: Read> StreamIter<'f, R> {
     ///
     /// # Safety
     ///
-    /// The CPU must support AVX2 and POPCNT (which `avx2` proves).
+    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
+    /// `avx2` proves).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
     unsafe fn next_match_avx2(
         &mut self,
         avx2: Avx2,
