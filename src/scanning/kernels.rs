@@ -5,7 +5,7 @@
 //! ([`super::plain`]) and the look back for a match's line start
 //! ([`super::lines`]). Each has a portable (or SSE2, the x86-64
 //! baseline) version and an AVX2 one. Asking the CPU which to use at
-//! each call, and calling each out of line, cost about a hundred
+//! each call, and calling each out of line, cost about sixty
 //! instructions per URI on URI-dense text. So the iterators pick
 //! [`Kernels`] once, when they are made, and run their whole `next`
 //! compiled for them: with [`Avx2`], the AVX2 loops are inlined into
