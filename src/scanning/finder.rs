@@ -411,7 +411,8 @@ impl<'h> FindIter<'_, 'h> {
                 true,
                 #[inline(always)]
                 |f, line| {
-                    let column = line_start.column(k, hay, 0, f.start as u64);
+                    let at = f.start as u64;
+                    let column = line_start.column(k, hay, 0, at, line - 1);
                     out = Some(make_match(finder, f, line, column));
                 },
             );

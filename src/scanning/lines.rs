@@ -4,9 +4,11 @@
 //! reads anyway ([`super::search::find_candidate`]), resuming after a
 //! match from where it stopped counting, so that the bytes confirmation
 //! skipped are counted too ([`super::finder::Cursor`]). The column:
-//! [`LineStart`] looks back from each match for the last newline, never
+//! when the count says no newline came since the previous match, the
+//! match is on that match's line, whose start is known; otherwise
+//! [`LineStart`] looks back from the match for the last newline (never
 //! further back than its previous look, so each byte is looked at once
-//! at most (and in text with short lines, a few bytes per match).
+//! at most).
 
 use super::kernels::Kernels;
 
@@ -19,12 +21,19 @@ pub(crate) struct LineStart {
     /// Everything before this offset is looked at: no `\n` is in
     /// `start..seen`.
     seen: u64,
+    /// The number of `\n` bytes before `seen`.
+    seen_newlines: u64,
 }
 
 impl LineStart {
     /// Looks at `bytes`, which start at absolute offset `base`, up to
-    /// absolute offset `to`. What is before `base` must have been looked
-    /// at.
+    /// absolute offset `to`, before which the input holds `newlines`
+    /// `\n` bytes. What is before `base` must have been looked at.
+    ///
+    /// With as many newlines before `to` as before the last look, none
+    /// is in between and the line start stands: nothing to read. That
+    /// is most matches in text with several URIs a line (the look back
+    /// was 65 instructions per URI on Markdown).
     #[inline(always)]
     pub(crate) fn look<K: Kernels>(
         &mut self,
@@ -32,22 +41,29 @@ impl LineStart {
         bytes: &[u8],
         base: u64,
         to: u64,
+        newlines: u64,
     ) {
         if to <= self.seen {
             return;
         }
         debug_assert!(self.seen >= base);
-        let from = (self.seen - base) as usize;
-        let upto = (to - base) as usize;
-        super::work::add(upto - from);
-        if let Some(last) = k.last_newline_in(bytes, from, upto) {
-            self.start = base + last as u64 + 1;
+        if newlines != self.seen_newlines {
+            let from = (self.seen - base) as usize;
+            let upto = (to - base) as usize;
+            super::work::add(upto - from);
+            let last = k.last_newline_in(bytes, from, upto);
+            debug_assert!(last.is_some(), "a newline counted, not found");
+            if let Some(last) = last {
+                self.start = base + last as u64 + 1;
+            }
         }
         self.seen = to;
+        self.seen_newlines = newlines;
     }
 
     /// The 1-based byte column of absolute offset `at` of `bytes` (which
-    /// start at absolute offset `base`).
+    /// start at absolute offset `base`), before which the input holds
+    /// `newlines` `\n` bytes.
     #[inline(always)]
     pub(crate) fn column<K: Kernels>(
         &mut self,
@@ -55,8 +71,9 @@ impl LineStart {
         bytes: &[u8],
         base: u64,
         at: u64,
+        newlines: u64,
     ) -> u64 {
-        self.look(k, bytes, base, at);
+        self.look(k, bytes, base, at, newlines);
         debug_assert!(self.start <= at);
         at - self.start + 1
     }
@@ -196,25 +213,40 @@ mod tests {
         }
     }
 
+    /// Short lines (a look back at most steps) and long ones (most steps
+    /// stay on the line of the one before).
     fn columns_match_with<K: Kernels>(k: K) {
-        let text: Vec<u8> = (0..5000u32)
-            .map(|i| if i % 13 == 0 || i % 97 == 5 { b'\n' } else { b'a' })
-            .collect();
-        let mut start = LineStart::default();
-        let mut at = 0usize;
-        let mut base = 0usize;
-        for step in [0, 1, 5, 63, 64, 65, 200, 1000, 3, 2000, 0, 12] {
-            at += step;
-            if step == 1000 {
-                base = at - 100;
-                start.look(k, &text, 0, base as u64);
+        for every in [13, 997] {
+            let text: Vec<u8> = (0..5000u32)
+                .map(|i| i % every == 0 || i % 1013 == 5)
+                .map(|nl| if nl { b'\n' } else { b'a' })
+                .collect();
+            let newlines = |to: usize| {
+                text[..to].iter().filter(|&&b| b == b'\n').count() as u64
+            };
+            let mut start = LineStart::default();
+            let mut at = 0usize;
+            let mut base = 0usize;
+            for step in [0, 1, 5, 63, 64, 65, 200, 1000, 3, 2000, 0, 12, 1] {
+                at += step;
+                if step == 1000 {
+                    base = at - 100;
+                    start.look(k, &text, 0, base as u64, newlines(base));
+                }
+                let bytes = &text[base..];
+                let col = start.column(
+                    k,
+                    bytes,
+                    base as u64,
+                    at as u64,
+                    newlines(at),
+                );
+                let line_start = text[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+                assert_eq!(col, (at - line_start) as u64 + 1, "at {at}");
             }
-            let col = start.column(k, &text[base..], base as u64, at as u64);
-            let line_start = text[..at]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1);
-            assert_eq!(col, (at - line_start) as u64 + 1, "at {at}");
         }
     }
 }

@@ -18,7 +18,7 @@ use super::finder::{Cursor, Finder, Step, make_match};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::Avx2;
 use super::kernels::{Baseline, Kernels};
-use super::lines::LineStart;
+use super::lines::{LineStart, count_newlines_in};
 use super::{Match, Span};
 
 /// The iterator of [`Finder::stream`]: matches with owned URIs, or the
@@ -70,8 +70,13 @@ impl<'f, R: Read> StreamIter<'f, R> {
             // The dropped bytes may hold the start of the next match's
             // line.
             let bytes = &self.buf[..self.end];
-            self.line_start.look(Baseline, bytes, self.base, to);
-            self.cursor.count_to(&self.buf[..self.end], keep_from);
+            self.cursor.count_to(bytes, keep_from);
+            // The count may run past `keep_from` (up to where the search
+            // stopped, at most `LOOKBEHIND` bytes on).
+            let counted = self.cursor.counted.max(keep_from);
+            let newlines = self.cursor.newlines
+                - count_newlines_in(bytes, keep_from, counted);
+            self.line_start.look(Baseline, bytes, self.base, to, newlines);
             self.buf.copy_within(keep_from..self.end, 0);
             self.end -= keep_from;
             self.base = to;
@@ -204,7 +209,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
                 #[inline(always)]
                 |found, line| {
                     let at = base + found.start as u64;
-                    let column = line_start.column(k, buf, base, at);
+                    let column = line_start.column(k, buf, base, at, line - 1);
                     let offset = |s: Span| s.offset(base as usize);
                     let mut m =
                         make_match(finder, found, line, column).into_owned();
