@@ -128,6 +128,31 @@ proptest! {
         }
     }
 
+    /// `fold` (and so `count`, `for_each`, `sum`) runs its own loop; it
+    /// yields what `next` does, also when it takes over an iterator that
+    /// `next` has started.
+    #[test]
+    fn internal_iteration_equals_next(hay in text(), taken in 0usize..4) {
+        for finder in finders() {
+            // A `for` loop calls `next` for each match.
+            let mut by_next = Vec::new();
+            for m in finder.find_iter(&hay) {
+                by_next.push(key(&m));
+            }
+            let by_fold = finder.find_iter(&hay).fold(Vec::new(), |mut v, m| {
+                v.push(key(&m));
+                v
+            });
+            prop_assert_eq!(&by_fold, &by_next);
+            prop_assert_eq!(finder.find_iter(&hay).count(), by_next.len());
+            let mut it = finder.find_iter(&hay);
+            let mut mixed: Vec<String> =
+                it.by_ref().take(taken).map(|m| key(&m)).collect();
+            it.for_each(|m| mixed.push(key(&m)));
+            prop_assert_eq!(&mixed, &by_next);
+        }
+    }
+
     #[test]
     fn every_emitted_uri_parses(hay in text()) {
         let iri = Parser::new().iri(true);

@@ -366,6 +366,23 @@ impl<'h> Iterator for FindIter<'_, 'h> {
         }
         self.next_baseline()
     }
+
+    /// Internal iteration (`count`, `for_each`, `sum`, ...): the whole
+    /// loop runs in one call compiled for the kernels, so that the scan's
+    /// state stays in registers between matches instead of being saved
+    /// and reloaded by every `next`. Yields exactly what `next` does.
+    fn fold<B, F>(self, init: B, f: F) -> B
+    where
+        F: FnMut(B, Match<'h>) -> B,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = self.avx2 {
+            // SAFETY: an `Avx2` exists only when the CPU has the features
+            // `fold_avx2` is compiled for.
+            return unsafe { self.fold_avx2(avx2, init, f) };
+        }
+        self.fold_with(Baseline, init, f)
+    }
 }
 
 impl<'h> FindIter<'_, 'h> {
@@ -388,6 +405,34 @@ impl<'h> FindIter<'_, 'h> {
     #[inline(never)]
     fn next_baseline(&mut self) -> Option<Match<'h>> {
         self.next_with(Baseline)
+    }
+
+    /// [`fold_with`](FindIter::fold_with) compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
+    /// `avx2` proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn fold_avx2<B, F>(self, avx2: Avx2, init: B, f: F) -> B
+    where
+        F: FnMut(B, Match<'h>) -> B,
+    {
+        self.fold_with(avx2, init, f)
+    }
+
+    /// `fold` with the loops of `k`.
+    #[inline(always)]
+    fn fold_with<K: Kernels, B, F>(mut self, k: K, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, Match<'h>) -> B,
+    {
+        let mut acc = init;
+        while let Some(m) = self.next_with(k) {
+            acc = f(acc, m);
+        }
+        acc
     }
 
     /// The next match, with the loops of `k`.
