@@ -2,7 +2,8 @@
 //! is a valid URI (an IRI, as the default finder keeps non-ASCII
 //! characters), and the streaming scanner, with a read size taken from
 //! the input, reports the same matches with texts equal to the input's
-//! bytes at their spans.
+//! bytes at their spans. Internal iteration (`fold`, behind `count` and
+//! `for_each`) yields what `next` does.
 
 #![no_main]
 
@@ -16,6 +17,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let parser = Parser::new().iri(true);
     let whole: Vec<_> = Finder::new().find_iter(hay).collect();
+    let folded = Finder::new().find_iter(hay).fold(Vec::new(), |mut v, m| {
+        v.push(m);
+        v
+    });
+    assert_eq!(whole, folded);
     for m in &whole {
         if let Err(e) = parser.parse_uri(m.as_str()) {
             panic!("finder reported {:?}, which is invalid: {e}", m.as_str());
