@@ -130,7 +130,7 @@ proptest! {
 
     /// `fold` (and so `count`, `for_each`, `sum`) runs its own loop; it
     /// yields what `next` does, also when it takes over an iterator that
-    /// `next` has started.
+    /// `next` has started, and so does a stream's.
     #[test]
     fn internal_iteration_equals_next(hay in text(), taken in 0usize..4) {
         for finder in finders() {
@@ -150,6 +150,11 @@ proptest! {
                 it.by_ref().take(taken).map(|m| key(&m)).collect();
             it.for_each(|m| mixed.push(key(&m)));
             prop_assert_eq!(&mixed, &by_next);
+            let streamed = finder.stream(&hay[..]).fold(Vec::new(), |mut v, m| {
+                v.push(key(&m.unwrap()));
+                v
+            });
+            prop_assert_eq!(&streamed, &by_next);
         }
     }
 

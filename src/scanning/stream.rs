@@ -254,6 +254,52 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
     fn next(&mut self) -> Option<io::Result<Match<'static>>> {
         self.next_match(false).map(|r| r.map(|(m, _)| m))
     }
+
+    /// Internal iteration (`count`, `for_each`, ...) in one call compiled
+    /// for the kernels, as [`FindIter`](super::FindIter) does: the same
+    /// items as `next`.
+    fn fold<B, F>(mut self, init: B, f: F) -> B
+    where
+        F: FnMut(B, Self::Item) -> B,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = self.avx2 {
+            // SAFETY: an `Avx2` exists only when the CPU has the features
+            // the AVX2 path is compiled for.
+            return unsafe { self.fold_avx2(avx2, init, f) };
+        }
+        self.fold_with(Baseline, init, f)
+    }
+}
+
+impl<R: Read> StreamIter<'_, R> {
+    /// [`fold_with`](StreamIter::fold_with) compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
+    /// `avx2` proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn fold_avx2<B, F>(&mut self, avx2: Avx2, init: B, f: F) -> B
+    where
+        F: FnMut(B, io::Result<Match<'static>>) -> B,
+    {
+        self.fold_with(avx2, init, f)
+    }
+
+    /// `fold` with the loops of `k`.
+    #[inline(always)]
+    fn fold_with<K: Kernels, B, F>(&mut self, k: K, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, io::Result<Match<'static>>) -> B,
+    {
+        let mut acc = init;
+        while let Some(r) = self.next_match_with(k, false) {
+            acc = f(acc, r.map(|(m, _)| m));
+        }
+        acc
+    }
 }
 
 /// The texts of a streamed match that its stream's buffer no longer
