@@ -275,6 +275,14 @@ impl Cursor {
                     let line = 1 + self.newlines;
                     let resume = found.resume;
                     let out = emit(found, line);
+                    // A bare run holds no newline (whitespace ends it), so
+                    // the next search need not read its bytes again. A
+                    // `<...>` URI, which ends at its `>`, may hold some:
+                    // the search counts them on its way.
+                    if hay.get(resume) != Some(&b'>') {
+                        debug_assert!(!hay[colon..resume].contains(&b'\n'));
+                        self.counted = resume;
+                    }
                     self.pos = resume;
                     self.lower = resume;
                     return Step::Found(out);
