@@ -148,14 +148,32 @@ fn bench(c: &mut Criterion) {
             b.iter(|| bare_extractor(black_box(&hay)))
         });
         group.finish();
-        ratios(&format!("scan_{name}"));
+        ratios(&format!("scan_{name}"), hay.len());
     }
 }
 
-/// The ratios the README quotes, from criterion's medians of this run
-/// (`group` as criterion names its directory: `/` becomes `_`).
-fn ratios(group: &str) {
+/// The medians (GiB/s) and ratios the README quotes, from criterion's
+/// medians of this run: criterion's own `thrpt` lines give the mean,
+/// which this host's outliers pull about. `group` is named as criterion
+/// names its directory (`/` becomes `_`); `bytes` is the input's size.
+fn ratios(group: &str, bytes: usize) {
     let Some(ours) = common::median_ns(group, "uriscan") else { return };
+    let ids = [
+        "uriscan",
+        "uriscan-next",
+        "uriscan-stream",
+        "memchr-colon-floor",
+        "linkify",
+        "bare-extractor",
+    ];
+    let gib = |id: &str| {
+        common::median_ns(group, id).map_or("-".into(), |ns| {
+            format!("{:.3}", bytes as f64 / ns / 1.073_741_824)
+        })
+    };
+    let medians: Vec<String> =
+        ids.iter().map(|id| format!("{id} {}", gib(id))).collect();
+    println!("{group}: median GiB/s: {}", medians.join(", "));
     let of = |id: &str| common::median_ns(group, id).map(|ns| ns / ours);
     let fmt = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.2}"));
     println!(
