@@ -119,6 +119,7 @@ unsafe fn newline_mask(hay: &[u8], at: usize) -> u32 {
 }
 
 /// The bits `lo..hi` of a 32-bit mask (`lo < hi <= 32`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn bits(mask: u32, lo: usize, hi: usize) -> u32 {
     (mask >> lo << lo) & (u32::MAX >> (32 - hi))

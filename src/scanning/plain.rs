@@ -60,6 +60,7 @@ pub(crate) fn skip_plain_portable(
 /// has bit `h` set when the ASCII byte `h << 4 | l` is not plain; `HI`
 /// maps the high nibble `h < 8` to bit `h`, and every non-ASCII high
 /// nibble to all bits (each `LO` entry has the control bits 0 and 1).
+#[cfg(target_arch = "x86_64")]
 const fn nibble_tables() -> ([u8; 16], [u8; 16]) {
     let mut lo = [0u8; 16];
     let mut hi = [0xFFu8; 16];
@@ -78,6 +79,7 @@ const fn nibble_tables() -> ([u8; 16], [u8; 16]) {
     (lo, hi)
 }
 
+#[cfg(target_arch = "x86_64")]
 const NIBBLES: ([u8; 16], [u8; 16]) = nibble_tables();
 
 /// [`skip_plain_portable`] with AVX2, thirty-two bytes at a time.
@@ -137,6 +139,7 @@ pub(crate) unsafe fn skip_plain_avx2(
 mod tests {
     use super::*;
 
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn nibble_tables_classify_every_byte() {
         let (lo, hi) = NIBBLES;

@@ -260,6 +260,7 @@ pub(crate) fn authority_ok_sse2(b: &[u8], from: usize) -> Option<bool> {
 }
 
 /// The low `n` bits (`n <= 16`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn block_bits(n: usize) -> u32 {
     (1u32 << n) - 1
