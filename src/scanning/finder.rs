@@ -6,9 +6,7 @@ use crate::Span;
 
 use super::Match;
 use super::delimit::{Found, Outcome, confirm};
-#[cfg(target_arch = "x86_64")]
-use super::kernels::Avx2;
-use super::kernels::{Baseline, Kernels};
+use super::kernels::{Chosen, Kernels, WithKernels};
 use super::lines::{LineStart, count_newlines_in};
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
@@ -152,8 +150,7 @@ impl Finder {
             haystack,
             cursor: Cursor::default(),
             line_start: LineStart::default(),
-            #[cfg(target_arch = "x86_64")]
-            avx2: Avx2::for_scan(),
+            kernels: Chosen::for_scan(),
         }
     }
     /// The matches read from `rdr`, in order: the same as
@@ -372,22 +369,14 @@ pub struct FindIter<'f, 'h> {
     haystack: &'h [u8],
     cursor: Cursor,
     line_start: LineStart,
-    /// The AVX2 loops, when the CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<Avx2>,
+    kernels: Chosen,
 }
 
 impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has the features
-            // `next_avx2` is compiled for.
-            return unsafe { self.next_avx2(avx2) };
-        }
-        self.next_baseline()
+        self.kernels.run(Next(self))
     }
 
     /// Internal iteration (`count`, `for_each`, `sum`, ...): the whole
@@ -398,66 +387,44 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     where
         F: FnMut(B, Match<'h>) -> B,
     {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has the features
-            // `fold_avx2` is compiled for.
-            return unsafe { self.fold_avx2(avx2, init, f) };
+        self.kernels.run(Fold { iter: self, init, f })
+    }
+}
+
+/// [`FindIter::next`] as work for [`Chosen::run`].
+struct Next<'a, 'f, 'h>(&'a mut FindIter<'f, 'h>);
+
+impl<'h> WithKernels for Next<'_, '_, 'h> {
+    type Output = Option<Match<'h>>;
+    #[inline(always)]
+    fn with<K: Kernels>(self, k: K) -> Option<Match<'h>> {
+        self.0.next_with(k)
+    }
+}
+
+/// [`FindIter::fold`] as work for [`Chosen::run`].
+struct Fold<'f, 'h, B, F> {
+    iter: FindIter<'f, 'h>,
+    init: B,
+    f: F,
+}
+
+impl<'h, B, F> WithKernels for Fold<'_, 'h, B, F>
+where
+    F: FnMut(B, Match<'h>) -> B,
+{
+    type Output = B;
+    #[inline(always)]
+    fn with<K: Kernels>(mut self, k: K) -> B {
+        let mut acc = self.init;
+        while let Some(m) = self.iter.next_with(k) {
+            acc = (self.f)(acc, m);
         }
-        self.fold_with(Baseline, init, f)
+        acc
     }
 }
 
 impl<'h> FindIter<'_, 'h> {
-    /// [`next_with`](FindIter::next_with) compiled for AVX2, so that its
-    /// loops are inlined.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
-    /// `avx2` proves).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn next_avx2(&mut self, avx2: Avx2) -> Option<Match<'h>> {
-        self.next_with(avx2)
-    }
-
-    /// [`next_with`](FindIter::next_with) with the baseline loops, out
-    /// of line: inlined, it made [`next`](FindIter::next) save registers
-    /// and stack before choosing (measured: 24 instructions per URI).
-    #[inline(never)]
-    fn next_baseline(&mut self) -> Option<Match<'h>> {
-        self.next_with(Baseline)
-    }
-
-    /// [`fold_with`](FindIter::fold_with) compiled for AVX2.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
-    /// `avx2` proves).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn fold_avx2<B, F>(self, avx2: Avx2, init: B, f: F) -> B
-    where
-        F: FnMut(B, Match<'h>) -> B,
-    {
-        self.fold_with(avx2, init, f)
-    }
-
-    /// `fold` with the loops of `k`.
-    #[inline(always)]
-    fn fold_with<K: Kernels, B, F>(mut self, k: K, init: B, mut f: F) -> B
-    where
-        F: FnMut(B, Match<'h>) -> B,
-    {
-        let mut acc = init;
-        while let Some(m) = self.next_with(k) {
-            acc = f(acc, m);
-        }
-        acc
-    }
-
     /// The next match, with the loops of `k`.
     #[inline(always)]
     fn next_with<K: Kernels>(&mut self, k: K) -> Option<Match<'h>> {

@@ -7,9 +7,9 @@
 //! baseline) version and an AVX2 one. Asking the CPU which to use at
 //! each call, and calling each out of line, cost about sixty
 //! instructions per URI on URI-dense text. So the iterators pick
-//! [`Kernels`] once, when they are made, and run their whole `next`
-//! compiled for them: with [`Avx2`], the AVX2 loops are inlined into
-//! one function.
+//! [`Kernels`] once, when they are made ([`Chosen`]), and run their whole
+//! `next` (or `fold`) compiled for them ([`Chosen::run`]): with [`Avx2`],
+//! the AVX2 loops are inlined into one function.
 
 use super::lines::last_newline_in_portable;
 use super::plain::skip_plain_portable;
@@ -107,16 +107,6 @@ impl Avx2 {
             && std::is_x86_feature_detected!("lzcnt"))
         .then_some(Avx2(()))
     }
-
-    /// [`detect`](Avx2::detect), unless the build turned SIMD off
-    /// (`--cfg uriscan_disable_simd`): what a scan uses.
-    #[inline]
-    pub(crate) fn for_scan() -> Option<Avx2> {
-        if cfg!(uriscan_disable_simd) {
-            return None;
-        }
-        Avx2::detect()
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -159,4 +149,72 @@ impl Kernels for Avx2 {
         // holds 32 bytes.
         unsafe { super::lines::last_newline_in_avx2(hay, from, to) }
     }
+}
+
+/// Work that runs with the loops of any [`Kernels`]: an iterator's
+/// `next` or `fold`, handed to [`Chosen::run`].
+pub(crate) trait WithKernels {
+    type Output;
+    /// Does the work with the loops of `k`. Implementations are
+    /// `#[inline(always)]`, so that the work is compiled into the
+    /// function [`Chosen::run`] compiled for `k`.
+    fn with<K: Kernels>(self, k: K) -> Self::Output;
+}
+
+/// The loops a scan runs with, chosen once when the scan starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chosen {
+    /// The AVX2 loops, when the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<Avx2>,
+}
+
+impl Chosen {
+    /// The best loops for this CPU (the baseline ones under
+    /// `--cfg uriscan_disable_simd`).
+    #[inline]
+    pub(crate) fn for_scan() -> Chosen {
+        Chosen {
+            #[cfg(target_arch = "x86_64")]
+            avx2: if cfg!(uriscan_disable_simd) {
+                None
+            } else {
+                Avx2::detect()
+            },
+        }
+    }
+
+    /// Runs `work` with the chosen loops, in a function compiled for
+    /// them.
+    #[inline(always)]
+    pub(crate) fn run<W: WithKernels>(self, work: W) -> W::Output {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = self.avx2 {
+            // SAFETY: an `Avx2` exists only when the CPU has the features
+            // `run_avx2` is compiled for.
+            return unsafe { run_avx2(avx2, work) };
+        }
+        run_baseline(work)
+    }
+}
+
+/// [`Chosen::run`] with the AVX2 loops, compiled for their features so
+/// that they inline.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
+/// `avx2` proves).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn run_avx2<W: WithKernels>(avx2: Avx2, work: W) -> W::Output {
+    work.with(avx2)
+}
+
+/// [`Chosen::run`] with the baseline loops, out of line: inlined, it made
+/// the caller save registers and stack before choosing (measured: 24
+/// instructions per URI).
+#[inline(never)]
+fn run_baseline<W: WithKernels>(work: W) -> W::Output {
+    work.with(Baseline)
 }

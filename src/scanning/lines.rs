@@ -1,9 +1,9 @@
 //! Line and column numbers without a separate pass over the input.
 //!
 //! The line: the candidate search counts the `\n` bytes of the blocks it
-//! reads anyway ([`super::search::find_candidate`]), resuming after a
-//! match from where it stopped counting, so that the bytes confirmation
-//! skipped are counted too ([`super::finder::Cursor`]). The column:
+//! reads anyway ([`super::kernels::Kernels::find_candidate`]), resuming
+//! after a match from where it stopped counting, so that the bytes
+//! confirmation skipped are counted too ([`super::finder::Cursor`]). The column:
 //! when the count says no newline came since the previous match, the
 //! match is on that match's line, whose start is known; otherwise
 //! [`LineStart`] looks back from the match for the last newline (never

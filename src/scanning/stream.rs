@@ -15,9 +15,7 @@ use std::io::{self, Read};
 
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Cursor, Finder, Step, make_match};
-#[cfg(target_arch = "x86_64")]
-use super::kernels::Avx2;
-use super::kernels::{Baseline, Kernels};
+use super::kernels::{Baseline, Chosen, Kernels, WithKernels};
 use super::lines::{LineStart, count_newlines_in};
 use super::{Match, Span};
 
@@ -38,9 +36,7 @@ pub struct StreamIter<'f, R> {
     eof: bool,
     skipping: bool,
     done: bool,
-    /// The AVX2 loops, when the CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<Avx2>,
+    kernels: Chosen,
 }
 
 impl<'f, R: Read> StreamIter<'f, R> {
@@ -56,8 +52,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             eof: false,
             skipping: false,
             done: false,
-            #[cfg(target_arch = "x86_64")]
-            avx2: Avx2::for_scan(),
+            kernels: Chosen::for_scan(),
         }
     }
 
@@ -137,42 +132,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
         &mut self,
         text: bool,
     ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has the features
-            // the AVX2 path is compiled for.
-            return unsafe { self.next_match_avx2(avx2, text) };
-        }
-        self.next_match_baseline(text)
-    }
-
-    /// [`next_match_with`](StreamIter::next_match_with) with the
-    /// baseline loops, out of line, so that [`next_match`] only chooses.
-    ///
-    /// [`next_match`]: StreamIter::next_match
-    #[inline(never)]
-    fn next_match_baseline(
-        &mut self,
-        text: bool,
-    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
-        self.next_match_with(Baseline, text)
-    }
-
-    /// [`next_match_with`](StreamIter::next_match_with) compiled for
-    /// AVX2, so that its loops are inlined.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
-    /// `avx2` proves).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn next_match_avx2(
-        &mut self,
-        avx2: Avx2,
-        text: bool,
-    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
-        self.next_match_with(avx2, text)
+        self.kernels.run(NextMatch { iter: self, text })
     }
 
     /// [`next_match`](StreamIter::next_match) with the loops of `k`.
@@ -262,41 +222,41 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
     where
         F: FnMut(B, Self::Item) -> B,
     {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = self.avx2 {
-            // SAFETY: an `Avx2` exists only when the CPU has the features
-            // the AVX2 path is compiled for.
-            return unsafe { self.fold_avx2(avx2, init, f) };
-        }
-        self.fold_with(Baseline, init, f)
+        self.kernels.run(Fold { iter: &mut self, init, f })
     }
 }
 
-impl<R: Read> StreamIter<'_, R> {
-    /// [`fold_with`](StreamIter::fold_with) compiled for AVX2.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2, POPCNT, BMI1, BMI2 and LZCNT (which
-    /// `avx2` proves).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn fold_avx2<B, F>(&mut self, avx2: Avx2, init: B, f: F) -> B
-    where
-        F: FnMut(B, io::Result<Match<'static>>) -> B,
-    {
-        self.fold_with(avx2, init, f)
-    }
+/// [`StreamIter::next_match`] as work for [`Chosen::run`].
+struct NextMatch<'a, 'f, R> {
+    iter: &'a mut StreamIter<'f, R>,
+    text: bool,
+}
 
-    /// `fold` with the loops of `k`.
+impl<R: Read> WithKernels for NextMatch<'_, '_, R> {
+    type Output = Option<io::Result<(Match<'static>, Option<StreamText>)>>;
     #[inline(always)]
-    fn fold_with<K: Kernels, B, F>(&mut self, k: K, init: B, mut f: F) -> B
-    where
-        F: FnMut(B, io::Result<Match<'static>>) -> B,
-    {
-        let mut acc = init;
-        while let Some(r) = self.next_match_with(k, false) {
-            acc = f(acc, r.map(|(m, _)| m));
+    fn with<K: Kernels>(self, k: K) -> Self::Output {
+        self.iter.next_match_with(k, self.text)
+    }
+}
+
+/// [`StreamIter`]'s `fold` as work for [`Chosen::run`].
+struct Fold<'a, 'f, R, B, F> {
+    iter: &'a mut StreamIter<'f, R>,
+    init: B,
+    f: F,
+}
+
+impl<R: Read, B, F> WithKernels for Fold<'_, '_, R, B, F>
+where
+    F: FnMut(B, io::Result<Match<'static>>) -> B,
+{
+    type Output = B;
+    #[inline(always)]
+    fn with<K: Kernels>(mut self, k: K) -> B {
+        let mut acc = self.init;
+        while let Some(r) = self.iter.next_match_with(k, false) {
+            acc = (self.f)(acc, r.map(|(m, _)| m));
         }
         acc
     }
