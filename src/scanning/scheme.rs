@@ -79,25 +79,44 @@ fn folded_word_3_to_6(s: &[u8]) -> u64 {
     word | (0x2020_2020_2020 >> (8 * (6 - n)))
 }
 
-/// The words of [`SCHEMES_WITHOUT_SLASHES`] of each length from three to
-/// six, as [`folded_word`]s (a test holds them to the list).
-const LISTED_3: [u64; 7] = [
-    folded_word(b"urn"),
-    folded_word(b"tel"),
-    folded_word(b"sms"),
-    folded_word(b"geo"),
-    folded_word(b"sip"),
-    folded_word(b"tag"),
-    folded_word(b"doi"),
-];
-const LISTED_4: [u64; 5] = [
-    folded_word(b"data"),
-    folded_word(b"news"),
-    folded_word(b"xmpp"),
-    folded_word(b"sips"),
-    folded_word(b"file"),
-];
-const LISTED_6: [u64; 2] = [folded_word(b"mailto"), folded_word(b"magnet")];
+/// How many of [`SCHEMES_WITHOUT_SLASHES`] have `len` bytes.
+const fn listed_of_len(len: usize) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < SCHEMES_WITHOUT_SLASHES.len() {
+        let s = SCHEMES_WITHOUT_SLASHES[i].as_bytes();
+        // `is_listed` looks only at three to six bytes.
+        assert!(3 <= s.len() && s.len() <= 6);
+        if s.len() == len {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The [`folded_word`]s of the schemes of [`SCHEMES_WITHOUT_SLASHES`]
+/// that have `len` bytes.
+const fn words_of_len<const N: usize>(len: usize) -> [u64; N] {
+    let mut out = [0; N];
+    let (mut n, mut i) = (0, 0);
+    while i < SCHEMES_WITHOUT_SLASHES.len() {
+        let s = SCHEMES_WITHOUT_SLASHES[i].as_bytes();
+        if s.len() == len {
+            out[n] = folded_word(s);
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// [`SCHEMES_WITHOUT_SLASHES`] as [`folded_word`]s, by length, built from
+/// the list.
+const LISTED_3: [u64; listed_of_len(3)] = words_of_len(3);
+const LISTED_4: [u64; listed_of_len(4)] = words_of_len(4);
+const LISTED_5: [u64; listed_of_len(5)] = words_of_len(5);
+const LISTED_6: [u64; listed_of_len(6)] = words_of_len(6);
 
 /// Whether `scheme` is one of [`SCHEMES_WITHOUT_SLASHES`],
 /// case-insensitively: one word and a few compares (the byte-wise
@@ -111,8 +130,8 @@ fn is_listed(scheme: &[u8]) -> bool {
     match scheme.len() {
         3 => LISTED_3.contains(&w),
         4 => LISTED_4.contains(&w),
-        6 => LISTED_6.contains(&w),
-        _ => false,
+        5 => LISTED_5.contains(&w),
+        _ => LISTED_6.contains(&w),
     }
 }
 
@@ -315,7 +334,8 @@ mod tests {
         for s in SCHEMES_WITHOUT_SLASHES {
             assert!(is_listed(s.to_ascii_uppercase().as_bytes()), "{s}");
         }
-        let tables = LISTED_3.len() + LISTED_4.len() + LISTED_6.len();
+        let tables =
+            LISTED_3.len() + LISTED_4.len() + LISTED_5.len() + LISTED_6.len();
         assert_eq!(tables, SCHEMES_WITHOUT_SLASHES.len());
     }
 
