@@ -64,6 +64,9 @@ pub(crate) struct Found<'h> {
     pub(crate) trimmed: Trimmed,
     /// Where the search for the next candidate resumes.
     pub(crate) resume: usize,
+    /// No newline stands between the scheme's `:` and `resume`: true of
+    /// a bare run, which whitespace ends; a `<...>` URI may be wrapped.
+    pub(crate) single_line: bool,
 }
 
 /// What [`confirm`] decided about one candidate `:`.
@@ -526,6 +529,7 @@ pub(crate) fn confirm<'h, K: Kernels>(
             ..trimmed
         },
         resume: cand_end,
+        single_line: true,
     })
 }
 
@@ -574,6 +578,7 @@ fn angled<'h>(
                 ..trimmed
             },
             resume: gt,
+            single_line: false,
         }
     };
     // Whitespace only between the URI and its `>` is no rejoining.

@@ -270,13 +270,13 @@ impl Cursor {
                     // the colon.
                     debug_assert!(!hay[found.start..colon].contains(&b'\n'));
                     let line = 1 + self.newlines;
-                    let resume = found.resume;
+                    let (resume, single_line) =
+                        (found.resume, found.single_line);
                     let out = emit(found, line);
-                    // A bare run holds no newline (whitespace ends it), so
-                    // the next search need not read its bytes again. A
-                    // `<...>` URI, which ends at its `>`, may hold some:
-                    // the search counts them on its way.
-                    if hay.get(resume) != Some(&b'>') {
+                    // The next search need not read a single-line URI's
+                    // bytes again to count newlines; it counts those of a
+                    // wrapped one on its way.
+                    if single_line {
                         debug_assert!(!hay[colon..resume].contains(&b'\n'));
                         self.counted = resume;
                     }
