@@ -294,13 +294,16 @@ impl Cursor {
     }
 
     /// Counts the newlines up to `to` (a streaming buffer is about to
-    /// drop the bytes before it).
-    pub(crate) fn count_to(&mut self, hay: &[u8], to: usize) {
+    /// drop the bytes before it), and returns the number of them before
+    /// `to` in the whole input. The count may already run past `to` (to
+    /// the end of a single-line URI); those few bytes are taken off.
+    pub(crate) fn count_to(&mut self, hay: &[u8], to: usize) -> u64 {
         if to > self.counted {
             work::add(to - self.counted);
             self.newlines += count_newlines_in(hay, self.counted, to);
             self.counted = to;
         }
+        self.newlines - count_newlines_in(hay, to, self.counted)
     }
 
     /// Skips to the next hard stop after an overlong run; false when the

@@ -16,7 +16,7 @@ use std::io::{self, Read};
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Cursor, Finder, Step, make_match};
 use super::kernels::{Baseline, Chosen, Kernels, WithKernels};
-use super::lines::{LineStart, count_newlines_in};
+use super::lines::LineStart;
 use super::{Match, Span};
 
 /// The iterator of [`Finder::stream`]: matches with owned URIs, or the
@@ -65,12 +65,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             // The dropped bytes may hold the start of the next match's
             // line.
             let bytes = &self.buf[..self.end];
-            self.cursor.count_to(bytes, keep_from);
-            // The count may run past `keep_from` (up to where the search
-            // stopped, at most `LOOKBEHIND` bytes on).
-            let counted = self.cursor.counted.max(keep_from);
-            let newlines = self.cursor.newlines
-                - count_newlines_in(bytes, keep_from, counted);
+            let newlines = self.cursor.count_to(bytes, keep_from);
             self.line_start.look(Baseline, bytes, self.base, to, newlines);
             self.buf.copy_within(keep_from..self.end, 0);
             self.end -= keep_from;
