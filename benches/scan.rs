@@ -14,6 +14,7 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uriscan::scanning::{Finder, SCHEMES_WITHOUT_SLASHES};
+use uriscan::syntax::chars::URI_CHAR;
 
 /// The corpus files that exist, by name.
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -48,19 +49,13 @@ fn uri_dense(len: usize) -> Vec<u8> {
     out
 }
 
-/// Bytes that may stand in a URI run (RFC 3986 `unreserved`,
-/// `gen-delims`, `sub-delims` and `%`), and any non-ASCII byte.
+/// The bytes of a URI run as a plain lookup table: the syntax layer's
+/// URI characters and every non-ASCII byte.
 static RUN: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
-        let c = b as u8;
-        t[b] = c >= 0x80
-            || c.is_ascii_alphanumeric()
-            || matches!(c, b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?')
-            || matches!(c, b'#' | b'[' | b']' | b'@' | b'!' | b'$' | b'&')
-            || matches!(c, b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';')
-            || matches!(c, b'=' | b'%');
+        t[b] = b >= 0x80 || URI_CHAR.contains(b as u8);
         b += 1;
     }
     t
