@@ -138,10 +138,11 @@ pub(crate) unsafe fn find_candidate_avx2(
     let lower = _mm256_set1_epi8(0x20);
     let a = _mm256_set1_epi8(b'a' as i8);
     let z = _mm256_set1_epi8(25);
-    // The blocks start one byte in, so that the byte before each is
-    // there to load; the first byte of the input is counted here.
-    let mut count = u64::from(counted == 0 && hay.first() == Some(&b'\n'));
-    let mut i = counted.max(1);
+    // The blocks start at `from` (or one byte in, so that the byte
+    // before each is there to load), and no hit needs masking; the
+    // newlines before it are counted first.
+    let mut i = from.max(1);
+    let mut count = count_newlines_before(hay, counted, i.min(len));
     // The `:` bytes of the block at `i` (given as `cur` and its next
     // bytes `next`, with `pre` the colons followed by a non-space) that
     // pass the whole filter, as a bit mask.
@@ -166,9 +167,13 @@ pub(crate) unsafe fn find_candidate_avx2(
             _mm256_cmpeq_epi8(_mm256_max_epu8(next, above_space), next),
         )
     };
-    while i + 65 <= len {
-        // SAFETY: `1 <= i` and `i + 65 <= len`, so the 32-byte loads at
-        // `i`, `i + 1`, `i + 32` and `i + 33` stay inside `hay`.
+    // The last block start whose loads stay inside `hay`, computed
+    // once: the loop's test is then one compare.
+    let last = len.saturating_sub(65);
+    while i <= last {
+        // SAFETY: `1 <= i <= len - 65` (`last` is 0 when `len < 65`),
+        // so the 32-byte loads at `i`, `i + 1`, `i + 32` and `i + 33`
+        // stay inside `hay`.
         let (cur0, next0, cur1, next1) = unsafe {
             (
                 _mm256_loadu_si256(ptr.add(i).cast::<__m256i>()),
@@ -185,7 +190,6 @@ pub(crate) unsafe fn find_candidate_avx2(
         if _mm256_movemask_epi8(_mm256_or_si256(pre0, pre1)) != 0 {
             let hits = u64::from(filter(i, pre0, next0))
                 | u64::from(filter(i + 32, pre1, next1)) << 32;
-            let hits = hits & not_before(i, from);
             if hits != 0 {
                 return Some(first_hit(i, hits, nls, count, newlines));
             }
@@ -197,15 +201,33 @@ pub(crate) unsafe fn find_candidate_avx2(
     tail(hay, i, from, strict, newlines)
 }
 
-/// The bits of the bytes from `i` on that are at `from` or after.
+/// The number of `\n` bytes in `hay[from..to]` (a few bytes, mostly:
+/// a rejected `:`, at most a `<...>` URI), thirty-two at a time.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[inline(always)]
-fn not_before(i: usize, from: usize) -> u64 {
-    match from.saturating_sub(i) {
-        k @ 0..64 => u64::MAX << k,
-        _ => 0,
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+fn count_newlines_before(hay: &[u8], mut from: usize, to: usize) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_set1_epi8,
+    };
+    let mut count = 0;
+    while from < to {
+        if from + 32 > hay.len() {
+            return count + count_newlines_plain(&hay[from..to]);
+        }
+        // SAFETY: `from + 32 <= hay.len()`.
+        let v = unsafe {
+            _mm256_loadu_si256(hay.as_ptr().add(from).cast::<__m256i>())
+        };
+        let nl = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8));
+        let bits = _mm256_movemask_epi8(nl) as u32;
+        let n = (to - from).min(32);
+        count += u64::from((bits & (u32::MAX >> (32 - n))).count_ones());
+        from += n;
     }
+    count
 }
 
 /// The offset of the first of the `hits` of the bytes from `i` on (a
@@ -262,8 +284,9 @@ pub(crate) fn find_candidate_sse2(
     };
     let len = hay.len();
     let ptr = hay.as_ptr();
-    let mut count = u64::from(counted == 0 && hay.first() == Some(&b'\n'));
-    let mut i = counted.max(1);
+    // As in the AVX2 search, the blocks start at `from`.
+    let mut i = from.max(1);
+    let mut count = count_newlines_plain(&hay[counted.min(len)..i.min(len)]);
     // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics
     // are always available.
     let (colon, nl, slash, above_space, lower, a, z) = unsafe {
@@ -324,7 +347,6 @@ pub(crate) fn find_candidate_sse2(
             let hits = u64::from(
                 filter(i, pre0, next0) | filter(i + 16, pre1, next1) << 16,
             );
-            let hits = hits & not_before(i, from);
             if hits != 0 {
                 return Some(first_hit(i, hits, nls, count, newlines));
             }
