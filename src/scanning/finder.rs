@@ -7,7 +7,7 @@ use crate::Span;
 use super::Match;
 use super::delimit::{Found, Outcome, confirm};
 use super::kernels::{Chosen, Kernels, WithKernels};
-use super::lines::{LineStart, count_newlines_in};
+use super::lines::{LineStart, count_newlines};
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
 use super::stream::StreamIter;
@@ -300,10 +300,10 @@ impl Cursor {
     pub(crate) fn count_to(&mut self, hay: &[u8], to: usize) -> u64 {
         if to > self.counted {
             work::add(to - self.counted);
-            self.newlines += count_newlines_in(hay, self.counted, to);
+            self.newlines += count_newlines(&hay[self.counted..to]);
             self.counted = to;
         }
-        self.newlines - count_newlines_in(hay, to, self.counted)
+        self.newlines - count_newlines(&hay[to..self.counted])
     }
 
     /// Skips to the next hard stop after an overlong run; false when the

@@ -79,11 +79,15 @@ impl LineStart {
     }
 }
 
-/// The number of `\n` bytes in `hay[from..to]`: for the few bytes a
-/// streaming buffer drops before the search has counted them (the
-/// search counts everything else).
-pub(crate) fn count_newlines_in(hay: &[u8], from: usize, to: usize) -> u64 {
-    hay[from..to].iter().map(|&b| u64::from(b == b'\n')).sum()
+/// The number of `\n` bytes in `bytes`, a byte at a time, for the short
+/// stretches the vectorized search does not read in blocks: the bytes
+/// before its first block and after its last, and those a streaming
+/// buffer drops before the search has counted them. The compiler
+/// vectorizes it where it pays, with the features of the code it is
+/// inlined into.
+#[inline(always)]
+pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
+    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
 }
 
 /// The offset of the last `\n` in `hay[from..to]`: the look back for
@@ -157,6 +161,38 @@ pub(crate) unsafe fn last_newline_in_avx2(
     None
 }
 
+/// [`count_newlines`] for `hay[from..to]`, a 32-byte block at a time: for
+/// the bytes before the vectorized search's first block (a rejected
+/// `:`, a `<...>` URI), where the compiler's vectorized [`count_newlines`]
+/// cost URI-dense text 3% more instructions in its set-up.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+pub(crate) unsafe fn count_newlines_avx2(
+    hay: &[u8],
+    mut from: usize,
+    to: usize,
+) -> u64 {
+    debug_assert!(from <= to && to <= hay.len());
+    let mut count = 0;
+    while from < to {
+        if from + 32 > hay.len() {
+            return count + count_newlines(&hay[from..to]);
+        }
+        // SAFETY: `from + 32 <= hay.len()`, and the CPU has AVX2.
+        let mask = unsafe { newline_mask(hay, from) };
+        let n = (to - from).min(32);
+        count += u64::from((mask & (u32::MAX >> (32 - n))).count_ones());
+        from += n;
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,7 +218,7 @@ mod tests {
                             .rposition(|&b| b == b'\n')
                             .map(|i| from + i);
                         assert_eq!(
-                            count_newlines_in(hay, from, to),
+                            count_newlines(&hay[from..to]),
                             count as u64
                         );
                         assert_eq!(
@@ -196,6 +232,14 @@ mod tests {
                             let got =
                                 unsafe { last_newline_in_avx2(hay, from, to) };
                             assert_eq!(got, last);
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if std::is_x86_feature_detected!("avx2") {
+                            // SAFETY: the CPU has AVX2 (and POPCNT, which
+                            // every AVX2 CPU has).
+                            let got =
+                                unsafe { count_newlines_avx2(hay, from, to) };
+                            assert_eq!(got, count as u64);
                         }
                     }
                 }

@@ -31,6 +31,10 @@
 //! always compiled on x86-64 and tested against each other for every
 //! pair of bytes around a `:` at every alignment.
 
+use super::lines::count_newlines;
+#[cfg(target_arch = "x86_64")]
+use super::lines::count_newlines_avx2;
+
 /// Whether `b` is an ASCII letter.
 #[inline(always)]
 fn is_alpha(b: u8) -> bool {
@@ -53,14 +57,6 @@ fn is_candidate(hay: &[u8], p: usize, strict: bool) -> bool {
                     || (next != b':' && is_alpha(hay[p - 1])))
         }
     }
-}
-
-/// The number of `\n` bytes in `bytes`, a byte at a time: for the short
-/// tails of the vectorized searches (the compiler vectorizes it where it
-/// pays).
-#[inline(always)]
-fn count_newlines_plain(bytes: &[u8]) -> u64 {
-    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
 }
 
 /// The first candidate `:` in `hay[from..]`, as an offset into `hay`,
@@ -102,7 +98,7 @@ pub(crate) fn find_candidate_portable(
         p += 1;
     };
     let upto = found.unwrap_or(hay.len());
-    *newlines += count_newlines_plain(&hay[counted.min(upto)..upto]);
+    *newlines += count_newlines(&hay[counted.min(upto)..upto]);
     found
 }
 
@@ -142,7 +138,9 @@ pub(crate) unsafe fn find_candidate_avx2(
     // before each is there to load), and no hit needs masking; the
     // newlines before it are counted first.
     let mut i = from.max(1);
-    let mut count = count_newlines_before(hay, counted, i.min(len));
+    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
+    let mut count =
+        unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
     // The `:` bytes of the block at `i` (given as `cur` and its next
     // bytes `next`, with `pre` the colons followed by a non-space) that
     // pass the whole filter, as a bit mask.
@@ -201,35 +199,6 @@ pub(crate) unsafe fn find_candidate_avx2(
     tail(hay, i, from, strict, newlines)
 }
 
-/// The number of `\n` bytes in `hay[from..to]` (a few bytes, mostly:
-/// a rejected `:`, at most a `<...>` URI), thirty-two at a time.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn count_newlines_before(hay: &[u8], mut from: usize, to: usize) -> u64 {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_set1_epi8,
-    };
-    let mut count = 0;
-    while from < to {
-        if from + 32 > hay.len() {
-            return count + count_newlines_plain(&hay[from..to]);
-        }
-        // SAFETY: `from + 32 <= hay.len()`.
-        let v = unsafe {
-            _mm256_loadu_si256(hay.as_ptr().add(from).cast::<__m256i>())
-        };
-        let nl = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8));
-        let bits = _mm256_movemask_epi8(nl) as u32;
-        let n = (to - from).min(32);
-        count += u64::from((bits & (u32::MAX >> (32 - n))).count_ones());
-        from += n;
-    }
-    count
-}
-
 /// The offset of the first of the `hits` of the bytes from `i` on (a
 /// bit each), adding to `newlines` the `count` of newlines before `i`
 /// and those of `nls` (the same bytes) before the hit.
@@ -263,7 +232,7 @@ fn tail(
     let found =
         (from.max(counted)..hay.len()).find(|&p| is_candidate(hay, p, strict));
     let upto = found.unwrap_or(hay.len());
-    *newlines += count_newlines_plain(&hay[counted.min(upto)..upto]);
+    *newlines += count_newlines(&hay[counted.min(upto)..upto]);
     found
 }
 
@@ -284,9 +253,10 @@ pub(crate) fn find_candidate_sse2(
     };
     let len = hay.len();
     let ptr = hay.as_ptr();
-    // As in the AVX2 search, the blocks start at `from`.
+    // As in the AVX2 search, the blocks start at `from`, the newlines
+    // before it counted first.
     let mut i = from.max(1);
-    let mut count = count_newlines_plain(&hay[counted.min(len)..i.min(len)]);
+    let mut count = count_newlines(&hay[counted.min(len)..i.min(len)]);
     // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics
     // are always available.
     let (colon, nl, slash, above_space, lower, a, z) = unsafe {
