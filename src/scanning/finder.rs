@@ -6,7 +6,7 @@ use crate::Span;
 
 use super::Match;
 use super::delimit::{Found, Outcome, confirm};
-use super::kernels::{Chosen, Kernels, WithKernels};
+use super::kernels::{Chosen, Kernels, Steps};
 use super::lines::{LineStart, count_newlines};
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
@@ -379,58 +379,29 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
-        self.kernels.run(Next(self))
+        let kernels = self.kernels;
+        kernels.next(self)
     }
 
     /// Internal iteration (`count`, `for_each`, `sum`, ...): the whole
     /// loop runs in one call compiled for the kernels, so that the scan's
     /// state stays in registers between matches instead of being saved
     /// and reloaded by every `next`. Yields exactly what `next` does.
-    fn fold<B, F>(self, init: B, f: F) -> B
+    fn fold<B, F>(mut self, init: B, f: F) -> B
     where
         F: FnMut(B, Match<'h>) -> B,
     {
-        self.kernels.run(Fold { iter: self, init, f })
+        let kernels = self.kernels;
+        kernels.fold(&mut self, init, f)
     }
 }
 
-/// [`FindIter::next`] as work for [`Chosen::run`].
-struct Next<'a, 'f, 'h>(&'a mut FindIter<'f, 'h>);
+impl<'h> Steps for FindIter<'_, 'h> {
+    type Item = Match<'h>;
 
-impl<'h> WithKernels for Next<'_, '_, 'h> {
-    type Output = Option<Match<'h>>;
-    #[inline(always)]
-    fn with<K: Kernels>(self, k: K) -> Option<Match<'h>> {
-        self.0.next_with(k)
-    }
-}
-
-/// [`FindIter::fold`] as work for [`Chosen::run`].
-struct Fold<'f, 'h, B, F> {
-    iter: FindIter<'f, 'h>,
-    init: B,
-    f: F,
-}
-
-impl<'h, B, F> WithKernels for Fold<'_, 'h, B, F>
-where
-    F: FnMut(B, Match<'h>) -> B,
-{
-    type Output = B;
-    #[inline(always)]
-    fn with<K: Kernels>(mut self, k: K) -> B {
-        let mut acc = self.init;
-        while let Some(m) = self.iter.next_with(k) {
-            acc = (self.f)(acc, m);
-        }
-        acc
-    }
-}
-
-impl<'h> FindIter<'_, 'h> {
     /// The next match, with the loops of `k`.
     #[inline(always)]
-    fn next_with<K: Kernels>(&mut self, k: K) -> Option<Match<'h>> {
+    fn step<K: Kernels>(&mut self, k: K) -> Option<Match<'h>> {
         let hay = self.haystack;
         // The match is built right in the one value returned from every
         // path, so that it is written once, not built in `Step` and

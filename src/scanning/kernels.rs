@@ -8,8 +8,9 @@
 //! each call, and calling each out of line, cost about sixty
 //! instructions per URI on URI-dense text. So the iterators pick
 //! [`Kernels`] once, when they are made ([`Chosen`]), and run their whole
-//! `next` (or `fold`) compiled for them ([`Chosen::run`]): with [`Avx2`],
-//! the AVX2 loops are inlined into one function.
+//! `next` (or `fold`) compiled for them ([`Chosen::next`],
+//! [`Chosen::fold`]): with [`Avx2`], the AVX2 loops are inlined into one
+//! function.
 
 use super::lines::last_newline_in_portable;
 use super::plain::skip_plain_portable;
@@ -151,14 +152,54 @@ impl Kernels for Avx2 {
     }
 }
 
-/// Work that runs with the loops of any [`Kernels`]: an iterator's
-/// `next` or `fold`, handed to [`Chosen::run`].
-pub(crate) trait WithKernels {
+/// A scan that yields its items a step at a time, with the loops of any
+/// [`Kernels`]: what an iterator's `next` and `fold` run through
+/// [`Chosen`].
+pub(crate) trait Steps {
+    type Item;
+    /// The next item, with the loops of `k`. Implementations are
+    /// `#[inline(always)]`, so that the step is compiled into the
+    /// function [`Chosen`] compiled for `k`.
+    fn step<K: Kernels>(&mut self, k: K) -> Option<Self::Item>;
+}
+
+/// Work that runs with the loops of any [`Kernels`], handed to
+/// [`Chosen::run`]: a step, or all of them folded.
+trait WithKernels {
     type Output;
-    /// Does the work with the loops of `k`. Implementations are
-    /// `#[inline(always)]`, so that the work is compiled into the
-    /// function [`Chosen::run`] compiled for `k`.
     fn with<K: Kernels>(self, k: K) -> Self::Output;
+}
+
+/// One step of a scan, as work.
+struct Next<'a, S>(&'a mut S);
+
+impl<S: Steps> WithKernels for Next<'_, S> {
+    type Output = Option<S::Item>;
+    #[inline(always)]
+    fn with<K: Kernels>(self, k: K) -> Option<S::Item> {
+        self.0.step(k)
+    }
+}
+
+/// The remaining steps of a scan, folded, as work.
+struct Fold<'a, S, B, F> {
+    scan: &'a mut S,
+    init: B,
+    f: F,
+}
+
+impl<S: Steps, B, F: FnMut(B, S::Item) -> B> WithKernels
+    for Fold<'_, S, B, F>
+{
+    type Output = B;
+    #[inline(always)]
+    fn with<K: Kernels>(mut self, k: K) -> B {
+        let mut acc = self.init;
+        while let Some(item) = self.scan.step(k) {
+            acc = (self.f)(acc, item);
+        }
+        acc
+    }
 }
 
 /// The loops a scan runs with, chosen once when the scan starts.
@@ -184,10 +225,31 @@ impl Chosen {
         }
     }
 
+    /// The next item of `scan`: an iterator's `next`.
+    #[inline(always)]
+    pub(crate) fn next<S: Steps>(self, scan: &mut S) -> Option<S::Item> {
+        self.run(Next(scan))
+    }
+
+    /// The remaining items of `scan`, folded by `f`: an iterator's
+    /// `fold`, behind `count`, `for_each`, `sum` and the adapters that
+    /// forward to it. The whole loop runs in one call, so that the scan's
+    /// state stays in registers between items instead of being saved and
+    /// reloaded by every `next`.
+    #[inline(always)]
+    pub(crate) fn fold<S: Steps, B>(
+        self,
+        scan: &mut S,
+        init: B,
+        f: impl FnMut(B, S::Item) -> B,
+    ) -> B {
+        self.run(Fold { scan, init, f })
+    }
+
     /// Runs `work` with the chosen loops, in a function compiled for
     /// them.
     #[inline(always)]
-    pub(crate) fn run<W: WithKernels>(self, work: W) -> W::Output {
+    fn run<W: WithKernels>(self, work: W) -> W::Output {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = self.avx2 {
             // SAFETY: an `Avx2` exists only when the CPU has the features
