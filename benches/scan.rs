@@ -9,6 +9,7 @@
 //! skipped.
 
 use std::hint::black_box;
+use std::ops::ControlFlow;
 
 mod common;
 
@@ -130,6 +131,18 @@ fn bench(c: &mut Criterion) {
         group.bench_function("uriscan-stream", |b| {
             b.iter(|| finder.stream(black_box(&hay[..])).count())
         });
+        group.bench_function("uriscan-stream-borrowed", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                let _ = finder
+                    .stream(black_box(&hay[..]))
+                    .try_for_each_borrowed(|m, _| {
+                        n += usize::from(!black_box(m).as_str().is_empty());
+                        ControlFlow::<()>::Continue(())
+                    });
+                n
+            })
+        });
         group.bench_function("memchr-colon-floor", |b| {
             b.iter(|| memchr::memchr_iter(b':', black_box(&hay)).count())
         });
@@ -157,6 +170,7 @@ fn ratios(group: &str, bytes: usize) {
         "uriscan",
         "uriscan-next",
         "uriscan-stream",
+        "uriscan-stream-borrowed",
         "memchr-colon-floor",
         "linkify",
         "bare-extractor",

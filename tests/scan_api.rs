@@ -1,6 +1,7 @@
 //! The finder's public API: matches, spans, flags, line numbers.
 
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 
 use uriscan::Span;
 use uriscan::scanning::{Finder, MAX_URI_LEN, Match};
@@ -206,4 +207,46 @@ fn stream_reads_lazily() {
     let rdr = b"see http://a.example/ ".chain(endless);
     let first = Finder::new().stream(rdr).next().unwrap().unwrap();
     assert_eq!(first.as_str(), "http://a.example/");
+}
+
+#[test]
+fn borrowed_stream_hands_out_matches_before_a_read_error() {
+    let mut spans = Vec::new();
+    let ended = Finder::builder()
+        .buffer_capacity(18)
+        .build()
+        .stream(Failing(2))
+        .try_for_each_borrowed(|m, t| {
+            assert_eq!(t.raw(), b"http://a.example/");
+            spans.push(m.span());
+            ControlFlow::<()>::Continue(())
+        });
+    assert_eq!(ended.unwrap_err().to_string(), "disk on fire");
+    assert_eq!(spans, [Span::new(0, 17), Span::new(18, 35)]);
+}
+
+#[test]
+fn borrowed_stream_stops_where_the_visitor_breaks() {
+    // An endless input: only a break ends the scan.
+    let endless = io::repeat(b' ').take(u64::MAX);
+    let rdr =
+        b"see http://a.example/ and <http://b.example/\n  c>, ".chain(endless);
+    let mut seen = Vec::new();
+    let flow = Finder::new()
+        .stream(rdr)
+        .try_for_each_borrowed(|m, t| {
+            seen.push((m.as_str().to_string(), t.raw().to_vec()));
+            if m.rejoined() {
+                return ControlFlow::Break(m.into_owned());
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    let ControlFlow::Break(last) = flow else { panic!("not stopped") };
+    assert_eq!(last.as_str(), "http://b.example/c");
+    assert_eq!(
+        seen[0],
+        ("http://a.example/".into(), b"http://a.example/".to_vec())
+    );
+    assert_eq!(seen[1].1, b"http://b.example/\n  c");
 }

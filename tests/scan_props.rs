@@ -125,6 +125,24 @@ proptest! {
                 prop_assert_eq!(t.url_prefix, at(m.trimmed().url_prefix));
                 prop_assert_eq!(t.suffix, at(m.trimmed().suffix));
             }
+            // Borrowed from the buffer, the same matches, and texts that
+            // are the haystack's bytes at their spans.
+            let mut borrowed = Vec::new();
+            let mut texts_agree = true;
+            let flow = finder
+                .stream(Trickle { data: &hay, sizes: sizes.clone(), next: 0 })
+                .try_for_each_borrowed(|m, t| {
+                    let at = |s: Option<uriscan::Span>| s.map(|s| &hay[s.range()]);
+                    texts_agree &= t.raw() == &hay[m.span().range()]
+                        && t.url_prefix() == at(m.trimmed().url_prefix)
+                        && t.suffix() == at(m.trimmed().suffix);
+                    borrowed.push(key(&m));
+                    std::ops::ControlFlow::<()>::Continue(())
+                })
+                .unwrap();
+            prop_assert!(flow.is_continue());
+            prop_assert!(texts_agree);
+            prop_assert_eq!(&whole, &borrowed);
         }
     }
 

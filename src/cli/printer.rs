@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 use uriscan::Span;
-use uriscan::scanning::{Match, StreamText};
+use uriscan::scanning::{BufferedText, Match};
 use uriscan::syntax::Parser;
 use uriscan::syntax::security::{self, Warning};
 
@@ -109,38 +109,32 @@ struct JsonTrimmed<'a> {
 
 /// Where the JSON printer finds the raw and trimmed texts of a match.
 #[derive(Clone, Copy)]
-enum Texts<'a> {
+pub enum Texts<'a> {
     /// The file's bytes, read whole.
     Haystack(&'a [u8]),
-    /// The texts a stream copied out.
-    Copied(&'a StreamText),
-    /// Neither (not asked for).
-    Lost,
+    /// A stream's buffer, while it holds the match.
+    Buffered(BufferedText<'a>),
 }
 
 impl<'a> Texts<'a> {
-    /// The text at `span`: from the haystack, or by `copied` from the
-    /// stream's copies.
+    /// The text at `span`: from the haystack, or by `buffered` from the
+    /// stream's buffer.
     fn get(
         self,
         span: Option<Span>,
-        copied: impl Fn(&'a StreamText) -> Option<&'a [u8]>,
+        buffered: impl Fn(BufferedText<'a>) -> Option<&'a [u8]>,
     ) -> Option<&'a [u8]> {
         match self {
             Texts::Haystack(h) => span.map(|s| &h[s.range()]),
-            Texts::Copied(t) => copied(t),
-            Texts::Lost => None,
+            Texts::Buffered(t) => buffered(t),
         }
     }
 }
 
-/// The size of output at which [`Printer::file`] offers its buffer to be
-/// written.
+/// The size of output at which a stream's output is written out, so that
+/// memory stays bounded on input of any size (a file read whole is
+/// written in one piece).
 pub const SPILL_AT: usize = 64 * 1024;
-
-/// What writes out a stream's output as it grows (see [`Printer::file`]);
-/// false when standard output is gone.
-pub type Spill<'a> = dyn FnMut(&mut Vec<u8>) -> bool + 'a;
 
 /// Formats matches by the configuration. One per worker thread.
 #[derive(Debug)]
@@ -154,86 +148,84 @@ impl<'c> Printer<'c> {
         Printer { cfg, parser: Parser::new().iri(true) }
     }
 
-    /// Appends the output for the `matches` of one file to `out`; returns
-    /// the number of URIs printed (or counted). Each match comes with the
-    /// texts a streamed file copied out for it (JSON only); a file read
-    /// whole passes its bytes as `haystack` instead.
-    ///
-    /// `spill`, when given, is called whenever `out` holds [`SPILL_AT`]
-    /// bytes or more; it writes the buffer out and clears it, and returns
-    /// false to stop (standard output is gone). A stream passes one, so
-    /// that memory stays bounded on input of any size; a file read whole
-    /// passes none, so that its output is written in one piece.
-    pub fn file<'h, I>(
+    /// Appends the output for the `matches` of a file read whole (its
+    /// bytes are `haystack`) to `out`; returns the number of URIs printed
+    /// (or counted).
+    pub fn file<'h>(
         &self,
         out: &mut Vec<u8>,
         label: &Label<'_>,
-        matches: I,
-        haystack: Option<&[u8]>,
+        matches: impl Iterator<Item = Match<'h>>,
+        haystack: &[u8],
         seen: Option<&Mutex<HashSet<String>>>,
-        mut spill: Option<&mut Spill<'_>>,
-    ) -> u64
-    where
-        I: Iterator<Item = (Match<'h>, Option<StreamText>)>,
-    {
-        let cfg = self.cfg;
+    ) -> u64 {
         let mut count = 0;
-        for (m, copied) in matches {
-            let uri: Cow<'_, str> = if cfg.normalize {
-                Cow::Owned(self.normalize(m.as_str()))
-            } else {
-                Cow::Borrowed(m.as_str())
-            };
-            let warnings = if cfg.needs_warnings() {
-                match self.parser.parse_uri(&uri) {
-                    Ok(r) => security::warnings(&r),
-                    Err(_) => vec![],
-                }
-            } else {
-                vec![]
-            };
-            if cfg.warnings_only && warnings.is_empty() {
-                continue;
-            }
-            if let Some(seen) = seen {
-                let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-                if seen.contains(uri.as_ref()) {
-                    continue;
-                }
-                seen.insert(uri.to_string());
-            }
-            count += 1;
-            let shown = if cfg.mask_passwords {
-                mask_password(&uri)
-            } else {
-                Cow::Borrowed(uri.as_ref())
-            };
-            match cfg.mode {
-                Mode::Count => {}
-                Mode::OnlyUri => self.only_uri(out, &shown),
-                Mode::Standard => self.standard(out, label, &m, &shown),
-                Mode::Json => {
-                    let texts = match (haystack, &copied) {
-                        (Some(h), _) => Texts::Haystack(h),
-                        (None, Some(t)) => Texts::Copied(t),
-                        (None, None) => Texts::Lost,
-                    };
-                    self.json(out, label, &m, texts, &shown, &warnings)
-                }
-            }
-            if out.len() >= SPILL_AT
-                && let Some(spill) = spill.as_mut()
-                && !spill(out)
-            {
-                break;
-            }
+        for m in matches {
+            let texts = Texts::Haystack(haystack);
+            count += u64::from(self.one(out, label, &m, texts, seen));
         }
-        if cfg.mode == Mode::Count && count > 0 {
+        self.file_end(out, label, count);
+        count
+    }
+
+    /// Appends the output for one match to `out`; false when it is not
+    /// printed (a duplicate, or without warnings under
+    /// `--warnings-only`). A stream calls this for each match while its
+    /// buffer holds it, then [`file_end`](Printer::file_end).
+    pub fn one(
+        &self,
+        out: &mut Vec<u8>,
+        label: &Label<'_>,
+        m: &Match<'_>,
+        texts: Texts<'_>,
+        seen: Option<&Mutex<HashSet<String>>>,
+    ) -> bool {
+        let cfg = self.cfg;
+        let uri: Cow<'_, str> = if cfg.normalize {
+            Cow::Owned(self.normalize(m.as_str()))
+        } else {
+            Cow::Borrowed(m.as_str())
+        };
+        let warnings = if cfg.needs_warnings() {
+            match self.parser.parse_uri(&uri) {
+                Ok(r) => security::warnings(&r),
+                Err(_) => vec![],
+            }
+        } else {
+            vec![]
+        };
+        if cfg.warnings_only && warnings.is_empty() {
+            return false;
+        }
+        if let Some(seen) = seen {
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            if seen.contains(uri.as_ref()) {
+                return false;
+            }
+            seen.insert(uri.to_string());
+        }
+        let shown = if cfg.mask_passwords {
+            mask_password(&uri)
+        } else {
+            Cow::Borrowed(uri.as_ref())
+        };
+        match cfg.mode {
+            Mode::Count => {}
+            Mode::OnlyUri => self.only_uri(out, &shown),
+            Mode::Standard => self.standard(out, label, m, &shown),
+            Mode::Json => self.json(out, label, m, texts, &shown, &warnings),
+        }
+        true
+    }
+
+    /// Appends what follows a file's matches to `out`: its count, under
+    /// `--count`, when it has any.
+    pub fn file_end(&self, out: &mut Vec<u8>, label: &Label<'_>, count: u64) {
+        if self.cfg.mode == Mode::Count && count > 0 {
             self.path(out, label);
-            out.push(if cfg.null { 0 } else { b':' });
+            out.push(if self.cfg.null { 0 } else { b':' });
             let _ = writeln!(out, "{count}");
         }
-        count
     }
 
     fn normalize(&self, uri: &str) -> String {
@@ -299,13 +291,9 @@ impl<'c> Printer<'c> {
         warnings: &[Warning],
     ) {
         let span = m.span();
-        let raw_bytes = texts.get(Some(span), |t| Some(&t.raw[..]));
+        let raw_bytes = texts.get(Some(span), |t| Some(t.raw()));
         let raw_bytes = raw_bytes.unwrap_or(m.as_str().as_bytes());
-        // Without its texts, a rejoined URI has lost its raw form: `raw`
-        // is then given only when the printed URI differs from the found
-        // one.
-        let rejoined = !matches!(texts, Texts::Lost) && m.rejoined();
-        let raw = if raw_bytes != uri.as_bytes() || rejoined {
+        let raw = if raw_bytes != uri.as_bytes() || m.rejoined() {
             let raw = String::from_utf8_lossy(raw_bytes);
             Some(if self.cfg.mask_passwords {
                 Cow::Owned(mask_password(&raw).into_owned())
@@ -317,8 +305,8 @@ impl<'c> Printer<'c> {
         };
         let t = m.trimmed();
         let trimmed = (!t.is_empty()).then(|| {
-            let prefix = texts.get(t.url_prefix, |c| c.url_prefix.as_deref());
-            let suffix = texts.get(t.suffix, |c| c.suffix.as_deref());
+            let prefix = texts.get(t.url_prefix, |b| b.url_prefix());
+            let suffix = texts.get(t.suffix, |b| b.suffix());
             let mut reasons = vec![];
             if t.url_prefix.is_some() {
                 reasons.push("url-prefix");

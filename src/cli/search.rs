@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,8 +18,8 @@ use std::time::Instant;
 
 use uriscan::walking::{Contents, Entry, Error, FileReader, Flow, io_message};
 
-use super::config::{Config, Input, Mode};
-use super::printer::{Label, Printer};
+use super::config::{Config, Input};
+use super::printer::{Label, Printer, SPILL_AT, Texts};
 
 /// State shared by the workers.
 struct Shared<'c> {
@@ -131,52 +132,35 @@ impl<'s, 'c> Worker<'s, 'c> {
                 return;
             }
             Contents::Text(bytes) => {
-                let matches = finder.find_iter(bytes).map(|m| (m, None));
-                let n =
-                    printer.file(out, label, matches, Some(bytes), seen, None);
+                let matches = finder.find_iter(bytes);
+                let n = printer.file(out, label, matches, bytes, seen);
                 (n, bytes.len() as u64)
             }
             Contents::Stream(rdr) => {
                 let mut counted = CountingReader { inner: rdr, bytes: 0 };
-                let mut error = None;
-                // A stream may be of any size: its output goes out in
-                // pieces of whole lines as it is found, rather than held
-                // until the end.
-                let mut spill =
-                    |o: &mut Vec<u8>| write_out(shared, o) == Flow::Continue;
-                let stream = finder.stream(&mut counted);
-                // JSON shows the raw and trimmed texts, which the stream
-                // copies out only when asked. Two calls, each with its
-                // own iterator type: one call over a `Box<dyn Iterator>`
-                // took 1.5 ms more for `-o` on the 8 MB Markdown corpus
-                // file (hyperfine, 60 runs).
-                let n = if shared.cfg.mode == Mode::Json {
-                    let matches = stream
-                        .with_text()
-                        .map_while(|r| r.map_err(|e| error = Some(e)).ok())
-                        .map(|(m, t)| (m, Some(t)));
-                    printer.file(
-                        out,
-                        label,
-                        matches,
-                        None,
-                        seen,
-                        Some(&mut spill),
-                    )
-                } else {
-                    let matches = stream
-                        .map_while(|r| r.map_err(|e| error = Some(e)).ok())
-                        .map(|m| (m, None));
-                    printer.file(
-                        out,
-                        label,
-                        matches,
-                        None,
-                        seen,
-                        Some(&mut spill),
-                    )
-                };
-                if let Some(e) = error {
+                let mut n = 0;
+                // Each match is printed while the stream's buffer holds
+                // it: no copy of its URI or texts (the owned matches of
+                // the stream's iterator cost 18% more instructions on
+                // the Markdown corpus). A stream may be of any size: its
+                // output goes out in pieces of whole lines as it grows,
+                // rather than held until the end.
+                let ended = finder.stream(&mut counted).try_for_each_borrowed(
+                    |m, t| {
+                        let texts = Texts::Buffered(t);
+                        n += u64::from(
+                            printer.one(out, label, &m, texts, seen),
+                        );
+                        if out.len() >= SPILL_AT
+                            && write_out(shared, out) != Flow::Continue
+                        {
+                            return ControlFlow::Break(());
+                        }
+                        ControlFlow::Continue(())
+                    },
+                );
+                printer.file_end(out, label, n);
+                if let Err(e) = ended {
                     // What was found before the error is still printed.
                     shared.error(format_args!(
                         "{}: {}",

@@ -90,7 +90,7 @@ mod tests;
 pub use delimit::{MAX_ANGLE_LEN, MAX_URI_LEN};
 pub use finder::{DEFAULT_BUFFER_CAPACITY, FindIter, Finder, FinderBuilder};
 pub use scheme::{MAX_SCHEME_LEN, SCHEMES_WITHOUT_SLASHES};
-pub use stream::{StreamIter, StreamText, WithText};
+pub use stream::{BufferedText, StreamIter, StreamText, WithText};
 
 /// What delimiting removed around a URI, so that a link checker can show
 /// why and try the longer form.

@@ -12,6 +12,7 @@
 //! as many bytes as are pending, so retries cost amortized linear time.
 
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Cursor, Finder, Step, make_match};
@@ -122,13 +123,53 @@ impl<'f, R: Read> StreamIter<'f, R> {
         WithText { inner: self }
     }
 
-    /// The next match, with the loops of `k`; with its texts when `text`.
+    /// Calls `f` with each match, borrowed from the stream's buffer for
+    /// the length of the call, until the input ends, a read fails or `f`
+    /// breaks: the same matches as the iterator, without a copy or an
+    /// allocation per match. (The iterator's items own their URIs, since
+    /// the buffer moves on; `f` can keep one with
+    /// [`Match::into_owned`].) [`BufferedText`] gives the bytes each
+    /// match was taken from.
+    ///
+    /// Returns what `f` broke with, or `Continue` at the end of the
+    /// input. On a read error, the matches before it have been handed to
+    /// `f`.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use uriscan::scanning::Finder;
+    /// let text = &b"a http://a.example/x, b (see http://b.example/y)."[..];
+    /// let mut lens = Vec::new();
+    /// let flow = Finder::new().stream(text).try_for_each_borrowed(|m, t| {
+    ///     lens.push(m.as_str().len());
+    ///     assert_eq!(t.raw(), m.as_str().as_bytes());
+    ///     ControlFlow::<()>::Continue(())
+    /// })?;
+    /// assert_eq!(lens, [18, 18]);
+    /// assert!(flow.is_continue());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn try_for_each_borrowed<B, F>(
+        mut self,
+        f: F,
+    ) -> io::Result<ControlFlow<B>>
+    where
+        F: FnMut(Match<'_>, BufferedText<'_>) -> ControlFlow<B>,
+    {
+        let kernels = self.kernels;
+        let mut visit = Visit { stream: &mut self, f, ended: None };
+        kernels.fold(&mut visit, (), |(), ()| ());
+        visit.ended.unwrap_or(Ok(ControlFlow::Continue(())))
+    }
+
+    /// The next match, with the loops of `k`, handed to `emit` with its
+    /// texts while the buffer still holds them.
     #[inline(always)]
-    fn next_match_with<K: Kernels>(
+    fn next_match_with<K: Kernels, T>(
         &mut self,
         k: K,
-        text: bool,
-    ) -> Option<io::Result<(Match<'static>, Option<StreamText>)>> {
+        mut emit: impl FnMut(Match<'_>, BufferedText<'_>) -> T,
+    ) -> Option<io::Result<T>> {
         if self.done {
             return None;
         }
@@ -157,21 +198,19 @@ impl<'f, R: Read> StreamIter<'f, R> {
                 |found, line| {
                     let at = base + found.start as u64;
                     let column = line_start.column(k, buf, base, at, line - 1);
-                    let offset = |s: Span| s.offset(base as usize);
-                    let mut m =
-                        make_match(finder, found, line, column).into_owned();
-                    let texts = text.then(|| {
-                        let copy = |s: Span| buf[s.range()].to_vec();
-                        StreamText {
-                            raw: copy(m.span),
-                            url_prefix: m.trimmed.url_prefix.map(copy),
-                            suffix: m.trimmed.suffix.map(copy),
-                        }
-                    });
-                    m.span = offset(m.span);
-                    m.trimmed.url_prefix = m.trimmed.url_prefix.map(offset);
-                    m.trimmed.suffix = m.trimmed.suffix.map(offset);
-                    (m, texts)
+                    let mut m = make_match(finder, found, line, column);
+                    let texts = BufferedText {
+                        buf,
+                        raw: m.span,
+                        url_prefix: m.trimmed.url_prefix,
+                        suffix: m.trimmed.suffix,
+                    };
+                    let base = base as usize;
+                    m.span = m.span.offset(base);
+                    let t = &mut m.trimmed;
+                    t.url_prefix = t.url_prefix.map(|s| s.offset(base));
+                    t.suffix = t.suffix.map(|s| s.offset(base));
+                    emit(m, texts)
                 },
             );
             let pending = match step {
@@ -190,6 +229,72 @@ impl<'f, R: Read> StreamIter<'f, R> {
             if let Err(e) = self.refill(pending) {
                 self.done = true;
                 return Some(Err(e));
+            }
+        }
+    }
+}
+
+/// The bytes a streamed match was taken from, borrowed from the stream's
+/// buffer (see [`StreamIter::try_for_each_borrowed`]); each is read only
+/// when asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct BufferedText<'b> {
+    buf: &'b [u8],
+    raw: Span,
+    url_prefix: Option<Span>,
+    suffix: Option<Span>,
+}
+
+impl<'b> BufferedText<'b> {
+    /// The bytes of [`Match::span`]: the URI as written, whitespace
+    /// included when it was rejoined.
+    pub fn raw(&self) -> &'b [u8] {
+        &self.buf[self.raw.range()]
+    }
+    /// The bytes of [`Trimmed::url_prefix`](super::Trimmed::url_prefix).
+    pub fn url_prefix(&self) -> Option<&'b [u8]> {
+        self.url_prefix.map(|s| &self.buf[s.range()])
+    }
+    /// The bytes of [`Trimmed::suffix`](super::Trimmed::suffix).
+    pub fn suffix(&self) -> Option<&'b [u8]> {
+        self.suffix.map(|s| &self.buf[s.range()])
+    }
+    /// The same bytes, copied out of the buffer.
+    pub fn to_owned(&self) -> StreamText {
+        StreamText {
+            raw: self.raw().to_vec(),
+            url_prefix: self.url_prefix().map(<[u8]>::to_vec),
+            suffix: self.suffix().map(<[u8]>::to_vec),
+        }
+    }
+}
+
+/// The steps of [`StreamIter::try_for_each_borrowed`]: each hands a
+/// match to `f`; the scan ends when `f` breaks or a read fails, with
+/// that in `ended`.
+struct Visit<'a, 'f, R, F, B> {
+    stream: &'a mut StreamIter<'f, R>,
+    f: F,
+    ended: Option<io::Result<ControlFlow<B>>>,
+}
+
+impl<R, F, B> Steps for Visit<'_, '_, R, F, B>
+where
+    R: Read,
+    F: FnMut(Match<'_>, BufferedText<'_>) -> ControlFlow<B>,
+{
+    type Item = ();
+    #[inline(always)]
+    fn step<K: Kernels>(&mut self, k: K) -> Option<()> {
+        if self.ended.is_some() {
+            return None;
+        }
+        let f = &mut self.f;
+        match self.stream.next_match_with(k, f)? {
+            Ok(ControlFlow::Continue(())) => Some(()),
+            ended => {
+                self.ended = Some(ended);
+                None
             }
         }
     }
@@ -225,7 +330,9 @@ impl<R: Read, const TEXT: bool> Steps for Scan<'_, '_, R, TEXT> {
     type Item = io::Result<(Match<'static>, Option<StreamText>)>;
     #[inline(always)]
     fn step<K: Kernels>(&mut self, k: K) -> Option<Self::Item> {
-        self.0.next_match_with(k, TEXT)
+        self.0.next_match_with(k, |m, texts| {
+            (m.into_owned(), TEXT.then(|| texts.to_owned()))
+        })
     }
 }
 
