@@ -2,8 +2,8 @@
 //! is a valid URI (an IRI, as the default finder keeps non-ASCII
 //! characters), and the streaming scanner, with a read size taken from
 //! the input, reports the same matches with texts equal to the input's
-//! bytes at their spans. Internal iteration (`fold`, behind `count` and
-//! `for_each`) yields what `next` does.
+//! bytes at their spans, as does its borrowing visitor. Internal iteration
+//! (`fold`, behind `count` and `for_each`) yields what `next` does.
 
 #![no_main]
 
@@ -43,4 +43,15 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(text.url_prefix, at(s.trimmed().url_prefix));
         assert_eq!(text.suffix, at(s.trimmed().suffix));
     }
+    let mut visited = whole.iter();
+    let flow = finder
+        .stream(hay)
+        .try_for_each_borrowed(|m, text| {
+            assert_eq!(Some(&m), visited.next());
+            assert_eq!(text.to_owned().raw, &hay[m.span().range()]);
+            std::ops::ControlFlow::<()>::Continue(())
+        })
+        .expect("reading a slice cannot fail");
+    assert!(flow.is_continue());
+    assert!(visited.next().is_none());
 });
