@@ -252,15 +252,11 @@ pub fn run(cfg: &Config) -> anyhow::Result<i32> {
             move |entry| worker.visit(entry)
         });
     }
-    if !shared.quit.load(Ordering::Relaxed) {
-        if let Err(e) = io::stdout().lock().flush() {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                shared.error(format_args!(
-                    "standard output: {}",
-                    io_message(&e)
-                ));
-            }
-        }
+    if !shared.quit.load(Ordering::Relaxed)
+        && let Err(e) = io::stdout().lock().flush()
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        shared.error(format_args!("standard output: {}", io_message(&e)));
     }
     if cfg.stats {
         print_stats(&shared, start.elapsed().as_secs_f64());

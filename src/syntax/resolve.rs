@@ -384,10 +384,10 @@ impl Input<'_> {
     /// end of the input.
     fn segment_end(&self, from: usize) -> usize {
         let al = self.a.len();
-        if from < al {
-            if let Some(k) = memchr::memchr(b'/', &self.a[from..]) {
-                return from + k;
-            }
+        if from < al
+            && let Some(k) = memchr::memchr(b'/', &self.a[from..])
+        {
+            return from + k;
         }
         let bf = from.max(al) - al;
         memchr::memchr(b'/', &self.b[bf..]).map_or(self.len(), |k| al + bf + k)

@@ -221,15 +221,15 @@ fn pct_decode(s: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            if let (Some(h), Some(l)) = (
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
                 b.get(i + 1).copied().and_then(hex),
                 b.get(i + 2).copied().and_then(hex),
-            ) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
+            )
+        {
+            out.push(h << 4 | l);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;

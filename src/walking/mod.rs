@@ -340,10 +340,10 @@ impl Walker {
         if self.threads() == 1 {
             let mut visit = make_visitor();
             for res in builder.build() {
-                if let Some(item) = file_or_error(res) {
-                    if visit(item) == Flow::Quit {
-                        return;
-                    }
+                if let Some(item) = file_or_error(res)
+                    && visit(item) == Flow::Quit
+                {
+                    return;
                 }
             }
             return;
