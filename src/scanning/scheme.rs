@@ -148,6 +148,53 @@ pub(crate) fn scheme_start(
     colon: usize,
     lower: usize,
 ) -> Option<usize> {
+    if let Some(start) = web_scheme_start(hay, colon, lower) {
+        debug_assert_eq!(Some(start), scheme_start_general(hay, colon, lower));
+        return Some(start);
+    }
+    scheme_start_general(hay, colon, lower)
+}
+
+/// The start of an `http` or `https` scheme (in any case) that ends at
+/// `colon`, when the byte before it is ASCII and not a scheme character
+/// (and not before `lower`): what [`scheme_start`] finds, for most URIs,
+/// with one load and a compare. `None` leaves the case to the general
+/// look back.
+///
+/// The point is less the instructions saved than the dependency cut:
+/// everything confirmation reads next (the `URL:` label, the opening
+/// delimiter) is addressed from the scheme's start, which here is
+/// `colon` less a constant, known once the branch is predicted, instead
+/// of at the end of a chain of vector compares, a bit scan and a table
+/// load.
+#[inline(always)]
+fn web_scheme_start(hay: &[u8], colon: usize, lower: usize) -> Option<usize> {
+    const HTTPS: u64 = u64::from_le_bytes(*b"\0\0\0https");
+    const HTTP: u64 = u64::from_le_bytes(*b"\0\0\0\0http");
+    let before: [u8; 8] =
+        hay.get(colon.checked_sub(8)?..colon)?.try_into().ok()?;
+    // `| 0x20` folds the capitals onto the small letters and moves no
+    // other byte onto `h`, `t`, `p` or `s`.
+    let folded = u64::from_le_bytes(before) | 0x2020_2020_2020_2020;
+    let len = if folded >> 24 == HTTPS >> 24 {
+        5
+    } else if folded >> 32 == HTTP >> 32 {
+        4
+    } else {
+        return None;
+    };
+    let prev = before[7 - len];
+    let start = colon - len;
+    (start > lower && prev < 0x80 && !SCHEME.contains(prev)).then_some(start)
+}
+
+/// [`scheme_start`] for any scheme.
+#[inline(always)]
+fn scheme_start_general(
+    hay: &[u8],
+    colon: usize,
+    lower: usize,
+) -> Option<usize> {
     // Looking back one byte past the longest scheme tells an overlong
     // run from a scheme, with no length check inside the loop.
     let floor = lower.max(colon.saturating_sub(MAX_SCHEME_LEN + 1));
@@ -296,6 +343,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The `http`/`https` shortcut finds what the general look back
+    /// does whenever it decides: every byte before the scheme and at
+    /// every place in it, every case, every `lower`.
+    #[test]
+    fn web_scheme_start_equals_general() {
+        let mut decided = 0;
+        for scheme in ["http", "https", "HTTP", "hTtPs", "ftp", "xhttps"] {
+            for b in 0..=255u8 {
+                for at in 0..scheme.len() + 4 {
+                    let mut hay = b"0123456".to_vec();
+                    hay.extend_from_slice(scheme.as_bytes());
+                    hay.push(b':');
+                    let colon = hay.len() - 1;
+                    let at = colon - 1 - at.min(colon - 1);
+                    hay[at] = b;
+                    for lower in [0, at, at + 1, colon - 5, colon - 4] {
+                        let fast = web_scheme_start(&hay, colon, lower);
+                        let general = scheme_start_general(&hay, colon, lower);
+                        if let Some(s) = fast {
+                            decided += 1;
+                            assert_eq!(Some(s), general, "{hay:?} {lower}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided > 500, "{decided}");
     }
 
     /// The word compare agrees with a plain case-insensitive compare,
