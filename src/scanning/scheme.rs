@@ -175,7 +175,8 @@ fn web_scheme_start(hay: &[u8], colon: usize, lower: usize) -> Option<usize> {
         hay.get(colon.checked_sub(8)?..colon)?.try_into().ok()?;
     // `| 0x20` folds the capitals onto the small letters and moves no
     // other byte onto `h`, `t`, `p` or `s`.
-    let folded = u64::from_le_bytes(before) | 0x2020_2020_2020_2020;
+    let word = u64::from_le_bytes(before);
+    let folded = word | 0x2020_2020_2020_2020;
     let len = if folded >> 24 == HTTPS >> 24 {
         5
     } else if folded >> 32 == HTTP >> 32 {
@@ -183,7 +184,9 @@ fn web_scheme_start(hay: &[u8], colon: usize, lower: usize) -> Option<usize> {
     } else {
         return None;
     };
-    let prev = before[7 - len];
+    // From the word, not the array: indexing the array made the
+    // compiler store it and load the byte back.
+    let prev = (word >> (8 * (7 - len))) as u8;
     let start = colon - len;
     (start > lower && prev < 0x80 && !SCHEME.contains(prev)).then_some(start)
 }
