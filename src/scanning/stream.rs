@@ -286,9 +286,6 @@ where
     type Item = ();
     #[inline(always)]
     fn step<K: Kernels>(&mut self, k: K) -> Option<()> {
-        if self.ended.is_some() {
-            return None;
-        }
         let f = &mut self.f;
         match self.stream.next_match_with(k, f)? {
             Ok(ControlFlow::Continue(())) => Some(()),
@@ -305,35 +302,52 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
 
     fn next(&mut self) -> Option<io::Result<Match<'static>>> {
         let kernels = self.kernels;
-        kernels.next(&mut Scan::<_, false>(self)).map(|r| r.map(|(m, _)| m))
+        kernels.next(&mut Owned(self, owned_match))
     }
 
     /// Internal iteration (`count`, `for_each`, ...) in one call compiled
     /// for the kernels, as [`FindIter`](super::FindIter) does: the same
     /// items as `next`.
-    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    fn fold<B, F>(mut self, init: B, f: F) -> B
     where
         F: FnMut(B, Self::Item) -> B,
     {
         let kernels = self.kernels;
-        let mut scan = Scan::<_, false>(&mut self);
-        kernels.fold(&mut scan, init, |acc, r| f(acc, r.map(|(m, _)| m)))
+        kernels.fold(&mut Owned(&mut self, owned_match), init, f)
     }
 }
 
-/// The steps of a stream, with each match's texts copied out when `TEXT`:
-/// a constant, so that a scan without them compiles none of that work
-/// (as a run-time flag it cost `fold` 0.5% to 1.4% more instructions).
-struct Scan<'a, 'f, R, const TEXT: bool>(&'a mut StreamIter<'f, R>);
+/// The steps of a stream whose items outlive its buffer: each is what
+/// `emit` makes of a match and its texts while the buffer holds them (a
+/// function item, its own type: the iterator without texts compiles
+/// none of their copying).
+struct Owned<'a, 'f, R, E>(&'a mut StreamIter<'f, R>, E);
 
-impl<R: Read, const TEXT: bool> Steps for Scan<'_, '_, R, TEXT> {
-    type Item = io::Result<(Match<'static>, Option<StreamText>)>;
+impl<R, E, T> Steps for Owned<'_, '_, R, E>
+where
+    R: Read,
+    E: Fn(Match<'_>, BufferedText<'_>) -> T,
+{
+    type Item = io::Result<T>;
     #[inline(always)]
     fn step<K: Kernels>(&mut self, k: K) -> Option<Self::Item> {
-        self.0.next_match_with(k, |m, texts| {
-            (m.into_owned(), TEXT.then(|| texts.to_owned()))
-        })
+        self.0.next_match_with(k, &self.1)
     }
+}
+
+/// The owned match: the item of [`StreamIter`].
+#[inline(always)]
+fn owned_match(m: Match<'_>, _: BufferedText<'_>) -> Match<'static> {
+    m.into_owned()
+}
+
+/// The owned match and its texts copied out: the item of [`WithText`].
+#[inline(always)]
+fn owned_with_text(
+    m: Match<'_>,
+    texts: BufferedText<'_>,
+) -> (Match<'static>, StreamText) {
+    (m.into_owned(), texts.to_owned())
 }
 
 /// The texts of a streamed match that its stream's buffer no longer
@@ -360,8 +374,6 @@ impl<R: Read> Iterator for WithText<'_, R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let kernels = self.inner.kernels;
-        kernels
-            .next(&mut Scan::<_, true>(&mut self.inner))
-            .map(|r| r.map(|(m, t)| (m, t.unwrap_or_default())))
+        kernels.next(&mut Owned(&mut self.inner, owned_with_text))
     }
 }
