@@ -10,7 +10,6 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use serde::Serialize;
-use uriscan::Span;
 use uriscan::scanning::{BufferedText, Match};
 use uriscan::syntax::Parser;
 use uriscan::syntax::security::{self, Warning};
@@ -117,16 +116,27 @@ pub enum Texts<'a> {
 }
 
 impl<'a> Texts<'a> {
-    /// The text at `span`: from the haystack, or by `buffered` from the
-    /// stream's buffer.
-    fn get(
-        self,
-        span: Option<Span>,
-        buffered: impl Fn(BufferedText<'a>) -> Option<&'a [u8]>,
-    ) -> Option<&'a [u8]> {
+    /// The bytes of `m`'s span: the URI as written.
+    fn raw(self, m: &Match<'_>) -> &'a [u8] {
         match self {
-            Texts::Haystack(h) => span.map(|s| &h[s.range()]),
-            Texts::Buffered(t) => buffered(t),
+            Texts::Haystack(h) => &h[m.span().range()],
+            Texts::Buffered(t) => t.raw(),
+        }
+    }
+    /// The bytes of `m`'s `URL:` prefix, if any.
+    fn url_prefix(self, m: &Match<'_>) -> Option<&'a [u8]> {
+        match self {
+            Texts::Haystack(h) => {
+                m.trimmed().url_prefix.map(|s| &h[s.range()])
+            }
+            Texts::Buffered(t) => t.url_prefix(),
+        }
+    }
+    /// The bytes delimiting cut after `m`, if any.
+    fn suffix(self, m: &Match<'_>) -> Option<&'a [u8]> {
+        match self {
+            Texts::Haystack(h) => m.trimmed().suffix.map(|s| &h[s.range()]),
+            Texts::Buffered(t) => t.suffix(),
         }
     }
 }
@@ -290,9 +300,7 @@ impl<'c> Printer<'c> {
         uri: &str,
         warnings: &[Warning],
     ) {
-        let span = m.span();
-        let raw_bytes = texts.get(Some(span), |t| Some(t.raw()));
-        let raw_bytes = raw_bytes.unwrap_or(m.as_str().as_bytes());
+        let raw_bytes = texts.raw(m);
         let raw = if raw_bytes != uri.as_bytes() || m.rejoined() {
             let raw = String::from_utf8_lossy(raw_bytes);
             Some(if self.cfg.mask_passwords {
@@ -305,8 +313,8 @@ impl<'c> Printer<'c> {
         };
         let t = m.trimmed();
         let trimmed = (!t.is_empty()).then(|| {
-            let prefix = texts.get(t.url_prefix, |b| b.url_prefix());
-            let suffix = texts.get(t.suffix, |b| b.suffix());
+            let prefix = texts.url_prefix(m);
+            let suffix = texts.suffix(m);
             let mut reasons = vec![];
             if t.url_prefix.is_some() {
                 reasons.push("url-prefix");
@@ -332,7 +340,7 @@ impl<'c> Printer<'c> {
             path_bytes: (!label.utf8).then_some(&label.raw[..]),
             line: m.line(),
             column: m.column(),
-            offset: span.start,
+            offset: m.span().start,
             uri,
             raw,
             scheme,
