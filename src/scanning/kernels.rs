@@ -152,6 +152,62 @@ impl Kernels for Avx2 {
     }
 }
 
+/// The AVX2 loops with the AVX-512 candidate search, for CPUs with
+/// AVX-512BW. The search is called out of line; the rest of the scan
+/// stays compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(Avx2);
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// The loops, if the CPU has AVX-512F and AVX-512BW besides the AVX2
+    /// set.
+    #[inline]
+    pub(crate) fn detect() -> Option<Avx512> {
+        let avx2 = Avx2::detect()?;
+        (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw"))
+        .then_some(Avx512(avx2))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for Avx512 {
+    #[inline(always)]
+    fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize {
+        self.0.skip_plain(hay, i, end)
+    }
+
+    #[inline(always)]
+    fn find_candidate(
+        self,
+        hay: &[u8],
+        counted: usize,
+        from: usize,
+        strict: bool,
+        newlines: &mut u64,
+    ) -> Option<usize> {
+        // SAFETY: an `Avx512` exists only when the CPU has AVX-512F,
+        // AVX-512BW, AVX2 and POPCNT.
+        unsafe {
+            super::search::find_candidate_avx512(
+                hay, counted, from, strict, newlines,
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn last_newline_in(
+        self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+    ) -> Option<usize> {
+        self.0.last_newline_in(hay, from, to)
+    }
+}
+
 /// A scan that yields its items a step at a time, with the loops of any
 /// [`Kernels`]: what an iterator's `next` and `fold` run through
 /// [`Chosen`].
@@ -208,6 +264,9 @@ pub(crate) struct Chosen {
     /// The AVX2 loops, when the CPU has them.
     #[cfg(target_arch = "x86_64")]
     avx2: Option<Avx2>,
+    /// The AVX-512 search, when the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    avx512: Option<Avx512>,
 }
 
 impl Chosen {
@@ -221,6 +280,12 @@ impl Chosen {
                 None
             } else {
                 Avx2::detect()
+            },
+            #[cfg(target_arch = "x86_64")]
+            avx512: if cfg!(uriscan_disable_simd) {
+                None
+            } else {
+                Avx512::detect()
             },
         }
     }
@@ -251,6 +316,12 @@ impl Chosen {
     #[inline(always)]
     fn run<W: WithKernels>(self, work: W) -> W::Output {
         #[cfg(target_arch = "x86_64")]
+        if let Some(avx512) = self.avx512 {
+            // SAFETY: an `Avx512` exists only when the CPU has the
+            // features `run_avx2` is compiled for (and AVX-512BW).
+            return unsafe { run_avx2(avx512, work) };
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = self.avx2 {
             // SAFETY: an `Avx2` exists only when the CPU has the features
             // `run_avx2` is compiled for.
@@ -269,8 +340,8 @@ impl Chosen {
 /// `avx2` proves).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn run_avx2<W: WithKernels>(avx2: Avx2, work: W) -> W::Output {
-    work.with(avx2)
+unsafe fn run_avx2<K: Kernels, W: WithKernels>(k: K, work: W) -> W::Output {
+    work.with(k)
 }
 
 /// [`Chosen::run`] with the baseline loops, out of line: inlined, it made

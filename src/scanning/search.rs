@@ -213,6 +213,90 @@ pub(crate) unsafe fn find_candidate_avx2(
     tail(hay, i, from, strict, newlines)
 }
 
+/// The AVX-512 search: [`find_candidate_avx2`] a whole 64-byte block per
+/// vector, with the compares writing bit masks directly (no
+/// `movemask`), and the filter's conditions as masked compares.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, AVX-512BW, AVX2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[target_feature(enable = "avx512f,avx512bw,avx2,popcnt")]
+#[inline]
+pub(crate) unsafe fn find_candidate_avx512(
+    hay: &[u8],
+    counted: usize,
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m512i, _MM_HINT_T0, _mm_prefetch, _mm512_cmpeq_epi8_mask,
+        _mm512_loadu_si512, _mm512_mask_cmpeq_epi8_mask,
+        _mm512_mask_cmpgt_epu8_mask, _mm512_mask_cmplt_epu8_mask,
+        _mm512_mask_cmpneq_epi8_mask, _mm512_or_si512, _mm512_set1_epi8,
+        _mm512_sub_epi8,
+    };
+    let len = hay.len();
+    let ptr = hay.as_ptr();
+    let colon = _mm512_set1_epi8(b':' as i8);
+    let nl = _mm512_set1_epi8(b'\n' as i8);
+    let slash = _mm512_set1_epi8(b'/' as i8);
+    let space = _mm512_set1_epi8(b' ' as i8);
+    let a = _mm512_set1_epi8(b'a' as i8);
+    let letters = _mm512_set1_epi8(26);
+    // As in the AVX2 search: blocks from `from` (at least 1), the
+    // newlines before it counted first.
+    let mut i = from.max(1);
+    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
+    let mut count =
+        unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
+    let last = len.saturating_sub(65);
+    while i <= last {
+        // A hint, not a load: see the AVX2 search.
+        _mm_prefetch::<_MM_HINT_T0>(
+            ptr.wrapping_add(i + PREFETCH_AHEAD).cast(),
+        );
+        // SAFETY: `1 <= i <= len - 65`, so the 64-byte loads at `i` and
+        // `i + 1` stay inside `hay`.
+        let (cur, next) = unsafe {
+            (
+                _mm512_loadu_si512(ptr.add(i).cast::<__m512i>()),
+                _mm512_loadu_si512(ptr.add(i + 1).cast::<__m512i>()),
+            )
+        };
+        let nls = _mm512_cmpeq_epi8_mask(cur, nl);
+        // A `:` followed by a byte above the space.
+        let pre = _mm512_mask_cmpgt_epu8_mask(
+            _mm512_cmpeq_epi8_mask(cur, colon),
+            next,
+            space,
+        );
+        if pre != 0 {
+            let hits = if strict {
+                // SAFETY: `1 <= i`, so the load at `i - 1` stays inside
+                // `hay`.
+                let prev =
+                    unsafe { _mm512_loadu_si512(ptr.add(i - 1).cast()) };
+                let t = _mm512_sub_epi8(_mm512_or_si512(prev, space), a);
+                let prev_alpha = _mm512_mask_cmplt_epu8_mask(pre, t, letters);
+                _mm512_mask_cmpneq_epi8_mask(prev_alpha, next, colon)
+                    | _mm512_mask_cmpeq_epi8_mask(pre, next, slash)
+            } else {
+                pre
+            };
+            if hits != 0 {
+                return Some(first_hit(i, hits, nls, count, newlines));
+            }
+        }
+        count += u64::from(nls.count_ones());
+        i += 64;
+    }
+    *newlines += count;
+    tail(hay, i, from, strict, newlines)
+}
+
 /// The offset of the first of the `hits` of the bytes from `i` on (a
 /// bit each), adding to `newlines` the `count` of newlines before `i`
 /// and those of `nls` (the same bytes) before the hit.
@@ -362,6 +446,26 @@ pub(crate) fn find_candidate_avx2_or_sse2(
     }
 }
 
+/// The AVX-512 search where the CPU has it, else the AVX2 (or SSE2) one:
+/// for the tests. (Where the CPU lacks AVX-512, the AVX-512 search is
+/// not tested here; CI machines with it run it.)
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn find_candidate_avx512_or_avx2(
+    hay: &[u8],
+    counted: usize,
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+) -> Option<usize> {
+    if crate::scanning::kernels::Avx512::detect().is_some() {
+        // SAFETY: the CPU has AVX-512F, AVX-512BW, AVX2 and POPCNT,
+        // checked just above.
+        unsafe { find_candidate_avx512(hay, counted, from, strict, newlines) }
+    } else {
+        find_candidate_avx2_or_sse2(hay, counted, from, strict, newlines)
+    }
+}
+
 /// Whether `b` is ASCII whitespace or a control byte: where scanning
 /// resumes after an overlong run.
 #[inline]
@@ -387,6 +491,8 @@ mod tests {
             ("sse2", find_candidate_sse2 as Search),
             #[cfg(target_arch = "x86_64")]
             ("avx2", find_candidate_avx2_or_sse2),
+            #[cfg(target_arch = "x86_64")]
+            ("avx512", find_candidate_avx512_or_avx2),
         ]
     }
 

@@ -39,6 +39,8 @@ fn searches() -> Vec<(&'static str, Search)> {
         ("sse2", find_candidate_sse2),
         #[cfg(target_arch = "x86_64")]
         ("avx2", super::search::find_candidate_avx2_or_sse2),
+        #[cfg(target_arch = "x86_64")]
+        ("avx512", super::search::find_candidate_avx512_or_avx2),
     ]
 }
 
