@@ -44,6 +44,21 @@ use super::lines::count_newlines_avx2;
 #[cfg(target_arch = "x86_64")]
 const PREFETCH_AHEAD: usize = 2048;
 
+/// Asks for the cache line at `p`, [`PREFETCH_AHEAD`] bytes past the
+/// block being searched.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+// `_mm_prefetch` is an unsafe function in Rust 1.89 (our minimum) and a
+// safe one in later releases.
+#[allow(unused_unsafe)]
+fn prefetch(p: *const u8) {
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    // SAFETY: a prefetch is a hint, not a load: it cannot fault, and it
+    // reads nothing the program sees, so any address will do (past the
+    // end of the input, `p` is computed with `wrapping_add`).
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
+}
+
 /// Whether `b` is an ASCII letter.
 #[inline(always)]
 fn is_alpha(b: u8) -> bool {
@@ -129,10 +144,10 @@ pub(crate) unsafe fn find_candidate_avx2(
     newlines: &mut u64,
 ) -> Option<usize> {
     use std::arch::x86_64::{
-        __m256i, _MM_HINT_T0, _mm_prefetch, _mm256_and_si256,
-        _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256,
-        _mm256_max_epu8, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_sub_epi8,
     };
     let len = hay.len();
     let ptr = hay.as_ptr();
@@ -178,11 +193,7 @@ pub(crate) unsafe fn find_candidate_avx2(
     // once: the loop's test is then one compare.
     let last = len.saturating_sub(65);
     while i <= last {
-        // A hint, not a load: it cannot fault, and a wrapped address past
-        // the end is never read.
-        _mm_prefetch::<_MM_HINT_T0>(
-            ptr.wrapping_add(i + PREFETCH_AHEAD).cast(),
-        );
+        prefetch(ptr.wrapping_add(i + PREFETCH_AHEAD));
         // SAFETY: `1 <= i <= len - 65` (`last` is 0 when `len < 65`),
         // so the 32-byte loads at `i`, `i + 1`, `i + 32` and `i + 33`
         // stay inside `hay`.
@@ -232,11 +243,10 @@ pub(crate) unsafe fn find_candidate_avx512(
     newlines: &mut u64,
 ) -> Option<usize> {
     use std::arch::x86_64::{
-        __m512i, _MM_HINT_T0, _mm_prefetch, _mm512_cmpeq_epi8_mask,
-        _mm512_loadu_si512, _mm512_mask_cmpeq_epi8_mask,
-        _mm512_mask_cmpgt_epu8_mask, _mm512_mask_cmplt_epu8_mask,
-        _mm512_mask_cmpneq_epi8_mask, _mm512_or_si512, _mm512_set1_epi8,
-        _mm512_sub_epi8,
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512,
+        _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpgt_epu8_mask,
+        _mm512_mask_cmplt_epu8_mask, _mm512_mask_cmpneq_epi8_mask,
+        _mm512_or_si512, _mm512_set1_epi8, _mm512_sub_epi8,
     };
     let len = hay.len();
     let ptr = hay.as_ptr();
@@ -254,10 +264,7 @@ pub(crate) unsafe fn find_candidate_avx512(
         unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
     let last = len.saturating_sub(65);
     while i <= last {
-        // A hint, not a load: see the AVX2 search.
-        _mm_prefetch::<_MM_HINT_T0>(
-            ptr.wrapping_add(i + PREFETCH_AHEAD).cast(),
-        );
+        prefetch(ptr.wrapping_add(i + PREFETCH_AHEAD));
         // SAFETY: `1 <= i <= len - 65`, so the 64-byte loads at `i` and
         // `i + 1` stay inside `hay`.
         let (cur, next) = unsafe {
