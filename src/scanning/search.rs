@@ -226,7 +226,9 @@ pub(crate) unsafe fn find_candidate_avx2(
 
 /// The AVX-512 search: [`find_candidate_avx2`] a whole 64-byte block per
 /// vector, with the compares writing bit masks directly (no
-/// `movemask`), and the filter's conditions as masked compares.
+/// `movemask`), and the filter's conditions as masked compares. They
+/// are cheap enough to run on every block: a branch on "a `:` followed by
+/// text" first, as in the AVX2 search, was slower (prose +6%).
 ///
 /// # Safety
 ///
@@ -280,22 +282,19 @@ pub(crate) unsafe fn find_candidate_avx512(
             next,
             space,
         );
-        if pre != 0 {
-            let hits = if strict {
-                // SAFETY: `1 <= i`, so the load at `i - 1` stays inside
-                // `hay`.
-                let prev =
-                    unsafe { _mm512_loadu_si512(ptr.add(i - 1).cast()) };
-                let t = _mm512_sub_epi8(_mm512_or_si512(prev, space), a);
-                let prev_alpha = _mm512_mask_cmplt_epu8_mask(pre, t, letters);
-                _mm512_mask_cmpneq_epi8_mask(prev_alpha, next, colon)
-                    | _mm512_mask_cmpeq_epi8_mask(pre, next, slash)
-            } else {
-                pre
-            };
-            if hits != 0 {
-                return Some(first_hit(i, hits, nls, count, newlines));
-            }
+        let hits = if strict {
+            // SAFETY: `1 <= i`, so the load at `i - 1` stays inside
+            // `hay`.
+            let prev = unsafe { _mm512_loadu_si512(ptr.add(i - 1).cast()) };
+            let t = _mm512_sub_epi8(_mm512_or_si512(prev, space), a);
+            let prev_alpha = _mm512_mask_cmplt_epu8_mask(pre, t, letters);
+            _mm512_mask_cmpneq_epi8_mask(prev_alpha, next, colon)
+                | _mm512_mask_cmpeq_epi8_mask(pre, next, slash)
+        } else {
+            pre
+        };
+        if hits != 0 {
+            return Some(first_hit(i, hits, nls, count, newlines));
         }
         count += u64::from(nls.count_ones());
         i += 64;
