@@ -17,39 +17,6 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uriscan::scanning::{Finder, SCHEMES_WITHOUT_SLASHES};
 use uriscan::syntax::chars::URI_CHAR;
 
-/// The corpus files that exist, by name.
-fn inputs() -> Vec<(String, Vec<u8>)> {
-    let dir = common::corpus_dir();
-    let mut out = Vec::new();
-    for name in ["prose.txt", "markdown.md", "html.html"] {
-        let found =
-            dir.as_ref().and_then(|d| std::fs::read(d.join(name)).ok());
-        match found {
-            Some(bytes) => out.push((name.to_string(), bytes)),
-            None => eprintln!("skipping {name}: not found"),
-        }
-    }
-    out.push(("uri-dense".to_string(), uri_dense(8 << 20)));
-    out
-}
-
-/// About `len` bytes of text where most words are URIs, in the forms the
-/// finder delimits: bare, punctuated, bracketed, quoted, angled.
-fn uri_dense(len: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len + 256);
-    let mut i = 0u64;
-    while out.len() < len {
-        let line = format!(
-            "see http://a{i}.example/p/{i}?q={i}, and <https://b.example/x/{i}> \
-             (http://en.wikipedia.org/wiki/Foo_({i})). \"ftp://f.example/{i}\" \
-             mailto:u{i}@m.example\n"
-        );
-        out.extend_from_slice(line.as_bytes());
-        i += 1;
-    }
-    out
-}
-
 /// The bytes of a URI run as a plain lookup table: the syntax layer's
 /// URI characters and every non-ASCII byte.
 static RUN: [bool; 256] = {
@@ -109,7 +76,7 @@ fn bench(c: &mut Criterion) {
         f.kinds(&[linkify::LinkKind::Url]);
         f
     };
-    for (name, hay) in inputs() {
+    for (name, hay) in common::inputs() {
         let mut group = c.benchmark_group(format!("scan/{name}"));
         group.throughput(Throughput::Bytes(hay.len() as u64));
         group.sample_size(10);

@@ -21,6 +21,39 @@ pub fn corpus_dir() -> Option<PathBuf> {
         .find(|dir| dir.is_dir())
 }
 
+/// The corpus files that exist, by name.
+pub fn inputs() -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let mut out = Vec::new();
+    for name in ["prose.txt", "markdown.md", "html.html"] {
+        let found =
+            dir.as_ref().and_then(|d| std::fs::read(d.join(name)).ok());
+        match found {
+            Some(bytes) => out.push((name.to_string(), bytes)),
+            None => eprintln!("skipping {name}: not found"),
+        }
+    }
+    out.push(("uri-dense".to_string(), uri_dense(8 << 20)));
+    out
+}
+
+/// About `len` bytes of text where most words are URIs, in the forms the
+/// finder delimits: bare, punctuated, bracketed, quoted, angled.
+pub fn uri_dense(len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 256);
+    let mut i = 0u64;
+    while out.len() < len {
+        let line = format!(
+            "see http://a{i}.example/p/{i}?q={i}, and <https://b.example/x/{i}> \
+             (http://en.wikipedia.org/wiki/Foo_({i})). \"ftp://f.example/{i}\" \
+             mailto:u{i}@m.example\n"
+        );
+        out.extend_from_slice(line.as_bytes());
+        i += 1;
+    }
+    out
+}
+
 /// The `http(s)://` tokens of the corpus files, in order of first
 /// appearance.
 pub fn corpus_uris(max: usize) -> Vec<String> {
