@@ -4,7 +4,8 @@
 //! ([`super::search`]), the skip over the plain bytes of a URI run
 //! ([`super::plain`]) and the look back for a match's line start
 //! ([`super::lines`]). Each has a portable (or SSE2, the x86-64
-//! baseline) version and an AVX2 one. Asking the CPU which to use at
+//! baseline) version and an AVX2 one; the search also has an AVX-512
+//! one ([`Avx512`]). Asking the CPU which to use at
 //! each call, and calling each out of line, cost about sixty
 //! instructions per URI on URI-dense text. So the iterators pick
 //! [`Kernels`] once, when they are made ([`Chosen`]), and run their whole

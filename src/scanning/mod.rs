@@ -13,11 +13,10 @@
 //!
 //! # The pipeline
 //!
-//! 1. `search`: find the `:` that may end a scheme, 64 (AVX2) or 32
-//!    (SSE2) bytes at a time: a cheap test for a `:` followed by a
-//!    non-space, then the filter on the bytes around it for the few
-//!    blocks that pass; the same pass counts newlines, for line numbers.
-//!    A portable memchr-and-check loop elsewhere and under
+//! 1. `search`: find the `:` that may end a scheme, 64 (AVX-512 or AVX2)
+//!    or 32 (SSE2) bytes at a time, filtering on the bytes around it;
+//!    the same pass counts newlines, for line numbers, and prefetches
+//!    ahead. A portable memchr-and-check loop elsewhere and under
 //!    `--cfg uriscan_disable_simd`.
 //! 2. `scheme`: extend backward over the scheme characters and apply
 //!    the scheme policy.

@@ -19,17 +19,19 @@
 //! colons that confirmation would reject, so it changes speed, never the
 //! matches; the passage and property tests run with and without it.
 //!
-//! The vectorized searches test each block for a `:` followed by a
+//! The SSE2 and AVX2 searches test each block for a `:` followed by a
 //! non-space first (one block in twenty in prose), and compute the rest
 //! of the filter only for blocks that pass. They also count the `\n`
 //! bytes of every block they read, so line numbers cost no second pass
 //! over the input.
 //!
 //! The SSE2 search is part of the x86-64 baseline (no runtime detection
-//! needed); AVX2 is used where the CPU has it. Elsewhere, and with
-//! `--cfg uriscan_disable_simd`, the portable byte loop is used; all are
-//! always compiled on x86-64 and tested against each other for every
-//! pair of bytes around a `:` at every alignment.
+//! needed); AVX2 is used where the CPU has it, and AVX-512 (with mask
+//! registers, the whole filter on every block) where it has AVX-512BW.
+//! Elsewhere, and with `--cfg uriscan_disable_simd`, the portable byte
+//! loop is used; all are always compiled on x86-64 and tested against
+//! each other for every pair of bytes around a `:` at every alignment
+//! (each vectorized one where the CPU running the tests has it).
 
 use super::lines::count_newlines;
 #[cfg(target_arch = "x86_64")]
