@@ -37,12 +37,13 @@ use super::lines::count_newlines;
 #[cfg(target_arch = "x86_64")]
 use super::lines::count_newlines_avx2;
 
-/// How far ahead of its block the AVX2 search asks for the bytes it will
-/// read next. On an Intel Xeon (KVM guest) the hardware prefetchers fell
-/// behind a search at 10 GiB/s over an input in L3: a software prefetch
-/// 2 KiB ahead took a fifth off prose, HTML and Markdown (512 B: a
-/// twentieth; 4 KiB: no better), and left URI-dense text, where each
-/// search is short, unchanged.
+/// How far ahead of its block the AVX2 and AVX-512 searches ask for the
+/// bytes they will read next. On an Intel Xeon (KVM guest) the hardware
+/// prefetchers fell behind a search at 10 GiB/s over an input in L3: a
+/// software prefetch 2 KiB ahead took a fifth off prose, HTML and
+/// Markdown (512 B: a twentieth; 4 KiB: no better), and left URI-dense
+/// text, where each search is short, unchanged. The SSE2 search, bound
+/// by its own work, gained nothing from it and has none.
 #[cfg(target_arch = "x86_64")]
 const PREFETCH_AHEAD: usize = 2048;
 
