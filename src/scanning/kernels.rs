@@ -163,10 +163,9 @@ pub(crate) struct Avx512(Avx2);
 #[cfg(target_arch = "x86_64")]
 impl Avx512 {
     /// The loops, if the CPU has AVX-512F and AVX-512BW besides the AVX2
-    /// set.
+    /// set (which `avx2` proves).
     #[inline]
-    pub(crate) fn detect() -> Option<Avx512> {
-        let avx2 = Avx2::detect()?;
+    pub(crate) fn detect(avx2: Avx2) -> Option<Avx512> {
         (std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw"))
         .then_some(Avx512(avx2))
@@ -259,15 +258,18 @@ impl<S: Steps, B, F: FnMut(B, S::Item) -> B> WithKernels
     }
 }
 
-/// The loops a scan runs with, chosen once when the scan starts.
+/// The loops a scan runs with, chosen once when the scan starts: the
+/// best set the CPU has.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Chosen {
-    /// The AVX2 loops, when the CPU has them.
+pub(crate) enum Chosen {
+    /// The AVX2 loops with the AVX-512 search.
     #[cfg(target_arch = "x86_64")]
-    avx2: Option<Avx2>,
-    /// The AVX-512 search, when the CPU has it.
+    Avx512(Avx512),
+    /// The AVX2 loops.
     #[cfg(target_arch = "x86_64")]
-    avx512: Option<Avx512>,
+    Avx2(Avx2),
+    /// The loops every CPU of the target has.
+    Baseline,
 }
 
 impl Chosen {
@@ -275,20 +277,14 @@ impl Chosen {
     /// `--cfg uriscan_disable_simd`).
     #[inline]
     pub(crate) fn for_scan() -> Chosen {
-        Chosen {
-            #[cfg(target_arch = "x86_64")]
-            avx2: if cfg!(uriscan_disable_simd) {
-                None
-            } else {
-                Avx2::detect()
-            },
-            #[cfg(target_arch = "x86_64")]
-            avx512: if cfg!(uriscan_disable_simd) {
-                None
-            } else {
-                Avx512::detect()
-            },
+        #[cfg(target_arch = "x86_64")]
+        if !cfg!(uriscan_disable_simd)
+            && let Some(avx2) = Avx2::detect()
+        {
+            return Avx512::detect(avx2)
+                .map_or(Chosen::Avx2(avx2), Chosen::Avx512);
         }
+        Chosen::Baseline
     }
 
     /// The next item of `scan`: an iterator's `next`.
@@ -316,19 +312,17 @@ impl Chosen {
     /// them.
     #[inline(always)]
     fn run<W: WithKernels>(self, work: W) -> W::Output {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx512) = self.avx512 {
+        match self {
             // SAFETY: an `Avx512` exists only when the CPU has the
             // features `run_avx2` is compiled for (and AVX-512BW).
-            return unsafe { run_avx2(avx512, work) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = self.avx2 {
+            #[cfg(target_arch = "x86_64")]
+            Chosen::Avx512(k) => unsafe { run_avx2(k, work) },
             // SAFETY: an `Avx2` exists only when the CPU has the features
             // `run_avx2` is compiled for.
-            return unsafe { run_avx2(avx2, work) };
+            #[cfg(target_arch = "x86_64")]
+            Chosen::Avx2(k) => unsafe { run_avx2(k, work) },
+            Chosen::Baseline => run_baseline(work),
         }
-        run_baseline(work)
     }
 }
 

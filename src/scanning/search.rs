@@ -466,7 +466,8 @@ pub(crate) fn find_candidate_avx512_or_avx2(
     strict: bool,
     newlines: &mut u64,
 ) -> Option<usize> {
-    if crate::scanning::kernels::Avx512::detect().is_some() {
+    use crate::scanning::kernels::{Avx2, Avx512};
+    if Avx2::detect().and_then(Avx512::detect).is_some() {
         // SAFETY: the CPU has AVX-512F, AVX-512BW, AVX2 and POPCNT,
         // checked just above.
         unsafe { find_candidate_avx512(hay, counted, from, strict, newlines) }
