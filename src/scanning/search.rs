@@ -152,7 +152,6 @@ pub(crate) unsafe fn find_candidate_avx2(
         _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
         _mm256_sub_epi8,
     };
-    let len = hay.len();
     let ptr = hay.as_ptr();
     let colon = _mm256_set1_epi8(b':' as i8);
     let nl = _mm256_set1_epi8(b'\n' as i8);
@@ -161,13 +160,6 @@ pub(crate) unsafe fn find_candidate_avx2(
     let lower = _mm256_set1_epi8(0x20);
     let a = _mm256_set1_epi8(b'a' as i8);
     let z = _mm256_set1_epi8(25);
-    // The blocks start at `from` (or one byte in, so that the byte
-    // before each is there to load), and no hit needs masking; the
-    // newlines before it are counted first.
-    let mut i = from.max(1);
-    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
-    let mut count =
-        unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
     // The `:` bytes of the block at `i` (given as `cur` and its next
     // bytes `next`, with `pre` the colons followed by a non-space) that
     // pass the whole filter, as a bit mask.
@@ -192,12 +184,8 @@ pub(crate) unsafe fn find_candidate_avx2(
             _mm256_cmpeq_epi8(_mm256_max_epu8(next, above_space), next),
         )
     };
-    // The last block start whose loads stay inside `hay`, computed
-    // once: the loop's test is then one compare.
-    let last = len.saturating_sub(65);
-    while i <= last {
-        prefetch(ptr.wrapping_add(i + PREFETCH_AHEAD));
-        // SAFETY: `1 <= i <= len - 65` (`last` is 0 when `len < 65`),
+    let block = |i: usize| -> (u64, u64) {
+        // SAFETY: `search_blocks` calls this with `1 <= i <= len - 65`,
         // so the 32-byte loads at `i`, `i + 1`, `i + 32` and `i + 33`
         // stay inside `hay`.
         let (cur0, next0, cur1, next1) = unsafe {
@@ -213,18 +201,15 @@ pub(crate) unsafe fn find_candidate_avx2(
         let pre0 = colon_then_text(cur0, next0);
         let pre1 = colon_then_text(cur1, next1);
         let nls = u64::from(nl0) | u64::from(nl1) << 32;
+        let mut hits = 0;
         if _mm256_movemask_epi8(_mm256_or_si256(pre0, pre1)) != 0 {
-            let hits = u64::from(filter(i, pre0, next0))
+            hits = u64::from(filter(i, pre0, next0))
                 | u64::from(filter(i + 32, pre1, next1)) << 32;
-            if hits != 0 {
-                return Some(first_hit(i, hits, nls, count, newlines));
-            }
         }
-        count += u64::from(nls.count_ones());
-        i += 64;
-    }
-    *newlines += count;
-    tail(hay, i, from, strict, newlines)
+        (hits, nls)
+    };
+    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
+    unsafe { search_blocks(hay, counted, from, strict, newlines, block) }
 }
 
 /// The AVX-512 search: [`find_candidate_avx2`] a whole 64-byte block per
@@ -253,7 +238,6 @@ pub(crate) unsafe fn find_candidate_avx512(
         _mm512_mask_cmplt_epu8_mask, _mm512_mask_cmpneq_epi8_mask,
         _mm512_or_si512, _mm512_set1_epi8, _mm512_sub_epi8,
     };
-    let len = hay.len();
     let ptr = hay.as_ptr();
     let colon = _mm512_set1_epi8(b':' as i8);
     let nl = _mm512_set1_epi8(b'\n' as i8);
@@ -261,17 +245,10 @@ pub(crate) unsafe fn find_candidate_avx512(
     let space = _mm512_set1_epi8(b' ' as i8);
     let a = _mm512_set1_epi8(b'a' as i8);
     let letters = _mm512_set1_epi8(26);
-    // As in the AVX2 search: blocks from `from` (at least 1), the
-    // newlines before it counted first.
-    let mut i = from.max(1);
-    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
-    let mut count =
-        unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
-    let last = len.saturating_sub(65);
-    while i <= last {
-        prefetch(ptr.wrapping_add(i + PREFETCH_AHEAD));
-        // SAFETY: `1 <= i <= len - 65`, so the 64-byte loads at `i` and
-        // `i + 1` stay inside `hay`.
+    let block = |i: usize| -> (u64, u64) {
+        // SAFETY: `search_blocks` calls this with `1 <= i <= len - 65`,
+        // so the 64-byte loads at `i - 1`, `i` and `i + 1` stay inside
+        // `hay`.
         let (cur, next) = unsafe {
             (
                 _mm512_loadu_si512(ptr.add(i).cast::<__m512i>()),
@@ -286,8 +263,7 @@ pub(crate) unsafe fn find_candidate_avx512(
             space,
         );
         let hits = if strict {
-            // SAFETY: `1 <= i`, so the load at `i - 1` stays inside
-            // `hay`.
+            // SAFETY: as above.
             let prev = unsafe { _mm512_loadu_si512(ptr.add(i - 1).cast()) };
             let t = _mm512_sub_epi8(_mm512_or_si512(prev, space), a);
             let prev_alpha = _mm512_mask_cmplt_epu8_mask(pre, t, letters);
@@ -296,6 +272,47 @@ pub(crate) unsafe fn find_candidate_avx512(
         } else {
             pre
         };
+        (hits, nls)
+    };
+    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
+    unsafe { search_blocks(hay, counted, from, strict, newlines, block) }
+}
+
+/// The loop of the AVX2 and AVX-512 searches, given `block(i)`: the
+/// candidate and `\n` bytes of the 64 bytes at `i`, as bit masks. The
+/// blocks start at `from` (or one byte in, so that the byte before each
+/// is there to load), so no hit needs masking; the newlines from
+/// `counted` to there are counted first. `block` is called only with
+/// `1 <= i <= hay.len() - 65`, so that it may load `hay[i - 1..i + 65]`.
+/// Each block also asks for the bytes [`PREFETCH_AHEAD`] past it. The
+/// bytes after the last whole block go to [`tail`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
+#[inline(always)]
+unsafe fn search_blocks(
+    hay: &[u8],
+    counted: usize,
+    from: usize,
+    strict: bool,
+    newlines: &mut u64,
+    block: impl Fn(usize) -> (u64, u64),
+) -> Option<usize> {
+    let len = hay.len();
+    let mut i = from.max(1);
+    // SAFETY: the caller's promise: the CPU has AVX2 and POPCNT.
+    let mut count =
+        unsafe { count_newlines_avx2(hay, counted.min(len), i.min(len)) };
+    // The last block start whose loads stay inside `hay`, computed
+    // once: the loop's test is then one compare (`last` is 0 when
+    // `len < 65`, and then no block runs, since `i >= 1`).
+    let last = len.saturating_sub(65);
+    while i <= last {
+        prefetch(hay.as_ptr().wrapping_add(i + PREFETCH_AHEAD));
+        let (hits, nls) = block(i);
         if hits != 0 {
             return Some(first_hit(i, hits, nls, count, newlines));
         }
