@@ -43,11 +43,7 @@ fn main() {
         .unwrap_or(21)
         .max(1);
     let finder = Finder::new();
-    let linkify = {
-        let mut f = linkify::LinkFinder::new();
-        f.kinds(&[linkify::LinkKind::Url]);
-        f
-    };
+    let linkify = common::linkify_urls();
     println!(
         "{rounds} rounds; per round, one timed pass of each (20 ms or more)"
     );

@@ -71,11 +71,7 @@ fn bare_extractor(hay: &[u8]) -> usize {
 
 fn bench(c: &mut Criterion) {
     let finder = Finder::new();
-    let linkify = {
-        let mut f = linkify::LinkFinder::new();
-        f.kinds(&[linkify::LinkKind::Url]);
-        f
-    };
+    let linkify = common::linkify_urls();
     for (name, hay) in common::inputs() {
         let mut group = c.benchmark_group(format!("scan/{name}"));
         group.throughput(Throughput::Bytes(hay.len() as u64));

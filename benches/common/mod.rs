@@ -37,6 +37,15 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// linkify as both extraction benches run it: URLs only (no e-mail
+/// addresses), its defaults otherwise, so that their ratios are taken
+/// against the same work.
+pub fn linkify_urls() -> linkify::LinkFinder {
+    let mut f = linkify::LinkFinder::new();
+    f.kinds(&[linkify::LinkKind::Url]);
+    f
+}
+
 /// About `len` bytes of text where most words are URIs, in the forms the
 /// finder delimits: bare, punctuated, bracketed, quoted, angled.
 pub fn uri_dense(len: usize) -> Vec<u8> {
