@@ -30,7 +30,8 @@ fn time(pass: &Pass<'_>, reps: u32) -> Duration {
 /// The median of `xs` (sorted in place) and its extremes.
 fn spread(xs: &mut [f64]) -> (f64, f64, f64) {
     xs.sort_by(f64::total_cmp);
-    (xs[xs.len() / 2], xs[0], xs[xs.len() - 1])
+    let n = xs.len();
+    ((xs[(n - 1) / 2] + xs[n / 2]) / 2.0, xs[0], xs[n - 1])
 }
 
 fn main() {
