@@ -52,7 +52,7 @@ fn is_ascii_space(b: u8) -> bool {
 }
 
 /// A URI found by [`confirm`], with offsets into the haystack.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Found<'h> {
     pub(crate) start: usize,
     pub(crate) end: usize,
@@ -70,7 +70,7 @@ pub(crate) struct Found<'h> {
 }
 
 /// What [`confirm`] decided about one candidate `:`.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Outcome<'h> {
     /// No URI here; resume after the `:`.
     Reject,
@@ -320,7 +320,7 @@ enum Shape {
 /// The end of `cand[..n]` without its trailing punctuation (never
 /// reaching into `cand[..=colon]`); `hit` when some was cut.
 #[inline(always)]
-fn trim_punct(
+pub(crate) fn trim_punct(
     cand: &[u8],
     colon: usize,
     mut n: usize,
@@ -444,9 +444,44 @@ fn settle_by_parser(
 /// match or skipped run ended: no scheme reaches back past it, so no URI
 /// starts inside another. `eof` says that `hay` is all the input.
 ///
+/// The common shape goes through the express lane
+/// ([`super::express`]) where the kernels have one; the rest, and
+/// everything on the baseline kernels, through [`confirm_general`].
 /// Inlined into the iterators, each compiled for its [`Kernels`].
 #[inline(always)]
 pub(crate) fn confirm<'h, K: Kernels>(
+    k: K,
+    policy: &SchemePolicy,
+    hay: &'h [u8],
+    colon: usize,
+    lower: usize,
+    eof: bool,
+) -> Outcome<'h> {
+    let express = super::express::confirm(
+        #[inline(always)]
+        |h, at| k.run_masks(h, at),
+        #[inline(always)]
+        |h, at| k.special_mask(h, at),
+        policy,
+        hay,
+        colon,
+        lower,
+    );
+    if let Some(outcome) = express {
+        debug_assert_eq!(
+            outcome,
+            confirm_general(k, policy, hay, colon, lower, eof),
+            "the express lane at {colon}"
+        );
+        return outcome;
+    }
+    confirm_general(k, policy, hay, colon, lower, eof)
+}
+
+/// [`confirm`] for every shape: the extraction policy and Appendix C
+/// step by step, the reference the express lane is held to.
+#[inline(always)]
+pub(crate) fn confirm_general<'h, K: Kernels>(
     k: K,
     policy: &SchemePolicy,
     hay: &'h [u8],
@@ -473,17 +508,7 @@ pub(crate) fn confirm<'h, K: Kernels>(
     if !policy.accepts(&hay[start..colon], rest) {
         return Outcome::Reject;
     }
-    // Appendix C: `URL:` before the URI is a label, and `<`, `"` (and,
-    // in markup, `'`) before the URI or its label delimit it.
-    let mut url_prefix = None;
-    if start >= 4
-        && hay[start - 4..start].eq_ignore_ascii_case(b"URL:")
-        && (start == 4 || !SCHEME.contains(hay[start - 5]))
-    {
-        url_prefix = Some(Span::new(start - 4, start));
-    }
-    let open_at = url_prefix.map_or(start, |p| p.start);
-    let opener = open_at.checked_sub(1).map(|i| hay[i]);
+    let (url_prefix, opener) = label_and_opener(hay, start);
     let trimmed = Trimmed { url_prefix, ..Trimmed::default() };
     if opener == Some(b'<') {
         match scan_angle(k, hay, start, colon, eof) {
@@ -531,6 +556,25 @@ pub(crate) fn confirm<'h, K: Kernels>(
         resume: cand_end,
         single_line: true,
     })
+}
+
+/// Appendix C: `URL:` before the URI that starts at `start` is a label,
+/// and `<`, `"` (and, in markup, `'`) before the URI or its label
+/// delimit it. The label's span, and the byte before URI and label.
+#[inline(always)]
+pub(crate) fn label_and_opener(
+    hay: &[u8],
+    start: usize,
+) -> (Option<Span>, Option<u8>) {
+    let mut url_prefix = None;
+    if start >= 4
+        && hay[start - 4..start].eq_ignore_ascii_case(b"URL:")
+        && (start == 4 || !SCHEME.contains(hay[start - 5]))
+    {
+        url_prefix = Some(Span::new(start - 4, start));
+    }
+    let open_at = url_prefix.map_or(start, |p| p.start);
+    (url_prefix, open_at.checked_sub(1).map(|i| hay[i]))
 }
 
 /// What [`scan_angle`] saw of a closed `<scheme:...>`.

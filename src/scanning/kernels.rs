@@ -13,6 +13,7 @@
 //! [`Chosen::fold`]): with [`Avx2`], the AVX2 loops are inlined into one
 //! function.
 
+use super::express::RunMasks;
 use super::lines::last_newline_in_portable;
 use super::plain::skip_plain_portable;
 
@@ -41,6 +42,15 @@ pub(crate) trait Kernels: Copy {
         from: usize,
         to: usize,
     ) -> Option<usize>;
+
+    /// The [`RunMasks`] of `hay[at..at + 32]` for the express lane of
+    /// confirmation ([`super::express`]); `None` past the end of `hay`,
+    /// and always where the kernels have no fast classification (the
+    /// lane then compiles away).
+    fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks>;
+
+    /// [`RunMasks::special`] alone, as [`Kernels::run_masks`].
+    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32>;
 }
 
 /// What every CPU of the target has: the SSE2 search on x86-64 (part of
@@ -85,6 +95,18 @@ impl Kernels for Baseline {
         to: usize,
     ) -> Option<usize> {
         last_newline_in_portable(hay, from, to)
+    }
+
+    /// None: SSE2 has no byte shuffle for the classification, and a
+    /// byte loop would be no faster than the general path.
+    #[inline(always)]
+    fn run_masks(self, _: &[u8], _: usize) -> Option<RunMasks> {
+        None
+    }
+
+    #[inline(always)]
+    fn special_mask(self, _: &[u8], _: usize) -> Option<u32> {
+        None
     }
 }
 
@@ -151,6 +173,18 @@ impl Kernels for Avx2 {
         // holds 32 bytes.
         unsafe { super::lines::last_newline_in_avx2(hay, from, to) }
     }
+
+    #[inline(always)]
+    fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks> {
+        // SAFETY: an `Avx2` exists only when the CPU has AVX2.
+        unsafe { super::express::run_masks_avx2(hay, at) }
+    }
+
+    #[inline(always)]
+    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32> {
+        // SAFETY: an `Avx2` exists only when the CPU has AVX2.
+        unsafe { super::express::special_mask_avx2(hay, at) }
+    }
 }
 
 /// The AVX2 loops with the AVX-512 candidate search, for CPUs with
@@ -205,6 +239,16 @@ impl Kernels for Avx512 {
         to: usize,
     ) -> Option<usize> {
         self.0.last_newline_in(hay, from, to)
+    }
+
+    #[inline(always)]
+    fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks> {
+        self.0.run_masks(hay, at)
+    }
+
+    #[inline(always)]
+    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32> {
+        self.0.special_mask(hay, at)
     }
 }
 

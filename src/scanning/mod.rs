@@ -72,6 +72,7 @@ use std::borrow::Cow;
 use crate::Span;
 
 mod delimit;
+mod express;
 mod finder;
 mod kernels;
 mod lines;
@@ -174,6 +175,10 @@ impl<'h> Match<'h> {
         &self.trimmed
     }
     /// The match with its URI owned, detached from the haystack.
+    // Inlined: called out of line by the stream iterator for every
+    // match, its result was copied back with wide loads over narrow
+    // stores, a store-forwarding stall (URI-dense stream: 18% slower).
+    #[inline]
     pub fn into_owned(self) -> Match<'static> {
         Match { uri: Cow::Owned(self.uri.into_owned()), ..self }
     }
