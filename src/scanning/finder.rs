@@ -103,6 +103,7 @@ impl FinderBuilder {
             policy,
             ascii: self.ascii,
             buffer_capacity: self.buffer_capacity,
+            kernels: Chosen::for_scan(),
         }
     }
 }
@@ -123,6 +124,10 @@ pub struct Finder {
     pub(crate) policy: SchemePolicy,
     pub(crate) ascii: bool,
     pub(crate) buffer_capacity: usize,
+    /// The loops for this CPU, chosen when the finder is built rather
+    /// than by each `find_iter`: feature detection was a third of the
+    /// cost of starting a scan, which a crawler pays per text node.
+    pub(crate) kernels: Chosen,
 }
 
 impl Default for Finder {
@@ -150,7 +155,7 @@ impl Finder {
             haystack,
             cursor: Cursor::default(),
             line_start: LineStart::default(),
-            kernels: Chosen::for_scan(),
+            kernels: self.kernels,
         }
     }
     /// The matches read from `rdr`, in order: the same as

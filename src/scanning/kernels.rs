@@ -302,7 +302,7 @@ impl<S: Steps, B, F: FnMut(B, S::Item) -> B> WithKernels
     }
 }
 
-/// The loops a scan runs with, chosen once when the scan starts: the
+/// The loops a scan runs with, chosen once when its finder is built: the
 /// best set the CPU has.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Chosen {

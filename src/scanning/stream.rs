@@ -53,7 +53,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             eof: false,
             skipping: false,
             done: false,
-            kernels: Chosen::for_scan(),
+            kernels: finder.kernels,
         }
     }
 
