@@ -370,49 +370,11 @@ unsafe fn tail_masks(
     let n = len - i;
     // The byte before, the bytes, the `/`.
     let mut copy = [0u8; 66];
-    copy_short(&mut copy, &hay[i - 1..]);
+    copy[..n + 1].copy_from_slice(&hay[i - 1..]);
     copy[n + 1] = b'/';
     let (hits, nls) = block(copy[1..].as_ptr());
     let keep = u64::MAX >> (64 - n);
     (hits & keep, nls & keep)
-}
-
-/// Copies `src`, at most 65 bytes, to the start of `dst`, in a few
-/// fixed-size (and so inlined) copies that may overlap, where a
-/// `copy_from_slice` of a length known only at run time calls `memcpy`:
-/// measured on lines of 41 bytes, a call cost more than the search
-/// around it.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[inline(always)]
-fn copy_short(dst: &mut [u8; 66], src: &[u8]) {
-    fn piece<const K: usize>(dst: &mut [u8], src: &[u8], at: usize) {
-        dst[at..at + K].copy_from_slice(&src[at..at + K]);
-    }
-    let n = src.len();
-    debug_assert!(n <= 65);
-    match n {
-        32.. => {
-            piece::<32>(dst, src, 0);
-            if n > 64 {
-                piece::<32>(dst, src, 32);
-            }
-            piece::<32>(dst, src, n - 32);
-        }
-        16..32 => {
-            piece::<16>(dst, src, 0);
-            piece::<16>(dst, src, n - 16);
-        }
-        8..16 => {
-            piece::<8>(dst, src, 0);
-            piece::<8>(dst, src, n - 8);
-        }
-        4..8 => {
-            piece::<4>(dst, src, 0);
-            piece::<4>(dst, src, n - 4);
-        }
-        _ => dst[..n].copy_from_slice(src),
-    }
 }
 
 /// The offset of the first of the `hits` of the bytes from `i` on (a
