@@ -33,7 +33,7 @@ use super::delimit::{Found, Outcome, label_and_opener, trim_punct};
 use super::plain::PLAIN;
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{SchemePolicy, scheme_start};
-use super::validate::authority_ok_portable;
+use super::validate::{authority_ok_portable, quick_valid_with};
 use super::work;
 
 /// How far past the `:` the lane follows a run (in 32-byte chunks)
@@ -95,16 +95,12 @@ pub(crate) unsafe fn run_masks_avx2(
     at: usize,
 ) -> Option<RunMasks> {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
     };
-    if hay.len() < at.checked_add(32)? {
-        return None;
-    }
-    // SAFETY: `at + 32 <= hay.len()`, checked above.
-    let v =
-        unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) };
     // SAFETY: the caller's promise: the CPU has AVX2.
+    let v = unsafe { chunk_avx2(hay, at) }?;
+    // SAFETY: as above.
     let special = unsafe { super::plain::not_plain_avx2(v) };
     let eq = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
     let ends = _mm256_or_si256(_mm256_or_si256(eq(b'/'), eq(b'?')), eq(b'#'));
@@ -125,15 +121,30 @@ pub(crate) unsafe fn run_masks_avx2(
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) unsafe fn special_mask_avx2(hay: &[u8], at: usize) -> Option<u32> {
+    // SAFETY: the caller's promise: the CPU has AVX2.
+    let v = unsafe { chunk_avx2(hay, at) }?;
+    // SAFETY: as above.
+    Some(unsafe { super::plain::not_plain_avx2(v) })
+}
+
+/// The 32 bytes of `hay` at `at`, or `None` when fewer are left.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn chunk_avx2(
+    hay: &[u8],
+    at: usize,
+) -> Option<std::arch::x86_64::__m256i> {
     use std::arch::x86_64::{__m256i, _mm256_loadu_si256};
     if hay.len() < at.checked_add(32)? {
         return None;
     }
     // SAFETY: `at + 32 <= hay.len()`, checked above.
-    let v =
-        unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) };
-    // SAFETY: the caller's promise: the CPU has AVX2.
-    Some(unsafe { super::plain::not_plain_avx2(v) })
+    Some(unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) })
 }
 
 /// How the run ended: at `end`, at its closing delimiter (`closed`: no
@@ -306,31 +317,28 @@ fn walk(
 /// on the bits; the others by the byte loop.
 #[inline(always)]
 fn quick_valid(first: &RunMasks, b: &[u8], colon: usize) -> bool {
-    let rest = &b[colon + 1..];
-    if !rest.starts_with(b"//") {
-        // `path-rootless` or `path-absolute`: any first byte but these
-        // leaves a non-empty path.
-        return !matches!(rest.first(), None | Some(b'?' | b'#'));
-    }
-    // The authority is `rest[2..end]`: bits 2 and up of the first chunk,
-    // to the first `/ ? #` or the end of the candidate. A bit scan of an
-    // empty mask gives 32, past every bit of the chunk; an authority that
-    // reaches past the chunk is left to the byte loop.
-    let n = rest.len();
-    let first_end = (first.ends & !0b11).trailing_zeros() as usize;
-    let end = if first_end < n.min(32) {
-        first_end
-    } else if n <= 32 {
-        n
-    } else {
-        return authority_ok_portable(b, colon + 3);
-    };
-    if ((first.odd & !0b11).trailing_zeros() as usize) < end {
-        return authority_ok_portable(b, colon + 3);
-    }
-    // The host is the whole authority: it must not be empty, unless a
-    // path follows (`file:///x`).
-    end > 2 || rest.get(end) == Some(&b'/')
+    quick_valid_with(b, colon, |b, from| {
+        // The authority is `b[from..]` up to the first `/ ? #` or the end
+        // of the candidate; in the first chunk's bits (bit `k` for
+        // `b[colon + 1 + k]`) it starts at bit 2. A bit scan of an empty
+        // mask gives 32, past every bit of the chunk; an authority that
+        // reaches past the chunk is left to the byte loop.
+        let n = b.len() - (colon + 1);
+        let first_end = (first.ends & !0b11).trailing_zeros() as usize;
+        let end = if first_end < n.min(32) {
+            first_end
+        } else if n <= 32 {
+            n
+        } else {
+            return authority_ok_portable(b, from);
+        };
+        if ((first.odd & !0b11).trailing_zeros() as usize) < end {
+            return authority_ok_portable(b, from);
+        }
+        // The host is the whole authority: it must not be empty, unless
+        // a path follows (`file:///x`).
+        end > 2 || b.get(colon + 1 + end) == Some(&b'/')
+    })
 }
 
 #[cfg(test)]

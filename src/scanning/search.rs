@@ -278,8 +278,8 @@ pub(crate) unsafe fn find_candidate_avx512(
 /// byte in, so that the byte before each is there to load), so no hit
 /// needs masking; the newlines from `counted` to there are counted
 /// first. Each block also asks for the bytes [`PREFETCH_AHEAD`] past
-/// it. The bytes after the last whole block go through `block` too, as
-/// a copy ([`tail_masks`]).
+/// it. The bytes after the last whole block go through `block` too
+/// ([`tail_masks`]).
 ///
 /// # Safety
 ///
@@ -395,22 +395,6 @@ fn first_hit(
     i + hits.trailing_zeros() as usize
 }
 
-/// The last bytes of the SSE2 search, where no whole block is left: the
-/// portable search from `counted` (where the blocks stopped), whose
-/// memchr finds the colons.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[inline(never)]
-fn tail(
-    hay: &[u8],
-    counted: usize,
-    from: usize,
-    strict: bool,
-    newlines: &mut u64,
-) -> Option<usize> {
-    find_candidate_portable(hay, counted, from.max(counted), strict, newlines)
-}
-
 /// The SSE2 search: [`find_candidate_avx2`] with 16-byte halves.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
@@ -500,7 +484,9 @@ pub(crate) fn find_candidate_sse2(
         i += 32;
     }
     *newlines += count;
-    tail(hay, i, from, strict, newlines)
+    // The bytes after the last whole block (`from <= i`): the portable
+    // search, whose memchr finds the colons.
+    find_candidate_portable(hay, i, i, strict, newlines)
 }
 
 /// The AVX2 search where the CPU has it, else the SSE2 one: for the

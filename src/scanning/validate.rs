@@ -142,19 +142,33 @@ pub(crate) fn valid_prefix(b: &[u8], colon: usize) -> usize {
 /// text: 4.5M of 154M instructions).
 #[inline(always)]
 pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
+    quick_valid_with(b, colon, |b, from| {
+        #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
+        // SAFETY: SSE2 is part of x86-64.
+        if let Some(ok) = unsafe { authority_ok_sse2(b, from) } {
+            return ok;
+        }
+        authority_ok_portable(b, from)
+    })
+}
+
+/// [`quick_valid`] with the check of an authority that starts at
+/// `b[from..]` given as `authority_ok(b, from)`: the express lane of
+/// confirmation decides it on the masks it already has
+/// ([`super::express`]).
+#[inline(always)]
+pub(crate) fn quick_valid_with(
+    b: &[u8],
+    colon: usize,
+    authority_ok: impl FnOnce(&[u8], usize) -> bool,
+) -> bool {
     let rest = &b[colon + 1..];
     if !rest.starts_with(b"//") {
         // `path-rootless` or `path-absolute`: any first byte but these
         // leaves a non-empty path.
         return !matches!(rest.first(), None | Some(b'?' | b'#'));
     }
-    let from = colon + 3;
-    #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
-    // SAFETY: SSE2 is part of x86-64.
-    if let Some(ok) = unsafe { authority_ok_sse2(b, from) } {
-        return ok;
-    }
-    authority_ok_portable(b, from)
+    authority_ok(b, colon + 3)
 }
 
 /// The authority check of [`quick_valid`] for the authority starting at
