@@ -35,43 +35,34 @@ fn spread(xs: &mut [f64]) -> (f64, f64, f64) {
     ((xs[(n - 1) / 2] + xs[n / 2]) / 2.0, xs[0], xs[n - 1])
 }
 
-/// The three passes over one input: uriscan, linkify and the memchr
-/// floor, over the whole input, or (given its `lines`, split before the
-/// timing) one call per line, as a crawler calls a finder per text
-/// node.
+/// The three passes over one input, given as pieces (the bytes uriscan
+/// and the floor read, the text linkify reads), one call of each per
+/// piece: the whole input as one piece, or its lines (split before the
+/// timing), as a crawler calls a finder per text node.
 fn passes<'a>(
     finder: &'a Finder,
     linkify: &'a linkify::LinkFinder,
-    hay: &'a [u8],
-    text: &'a str,
-    lines: Option<&'a [&'a str]>,
+    pieces: &'a [(&'a [u8], &'a str)],
 ) -> [Pass<'a>; 3] {
-    if let Some(lines) = lines {
-        return [
-            Box::new(move || {
-                lines
-                    .iter()
-                    .map(|l| finder.find_iter(black_box(l.as_bytes())).count())
-                    .sum()
-            }),
-            Box::new(move || {
-                lines.iter().map(|l| linkify.links(black_box(l)).count()).sum()
-            }),
-            Box::new(move || {
-                lines
-                    .iter()
-                    .map(|l| {
-                        memchr::memchr_iter(b':', black_box(l.as_bytes()))
-                            .count()
-                    })
-                    .sum()
-            }),
-        ];
-    }
     [
-        Box::new(move || finder.find_iter(black_box(hay)).count()),
-        Box::new(move || linkify.links(black_box(text)).count()),
-        Box::new(move || memchr::memchr_iter(b':', black_box(hay)).count()),
+        Box::new(move || {
+            pieces
+                .iter()
+                .map(|(b, _)| finder.find_iter(black_box(b)).count())
+                .sum()
+        }),
+        Box::new(move || {
+            pieces
+                .iter()
+                .map(|(_, t)| linkify.links(black_box(t)).count())
+                .sum()
+        }),
+        Box::new(move || {
+            pieces
+                .iter()
+                .map(|(b, _)| memchr::memchr_iter(b':', black_box(b)).count())
+                .sum()
+        }),
     ]
 }
 
@@ -117,10 +108,14 @@ fn main() {
             continue;
         }
         let text = String::from_utf8_lossy(&hay);
-        let lines: Vec<&str> = text.split('\n').collect();
+        // The whole input as raw bytes (prose has some invalid UTF-8,
+        // which linkify's text replaces); its lines from that text.
+        let whole = [(&hay[..], &text[..])];
+        let lines: Vec<(&[u8], &str)> =
+            text.split('\n').map(|l| (l.as_bytes(), l)).collect();
         for per_line in [false, true] {
-            let lines = per_line.then_some(&lines[..]);
-            let passes = passes(&finder, &linkify, &hay, &text, lines);
+            let pieces = if per_line { &lines[..] } else { &whole[..] };
+            let passes = passes(&finder, &linkify, pieces);
             let name = if per_line {
                 format!("{name} by line")
             } else {

@@ -460,8 +460,6 @@ pub(crate) fn confirm<'h, K: Kernels>(
     let express = super::express::confirm(
         #[inline(always)]
         |h, at| k.run_masks(h, at),
-        #[inline(always)]
-        |h, at| k.special_mask(h, at),
         policy,
         hay,
         colon,

@@ -74,13 +74,6 @@ pub(crate) fn run_masks_portable(hay: &[u8], at: usize) -> Option<RunMasks> {
     Some(m)
 }
 
-/// Only the [`RunMasks::special`] bits: for the chunks after the first,
-/// where the authority is behind.
-#[cfg(test)]
-pub(crate) fn special_mask_portable(hay: &[u8], at: usize) -> Option<u32> {
-    run_masks_portable(hay, at).map(|m| m.special)
-}
-
 /// [`run_masks_portable`] with AVX2: the non-plain bytes by the nibble
 /// shuffle of [`super::plain::skip_plain_avx2`], the others by compares.
 ///
@@ -110,21 +103,6 @@ pub(crate) unsafe fn run_masks_avx2(
         ends: _mm256_movemask_epi8(ends) as u32,
         odd: _mm256_movemask_epi8(odd) as u32,
     })
-}
-
-/// [`special_mask_portable`] with AVX2.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) unsafe fn special_mask_avx2(hay: &[u8], at: usize) -> Option<u32> {
-    // SAFETY: the caller's promise: the CPU has AVX2.
-    let v = unsafe { chunk_avx2(hay, at) }?;
-    // SAFETY: as above.
-    Some(unsafe { super::plain::not_plain_avx2(v) })
 }
 
 /// The 32 bytes of `hay` at `at`, or `None` when fewer are left.
@@ -158,13 +136,13 @@ struct RunEnd {
 /// Confirms the candidate `:` at `colon` when it has the common shape,
 /// as [`super::delimit::confirm`] would: a found URI, or a reject when
 /// no scheme ends there or the policy does not take it. `None` leaves
-/// the candidate to the general path. `masks(hay, at)` and
-/// `special(hay, at)` classify the 32 bytes at `at` (`None` past the
-/// end of `hay`).
+/// the candidate to the general path. `masks(hay, at)` classifies the
+/// 32 bytes at `at` (`None` past the end of `hay`); the chunks after the
+/// first need only its `special` bits, and with `masks` inlined the
+/// compiler drops the other compares there.
 #[inline(always)]
 pub(crate) fn confirm<'h>(
     masks: impl Fn(&[u8], usize) -> Option<RunMasks>,
-    special: impl Fn(&[u8], usize) -> Option<u32>,
     policy: &SchemePolicy,
     hay: &'h [u8],
     colon: usize,
@@ -188,7 +166,7 @@ pub(crate) fn confirm<'h>(
         Some(q @ (b'"' | b'\'')) => Some(q),
         _ => None,
     };
-    let run = walk(special, hay, colon, first.special, angle, quote)?;
+    let run = walk(masks, hay, colon, first.special, angle, quote)?;
     work::add(run.end - colon);
     let cand = &hay[start..run.end];
     let colon_at = colon - start;
@@ -240,7 +218,7 @@ pub(crate) fn confirm<'h>(
 /// `<...>`, or no end within [`REACH`] bytes and the buffer.
 #[inline(always)]
 fn walk(
-    special: impl Fn(&[u8], usize) -> Option<u32>,
+    masks: impl Fn(&[u8], usize) -> Option<RunMasks>,
     hay: &[u8],
     colon: usize,
     mut bits: u32,
@@ -306,7 +284,7 @@ fn walk(
             work::add(REACH);
             return None;
         }
-        bits = special(hay, base)?;
+        bits = masks(hay, base)?.special;
     }
 }
 
@@ -398,7 +376,6 @@ mod tests {
                         for lower in [0, colon.saturating_sub(3)] {
                             let fast = confirm(
                                 run_masks_portable,
-                                special_mask_portable,
                                 policy,
                                 hay,
                                 colon,
@@ -439,7 +416,6 @@ mod tests {
             for colon in (0..hay.len()).filter(|&i| hay[i] == b':') {
                 let fast = confirm(
                     run_masks_portable,
-                    special_mask_portable,
                     &SchemePolicy::Default,
                     hay,
                     colon,
@@ -473,9 +449,6 @@ mod tests {
                     // SAFETY: the CPU has AVX2, checked above.
                     let got = unsafe { run_masks_avx2(&hay, at) };
                     assert_eq!(got, want, "byte {b} at {place} from {at}");
-                    // SAFETY: as above.
-                    let got = unsafe { special_mask_avx2(&hay, at) };
-                    assert_eq!(got, want.map(|m| m.special));
                 }
             }
         }

@@ -49,9 +49,6 @@ pub(crate) trait Kernels: Copy {
     /// and always where the kernels have no fast classification (the
     /// lane then compiles away).
     fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks>;
-
-    /// [`RunMasks::special`] alone, as [`Kernels::run_masks`].
-    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32>;
 }
 
 /// What every CPU of the target has: the SSE2 search on x86-64 (part of
@@ -102,11 +99,6 @@ impl Kernels for Baseline {
     /// byte loop would be no faster than the general path.
     #[inline(always)]
     fn run_masks(self, _: &[u8], _: usize) -> Option<RunMasks> {
-        None
-    }
-
-    #[inline(always)]
-    fn special_mask(self, _: &[u8], _: usize) -> Option<u32> {
         None
     }
 }
@@ -180,12 +172,6 @@ impl Kernels for Avx2 {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2.
         unsafe { super::express::run_masks_avx2(hay, at) }
     }
-
-    #[inline(always)]
-    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32> {
-        // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { super::express::special_mask_avx2(hay, at) }
-    }
 }
 
 /// The AVX2 loops with the AVX-512 candidate search, for CPUs with
@@ -245,11 +231,6 @@ impl Kernels for Avx512 {
     #[inline(always)]
     fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks> {
         self.0.run_masks(hay, at)
-    }
-
-    #[inline(always)]
-    fn special_mask(self, hay: &[u8], at: usize) -> Option<u32> {
-        self.0.special_mask(hay, at)
     }
 }
 
