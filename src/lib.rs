@@ -8,6 +8,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod links;
 pub mod scanning;
 mod span;
 pub mod syntax;

@@ -1,0 +1,433 @@
+//! Which attributes of which HTML elements hold links, and how a value
+//! holds them: one URL, a list, a `srcset`, or a meta refresh.
+//!
+//! The table follows the HTML standard's index of attributes (the ones
+//! whose value is a "valid URL", a list of them, or an image candidate
+//! string), the obsolete attributes that still carry URLs in old pages
+//! (section 16.2 of the standard), and the SVG elements that refer to a
+//! resource with `href` or `xlink:href`. `usemap`, `data-*` and
+//! `meta content` other than refresh are not links here.
+
+use crate::Span;
+
+use super::tags::{StartTag, TagSink};
+use super::{HtmlAttr, RawLink};
+
+/// How an attribute's value holds its links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// One URL, with leading and trailing ASCII whitespace stripped.
+    Url,
+    /// URLs separated by ASCII whitespace (`ping`, `archive`, `profile`).
+    List,
+    /// An image candidate string: URLs each followed by descriptors,
+    /// separated by commas (`srcset`, `imagesrcset`).
+    SrcSet,
+    /// `<meta http-equiv="refresh" content="5; url=...">`.
+    Refresh,
+}
+
+/// Elements of SVG that refer to a resource with `href`/`xlink:href`
+/// (lowercased, as the tokenizer gives them).
+const SVG_HREF: &[&str] = &[
+    "a",
+    "image",
+    "use",
+    "feimage",
+    "pattern",
+    "lineargradient",
+    "radialgradient",
+    "textpath",
+    "filter",
+    "mpath",
+    "tref",
+    "script",
+    "animate",
+    "animatemotion",
+    "animatetransform",
+    "set",
+    "cursor",
+];
+
+/// The link attribute `attr` of `element`, if it is one, with the static
+/// names that a link's kind carries.
+pub(crate) fn link_attr(
+    element: &[u8],
+    attr: &[u8],
+) -> Option<(HtmlAttr, Value)> {
+    let one = |els: &[&'static str], a: &'static str, v: Value| {
+        els.iter()
+            .find(|e| e.as_bytes() == element)
+            .map(|e| (HtmlAttr { element: e, attribute: a }, v))
+    };
+    match attr {
+        b"href" => one(&["a", "area", "link", "base"], "href", Value::Url)
+            .or_else(|| one(SVG_HREF, "href", Value::Url)),
+        b"xlink:href" => one(SVG_HREF, "xlink:href", Value::Url),
+        b"src" => one(
+            &[
+                "img", "script", "iframe", "embed", "track", "input", "audio",
+                "video", "source", "frame",
+            ],
+            "src",
+            Value::Url,
+        ),
+        b"srcset" => one(&["img", "source"], "srcset", Value::SrcSet),
+        b"imagesrcset" => one(&["link"], "imagesrcset", Value::SrcSet),
+        b"ping" => one(&["a", "area"], "ping", Value::List),
+        b"poster" => one(&["video"], "poster", Value::Url),
+        b"action" => one(&["form"], "action", Value::Url),
+        b"formaction" => one(&["button", "input"], "formaction", Value::Url),
+        b"data" => one(&["object"], "data", Value::Url),
+        b"cite" => one(&["blockquote", "q", "del", "ins"], "cite", Value::Url),
+        // Obsolete, still met in old pages (HTML standard 16.2).
+        b"longdesc" => {
+            one(&["img", "iframe", "frame"], "longdesc", Value::Url)
+        }
+        b"background" => one(
+            &["body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"],
+            "background",
+            Value::Url,
+        ),
+        b"lowsrc" => one(&["img"], "lowsrc", Value::Url),
+        b"dynsrc" => one(&["img"], "dynsrc", Value::Url),
+        b"codebase" => one(&["object", "applet"], "codebase", Value::Url),
+        b"classid" => one(&["object"], "classid", Value::Url),
+        b"archive" => one(&["object", "applet"], "archive", Value::List),
+        b"manifest" => one(&["html"], "manifest", Value::Url),
+        b"profile" => one(&["head"], "profile", Value::List),
+        _ => None,
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// Strips ASCII whitespace: the range of `v` that is left.
+fn trim(v: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let mut s = start;
+    let mut e = end;
+    while s < e && is_ws(v[s]) {
+        s += 1;
+    }
+    while e > s && is_ws(v[e - 1]) {
+        e -= 1;
+    }
+    (s, e)
+}
+
+/// The links of one value, as ranges of the (decoded) value.
+pub(crate) fn split_value(
+    kind: Value,
+    v: &[u8],
+    out: &mut Vec<(usize, usize)>,
+) {
+    match kind {
+        Value::Url => out.push(trim(v, 0, v.len())),
+        Value::List => {
+            let mut i = 0;
+            while i < v.len() {
+                while i < v.len() && is_ws(v[i]) {
+                    i += 1;
+                }
+                let s = i;
+                while i < v.len() && !is_ws(v[i]) {
+                    i += 1;
+                }
+                if i > s {
+                    out.push((s, i));
+                }
+            }
+        }
+        Value::SrcSet => srcset(v, out),
+        Value::Refresh => {
+            if let Some(r) = refresh_url(v) {
+                out.push(r);
+            }
+        }
+    }
+}
+
+/// The URLs of an image candidate string, by the HTML standard's "parse a
+/// srcset attribute" (4.8.4.3.10): skip whitespace and commas, take the
+/// URL up to whitespace (a URL ending in commas loses them and has no
+/// descriptors), then skip the descriptors up to a comma outside
+/// parentheses.
+pub(crate) fn srcset(v: &[u8], out: &mut Vec<(usize, usize)>) {
+    let mut i = 0;
+    loop {
+        while i < v.len() && (is_ws(v[i]) || v[i] == b',') {
+            i += 1;
+        }
+        if i >= v.len() {
+            return;
+        }
+        let s = i;
+        while i < v.len() && !is_ws(v[i]) {
+            i += 1;
+        }
+        let mut e = i;
+        if v[e - 1] == b',' {
+            while e > s && v[e - 1] == b',' {
+                e -= 1;
+            }
+            if e > s {
+                out.push((s, e));
+            }
+            continue;
+        }
+        out.push((s, e));
+        // Descriptors: up to a comma that is not inside parentheses.
+        let mut depth = 0u32;
+        while i < v.len() {
+            match v[i] {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// The URL of a refresh declaration, by the HTML standard's "shared
+/// declarative refresh steps" (7.11.1): a time (digits and dots), then
+/// optionally `;` or `,`, then optionally `url=`, then the URL, in
+/// matching quotes or to the end.
+pub(crate) fn refresh_url(v: &[u8]) -> Option<(usize, usize)> {
+    let mut i = 0;
+    while i < v.len() && is_ws(v[i]) {
+        i += 1;
+    }
+    let digits = i;
+    while i < v.len() && v[i].is_ascii_digit() {
+        i += 1;
+    }
+    while i < v.len() && (v[i].is_ascii_digit() || v[i] == b'.') {
+        i += 1;
+    }
+    if i == digits && v.get(i) != Some(&b'.') {
+        return None;
+    }
+    while i < v.len() && is_ws(v[i]) {
+        i += 1;
+    }
+    if i < v.len() && (v[i] == b';' || v[i] == b',') {
+        i += 1;
+    } else if i < v.len() {
+        return None;
+    }
+    while i < v.len() && is_ws(v[i]) {
+        i += 1;
+    }
+    if i >= v.len() {
+        return None;
+    }
+    // `url` (any case), whitespace, `=`, whitespace.
+    let mut j = i;
+    if v.len() >= j + 3 && v[j..j + 3].eq_ignore_ascii_case(b"url") {
+        j += 3;
+        while j < v.len() && is_ws(v[j]) {
+            j += 1;
+        }
+        if j < v.len() && v[j] == b'=' {
+            j += 1;
+            while j < v.len() && is_ws(v[j]) {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    let (mut s, mut e) = (i, v.len());
+    if s < e && (v[s] == b'"' || v[s] == b'\'') {
+        let q = v[s];
+        s += 1;
+        e = v[s..].iter().position(|&b| b == q).map_or(v.len(), |p| s + p);
+    }
+    let (s, e) = trim(v, s, e);
+    (e > s).then_some((s, e))
+}
+
+/// The raw bytes a range of a decoded value came from. Exact when the
+/// value has no character reference (its decoded bytes are its raw
+/// bytes); otherwise the whole raw value, trimmed, for a one-URL value,
+/// and the decoded piece's place found in the raw value, or the value's
+/// start, for a piece of a list.
+pub(crate) fn raw_range(
+    src: &[u8],
+    raw: Span,
+    value: &[u8],
+    piece: (usize, usize),
+    whole: bool,
+) -> Span {
+    let written = &src[raw.range()];
+    if written == value {
+        return Span::new(raw.start + piece.0, raw.start + piece.1);
+    }
+    if whole {
+        let (s, e) = trim(written, 0, written.len());
+        return Span::new(raw.start + s, raw.start + e);
+    }
+    let p = &value[piece.0..piece.1];
+    match memchr::memmem::find(written, p) {
+        Some(i) => Span::new(raw.start + i, raw.start + i + p.len()),
+        None => Span::new(raw.start, raw.start),
+    }
+}
+
+/// A [`TagSink`] that turns start tags into links.
+pub(crate) struct HtmlLinks<'a> {
+    pub src: &'a [u8],
+    /// Added to every offset: the place of `src` in the document (raw HTML
+    /// inside Markdown).
+    pub offset: usize,
+    pub in_markdown: bool,
+    pub text: bool,
+    pub links: &'a mut Vec<RawLink>,
+    /// The first `<base href>`, decoded and trimmed.
+    pub base: Option<String>,
+    /// Text runs, when wanted, for the finder.
+    pub texts: Vec<Span>,
+    pieces: Vec<(usize, usize)>,
+}
+
+impl<'a> HtmlLinks<'a> {
+    pub(crate) fn new(
+        src: &'a [u8],
+        offset: usize,
+        in_markdown: bool,
+        text: bool,
+        links: &'a mut Vec<RawLink>,
+    ) -> Self {
+        HtmlLinks {
+            src,
+            offset,
+            in_markdown,
+            text,
+            links,
+            base: None,
+            texts: vec![],
+            pieces: vec![],
+        }
+    }
+}
+
+impl TagSink for HtmlLinks<'_> {
+    fn start_tag(&mut self, tag: &StartTag) {
+        let is_meta = tag.name == b"meta";
+        for a in tag.attrs() {
+            let found = if is_meta && a.name == b"content" {
+                let refresh = tag.attr(b"http-equiv").is_some_and(|h| {
+                    h.value.trim_ascii().eq_ignore_ascii_case(b"refresh")
+                });
+                refresh.then_some((
+                    HtmlAttr { element: "meta", attribute: "refresh" },
+                    Value::Refresh,
+                ))
+            } else {
+                link_attr(&tag.name, &a.name)
+            };
+            let Some((attr, kind)) = found else { continue };
+            self.pieces.clear();
+            split_value(kind, &a.value, &mut self.pieces);
+            if attr.element == "base" && self.base.is_none() {
+                let (s, e) = trim(&a.value, 0, a.value.len());
+                self.base =
+                    Some(String::from_utf8_lossy(&a.value[s..e]).into_owned());
+            }
+            for &piece in &self.pieces {
+                let span = raw_range(
+                    self.src,
+                    a.raw,
+                    &a.value,
+                    piece,
+                    kind == Value::Url,
+                );
+                self.links.push(RawLink {
+                    kind: if self.in_markdown {
+                        super::Kind::MdHtml(attr)
+                    } else {
+                        super::Kind::Html(attr)
+                    },
+                    span: Span::new(
+                        span.start + self.offset,
+                        span.end + self.offset,
+                    ),
+                    raw: String::from_utf8_lossy(&self.src[span.range()])
+                        .into_owned(),
+                    link: String::from_utf8_lossy(&a.value[piece.0..piece.1])
+                        .into_owned(),
+                });
+            }
+        }
+    }
+
+    fn text(&mut self, span: Span) {
+        self.texts.push(span);
+    }
+
+    fn wants_text(&self) -> bool {
+        self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(kind: Value, v: &str) -> Vec<&str> {
+        let mut out = vec![];
+        split_value(kind, v.as_bytes(), &mut out);
+        out.iter().map(|&(s, e)| &v[s..e]).collect()
+    }
+
+    #[test]
+    fn srcset_candidates() {
+        assert_eq!(
+            pieces(Value::SrcSet, "a.png 1x, b.png 2x,c.png"),
+            ["a.png", "b.png", "c.png"]
+        );
+        assert_eq!(
+            pieces(Value::SrcSet, " a.png,, b.png"),
+            ["a.png", "b.png"]
+        );
+        assert_eq!(
+            pieces(Value::SrcSet, "a,b.png 100w, c.png (x, y) 2x, d.png"),
+            ["a,b.png", "c.png", "d.png"]
+        );
+        assert_eq!(pieces(Value::SrcSet, "a.png,"), ["a.png"]);
+        assert!(pieces(Value::SrcSet, " , ").is_empty());
+    }
+
+    #[test]
+    fn refresh_urls() {
+        assert_eq!(pieces(Value::Refresh, "0; url=/next"), ["/next"]);
+        assert_eq!(pieces(Value::Refresh, "5;URL='a b.html'"), ["a b.html"]);
+        assert_eq!(pieces(Value::Refresh, "3, http://x/"), ["http://x/"]);
+        assert_eq!(pieces(Value::Refresh, " 1.5 ; url = \"q\" x"), ["q"]);
+        assert!(pieces(Value::Refresh, "5").is_empty());
+        assert!(pieces(Value::Refresh, "soon; url=x").is_empty());
+    }
+
+    #[test]
+    fn lists_and_urls() {
+        assert_eq!(pieces(Value::List, " /a  /b\t/c "), ["/a", "/b", "/c"]);
+        assert_eq!(pieces(Value::Url, "\n /a b \t"), ["/a b"]);
+        assert_eq!(pieces(Value::Url, "  "), [""]);
+    }
+
+    #[test]
+    fn the_table() {
+        let k = |e: &str, a: &str| {
+            link_attr(e.as_bytes(), a.as_bytes())
+                .map(|(h, _)| format!("{}@{}", h.element, h.attribute))
+        };
+        assert_eq!(k("a", "href").as_deref(), Some("a@href"));
+        assert_eq!(k("use", "xlink:href").as_deref(), Some("use@xlink:href"));
+        assert_eq!(k("img", "usemap"), None);
+        assert_eq!(k("div", "href"), None);
+        assert_eq!(k("td", "background").as_deref(), Some("td@background"));
+    }
+}

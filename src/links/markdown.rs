@@ -1,0 +1,266 @@
+//! The links of a Markdown document: CommonMark with the GitHub
+//! extensions, parsed by pulldown-cmark, with each link located at the
+//! bytes it was written as.
+//!
+//! pulldown-cmark gives each link's destination decoded (backslash
+//! escapes and entity references, `<...>` destinations with their
+//! spaces) and the byte range of the whole construct; the destination's
+//! own place inside that range is found here, by the grammar of a link
+//! destination (CommonMark 6.3).
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
+
+use crate::Span;
+
+use super::{Kind, RawLink};
+
+/// The parser options: CommonMark, or CommonMark with the GitHub
+/// extensions (tables, strikethrough, footnotes, task lists, heading
+/// attributes) and front matter.
+pub(crate) fn options(gfm: bool) -> Options {
+    if !gfm {
+        return Options::empty();
+    }
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+}
+
+/// Where the rest of a document goes: text runs to the finder, HTML to
+/// the HTML reader.
+#[derive(Debug, Default)]
+pub(crate) struct Regions {
+    /// Text outside links, code and HTML (bare URIs are looked for here).
+    pub text: Vec<Span>,
+    /// Code spans and blocks.
+    pub code: Vec<Span>,
+    /// Raw HTML, inline or in blocks.
+    pub html: Vec<Span>,
+}
+
+/// Reads `src`, pushing its links (in document order, definitions last
+/// in the order written) and returning the regions for the other readers.
+pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
+    let parser = Parser::new_ext(src, options(gfm));
+    let mut defs: Vec<(Range<usize>, String)> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, d)| (d.span.clone(), d.dest.to_string()))
+        .collect();
+    let mut regions = Regions::default();
+    // Inside link text or an image's alt text: no bare URIs there (a link
+    // cannot hold another, CommonMark 6.3).
+    let mut link_depth = 0u32;
+    // The text run being gathered, and the end of the last inner event of
+    // each open link (for finding its destination).
+    let mut run: Option<Range<usize>> = None;
+    let mut html_block: Option<Range<usize>> = None;
+    let mut in_code_block = false;
+    let mut opened: Vec<(usize, Option<RawLink>)> = vec![];
+    let close_run = |run: &mut Option<Range<usize>>, regions: &mut Regions| {
+        if let Some(r) = run.take() {
+            regions.text.push(Span::new(r.start, r.end));
+        }
+    };
+    for (event, range) in parser.into_offset_iter() {
+        // Everything inside an open link moves its text end.
+        if let Some(top) = opened.last_mut()
+            && !matches!(event, Event::End(TagEnd::Link | TagEnd::Image))
+        {
+            top.0 = top.0.max(range.end);
+        }
+        match event {
+            Event::Text(_) if in_code_block => {
+                regions.code.push(Span::new(range.start, range.end));
+            }
+            Event::Text(_) if link_depth == 0 => match &mut run {
+                Some(r) if r.end <= range.start => r.end = range.end,
+                Some(_) => {}
+                None => run = Some(range),
+            },
+            Event::Text(_) => {}
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(r) = &mut run {
+                    r.end = r.end.max(range.end);
+                }
+            }
+            Event::Code(_) => {
+                close_run(&mut run, &mut regions);
+                regions.code.push(Span::new(range.start, range.end));
+            }
+            Event::InlineHtml(_) => {
+                close_run(&mut run, &mut regions);
+                regions.html.push(Span::new(range.start, range.end));
+            }
+            Event::Html(_) => match &mut html_block {
+                Some(r) => r.end = range.end,
+                None => html_block = Some(range),
+            },
+            Event::Start(Tag::HtmlBlock) => close_run(&mut run, &mut regions),
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some(r) = html_block.take() {
+                    regions.html.push(Span::new(r.start, r.end));
+                }
+            }
+            Event::Start(Tag::CodeBlock(_)) => {
+                close_run(&mut run, &mut regions);
+                in_code_block = true;
+            }
+            Event::End(TagEnd::CodeBlock) => in_code_block = false,
+            Event::Start(Tag::MetadataBlock(_)) => {
+                close_run(&mut run, &mut regions);
+            }
+            Event::Start(Tag::Link { link_type, dest_url, .. })
+            | Event::Start(Tag::Image { link_type, dest_url, .. }) => {
+                close_run(&mut run, &mut regions);
+                let image = src.as_bytes().get(range.start) == Some(&b'!');
+                let kind = match (link_type, image) {
+                    (LinkType::Autolink | LinkType::Email, _) => {
+                        Kind::MdAutolink
+                    }
+                    (_, true) => Kind::MdImage,
+                    (_, false) => Kind::MdLink,
+                };
+                let link = if link_type == LinkType::Email
+                    && !dest_url.starts_with("mailto:")
+                {
+                    format!("mailto:{dest_url}")
+                } else {
+                    dest_url.to_string()
+                };
+                let raw = match link_type {
+                    LinkType::Autolink | LinkType::Email => {
+                        // `<` and `>` around it.
+                        Some(Span::new(
+                            range.start + 1,
+                            range.end.saturating_sub(1),
+                        ))
+                    }
+                    LinkType::Inline => None, // found at the end
+                    _ => Some(Span::new(range.start, range.end)),
+                };
+                let text_start = range.start + 1 + usize::from(image);
+                let pending = RawLink {
+                    kind,
+                    span: raw.unwrap_or(Span::new(range.start, range.start)),
+                    raw: String::new(),
+                    link,
+                };
+                let found = raw.is_some();
+                link_depth += 1;
+                if found {
+                    links.push(RawLink {
+                        raw: src[pending.span.range()].to_owned(),
+                        ..pending
+                    });
+                    opened.push((text_start, None));
+                } else {
+                    opened.push((text_start, Some(pending)));
+                }
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                link_depth = link_depth.saturating_sub(1);
+                if let Some((text_end, Some(mut pending))) = opened.pop() {
+                    let span = inline_destination(
+                        src.as_bytes(),
+                        text_end,
+                        range.end,
+                    )
+                    .unwrap_or(Span::new(range.start, range.start));
+                    pending.span = span;
+                    pending.raw = src[span.range()].to_owned();
+                    links.push(pending);
+                }
+                if let Some(top) = opened.last_mut() {
+                    top.0 = top.0.max(range.end);
+                }
+            }
+            Event::Start(_) | Event::End(_) => {
+                close_run(&mut run, &mut regions)
+            }
+            _ => {}
+        }
+    }
+    close_run(&mut run, &mut regions);
+    // Definitions, used or not, in the order written.
+    defs.sort_by_key(|d| d.0.start);
+    for (span, dest) in defs {
+        let raw = definition_destination(src.as_bytes(), span.clone())
+            .unwrap_or(Span::new(span.start, span.start));
+        links.push(RawLink {
+            kind: Kind::MdDefinition,
+            span: raw,
+            raw: src[raw.range()].to_owned(),
+            link: dest,
+        });
+    }
+    regions
+}
+
+/// The destination of an inline link as written: after the `](` that
+/// follows the link text (which ends at or after `text_end`), up to the
+/// end of the construct at `end`.
+fn inline_destination(
+    src: &[u8],
+    text_end: usize,
+    end: usize,
+) -> Option<Span> {
+    let tail = src.get(text_end..end)?;
+    let open = memchr::memmem::find(tail, b"](")? + text_end + 2;
+    destination_at(src, open, end)
+}
+
+/// A definition's destination: after the label's `]:` (the first `]` that
+/// no backslash escapes, since a label holds no unescaped bracket).
+fn definition_destination(src: &[u8], span: Range<usize>) -> Option<Span> {
+    let s = src.get(span.clone())?;
+    let mut i = s.iter().position(|&b| b == b'[')? + 1;
+    while i < s.len() {
+        match s[i] {
+            b'\\' => i += 2,
+            b']' => break,
+            _ => i += 1,
+        }
+    }
+    if s.get(i + 1) != Some(&b':') {
+        return None;
+    }
+    destination_at(src, span.start + i + 2, span.end)
+}
+
+/// A link destination starting at `at` (after optional whitespace,
+/// including one line break): `<...>` or a run of non-space characters
+/// with balanced parentheses (CommonMark 6.3).
+fn destination_at(src: &[u8], mut at: usize, end: usize) -> Option<Span> {
+    let end = end.min(src.len());
+    while at < end && matches!(src[at], b' ' | b'\t' | b'\n' | b'\r') {
+        at += 1;
+    }
+    if at < end && src[at] == b'<' {
+        let mut i = at + 1;
+        while i < end && src[i] != b'>' && src[i] != b'\n' {
+            i += if src[i] == b'\\' { 2 } else { 1 };
+        }
+        return Some(Span::new(at + 1, i.min(end)));
+    }
+    let mut depth = 0u32;
+    let mut i = at;
+    while i < end {
+        match src[i] {
+            b'\\' => i += 1,
+            b'(' => depth += 1,
+            b')' if depth == 0 => break,
+            b')' => depth -= 1,
+            b if b <= b' ' => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(Span::new(at, i.min(end)))
+}

@@ -1,0 +1,600 @@
+//! The links of a document, the way its format defines them, resolved.
+//!
+//! Where [`scanning`](crate::scanning) finds URIs written out in text,
+//! this module reads Markdown and HTML as documents: every link
+//! (relative ones included) with the bytes it was written as, the
+//! reference it makes as the format defines it (entities and escapes
+//! decoded), and the target URI that reference names, resolved by RFC 3986
+//! section 5 against the document's base. A crawler hands it one page's
+//! bytes and URL; no file system is involved.
+//!
+//! ```
+//! use uriscan::links::{Format, LinkExtractor, Page};
+//!
+//! let extractor = LinkExtractor::new(); // build once, share: Send + Sync
+//! let html = br#"<base href="/docs/"><a href="guide.html?a=1&amp;b=2">x</a>
+//! <img srcset="a.png 1x, b.png 2x">"#;
+//! let page = Page::new(html, Format::Html).url("https://example.com/index.html");
+//! let links: Vec<_> = extractor.extract(&page).collect();
+//! let targets: Vec<_> = links.iter().map(|l| l.target().unwrap()).collect();
+//! assert_eq!(targets, [
+//!     "https://example.com/docs/",
+//!     "https://example.com/docs/guide.html?a=1&b=2",
+//!     "https://example.com/docs/a.png",
+//!     "https://example.com/docs/b.png",
+//! ]);
+//! assert_eq!(links[1].kind().to_string(), "html:a@href");
+//! assert_eq!(links[1].raw(), "guide.html?a=1&amp;b=2");
+//! assert_eq!((links[3].line(), links[3].column()), (2, 24));
+//!
+//! let md = b"See [install](../install.md#setup) and <https://rfc-editor.org>.";
+//! let page = Page::new(md, Format::Markdown).url("file:///repo/docs/guide.md");
+//! let links: Vec<_> = extractor.extract(&page).collect();
+//! assert_eq!(links[0].target(), Some("file:///repo/install.md#setup"));
+//! assert_eq!(links[0].fragment().as_deref(), Some("setup"));
+//! assert_eq!(links[1].kind().to_string(), "md:autolink");
+//! ```
+//!
+//! # What is a link
+//!
+//! - **Markdown** (CommonMark, with the GitHub extensions by default):
+//!   inline links and images; reference links and images, each use with
+//!   its definition's destination (the use's text is its `raw`); every
+//!   definition, used or not; autolinks (an e-mail autolink's link is
+//!   `mailto:` and the address); bare URIs in text, found by the
+//!   [`Finder`](crate::scanning::Finder); links in raw HTML by the HTML
+//!   rules. Code spans and blocks hold no links unless
+//!   [`LinkExtractorBuilder::include_code`] is set; front matter is text.
+//! - **HTML**: the attributes whose value the HTML standard defines as a
+//!   URL (see the table in `html.rs`: `a@href`, `img@src`, every
+//!   candidate of `srcset`, `meta` refresh, the obsolete ones that old
+//!   pages still use, SVG `href` and `xlink:href`), entity-decoded, with
+//!   leading and trailing ASCII whitespace stripped. Comments and the
+//!   text of `script` and `style` hold none.
+//!   [`LinkExtractorBuilder::include_text`] adds the bare URIs of text.
+//!
+//! # Resolution
+//!
+//! The base is the first of: [`Page::base`] (a base given by the
+//! caller), the document's first `<base href>` (itself resolved against
+//! the page's URL; wherever it stands in the document, as the whole
+//! document is read before links are resolved), and [`Page::url`]. With
+//! the page's own URL as the base, a root-relative link (`/x`) resolves
+//! under [`Page::root`] when one is given. Before resolution a link gets
+//! the repairs browsers make ([`repair`]); a link that is still no URI
+//! reference is listed all the same, with [`Link::error`] saying why and
+//! no target.
+//!
+//! # Encodings
+//!
+//! HTML honours its byte order mark or `<meta charset>` ([`Page::charset`]
+//! for the HTTP header's), decoded with encoding_rs. Invalid UTF-8 never
+//! makes a document skipped: its bad bytes are read as U+FFFD. Offsets,
+//! lines and columns always count the document's own bytes.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::Span;
+use crate::scanning::Finder;
+
+mod charset;
+mod html;
+mod markdown;
+mod tags;
+mod target;
+
+pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
+
+/// How a document is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// CommonMark (with the GitHub extensions unless turned off).
+    Markdown,
+    /// HTML, by the WHATWG tokenizer.
+    Html,
+    /// Plain text: the URIs the [`Finder`] finds.
+    Text,
+}
+
+impl Format {
+    /// The format a file name's extension says: `.md`, `.markdown`,
+    /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
+    /// anything else text.
+    ///
+    /// ```
+    /// use uriscan::links::Format;
+    /// assert_eq!(Format::from_path("docs/README.md".as_ref()), Format::Markdown);
+    /// assert_eq!(Format::from_path("a/INDEX.HTM".as_ref()), Format::Html);
+    /// assert_eq!(Format::from_path("main.rs".as_ref()), Format::Text);
+    /// ```
+    pub fn from_path(path: &std::path::Path) -> Format {
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            return Format::Text;
+        };
+        let is =
+            |list: &[&str]| list.iter().any(|x| ext.eq_ignore_ascii_case(x));
+        if is(&["md", "markdown", "mdown", "mkd"]) {
+            Format::Markdown
+        } else if is(&["html", "htm", "xhtml"]) {
+            Format::Html
+        } else {
+            Format::Text
+        }
+    }
+}
+
+/// An HTML element and one of its attributes, lowercase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HtmlAttr {
+    element: &'static str,
+    attribute: &'static str,
+}
+
+impl HtmlAttr {
+    /// The element's name (`a`, `img`, …).
+    pub fn element(&self) -> &'static str {
+        self.element
+    }
+    /// The attribute's name (`href`, `srcset`, …; `refresh` for the
+    /// `content` of a meta refresh).
+    pub fn attribute(&self) -> &'static str {
+        self.attribute
+    }
+}
+
+/// Where a link was found, and so what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A Markdown link, inline or by reference: `md:link`.
+    MdLink,
+    /// A Markdown image: `md:image`.
+    MdImage,
+    /// A Markdown link reference definition: `md:definition`.
+    MdDefinition,
+    /// A Markdown autolink `<...>`: `md:autolink`.
+    MdAutolink,
+    /// A link in raw HTML inside Markdown: `md:html`.
+    MdHtml(HtmlAttr),
+    /// An HTML attribute: `html:ELEMENT@ATTRIBUTE`.
+    Html(HtmlAttr),
+    /// A bare URI in text: `text`.
+    Text,
+    /// A URI in code, with `include_code`: `code`.
+    Code,
+}
+
+impl Kind {
+    /// The HTML element and attribute, for the kinds that have them.
+    pub fn html_attr(&self) -> Option<HtmlAttr> {
+        match self {
+            Kind::MdHtml(a) | Kind::Html(a) => Some(*a),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::MdLink => f.write_str("md:link"),
+            Kind::MdImage => f.write_str("md:image"),
+            Kind::MdDefinition => f.write_str("md:definition"),
+            Kind::MdAutolink => f.write_str("md:autolink"),
+            Kind::MdHtml(_) => f.write_str("md:html"),
+            Kind::Html(a) => write!(f, "html:{}@{}", a.element, a.attribute),
+            Kind::Text => f.write_str("text"),
+            Kind::Code => f.write_str("code"),
+        }
+    }
+}
+
+/// A link as a reader found it, before resolution; offsets are in the
+/// text the reader read.
+#[derive(Clone, Debug)]
+pub(crate) struct RawLink {
+    kind: Kind,
+    span: Span,
+    raw: String,
+    link: String,
+}
+
+/// One link of a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    kind: Kind,
+    span: Span,
+    line: u64,
+    column: u64,
+    raw: String,
+    link: String,
+    target: Option<String>,
+    error: Option<LinkError>,
+}
+
+impl Link {
+    /// What the link is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The byte range of [`raw`](Link::raw) in the document.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// The 1-based line of the first byte of `raw`.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// The 1-based column of the first byte of `raw`, in bytes.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+    /// The link as written (entities and escapes not decoded); for a
+    /// Markdown reference link, the use (`[text][label]`).
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+    /// The reference as the format defines it, before resolution:
+    /// entities and escapes decoded, whitespace stripped as browsers do.
+    pub fn link(&self) -> &str {
+        &self.link
+    }
+    /// The URI the link names, resolved against the document's base;
+    /// `None` when the link is malformed ([`Link::error`]) or relative
+    /// with no base known.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
+    }
+    /// Why the link names no target, when it is malformed.
+    pub fn error(&self) -> Option<&LinkError> {
+        self.error.as_ref()
+    }
+    /// The fragment of the target (or of the link, without one),
+    /// percent-decoded.
+    pub fn fragment(&self) -> Option<Cow<'_, str>> {
+        let s = self.target.as_deref().unwrap_or(&self.link);
+        let f = &s[s.find('#')? + 1..];
+        Some(percent_decode(f))
+    }
+    /// The local file the target names, when it is a `file:` URI: its
+    /// path, percent-decoded.
+    pub fn file_path(&self) -> Option<std::path::PathBuf> {
+        file_path(self.target.as_deref()?)
+    }
+}
+
+/// One document to read: its bytes, format and place.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
+    bytes: &'a [u8],
+    format: Format,
+    url: Option<&'a str>,
+    base: Option<&'a str>,
+    root: Option<&'a str>,
+    charset: Option<&'a str>,
+}
+
+impl<'a> Page<'a> {
+    /// A document of `format`, with no URL: relative links get no target.
+    pub fn new(bytes: &'a [u8], format: Format) -> Page<'a> {
+        Page {
+            bytes,
+            format,
+            url: None,
+            base: None,
+            root: None,
+            charset: None,
+        }
+    }
+    /// The document's own URL (for a file, its `file:` URI, see
+    /// [`file_uri`]): the base when no other is given.
+    pub fn url(mut self, url: &'a str) -> Page<'a> {
+        self.url = Some(url);
+        self
+    }
+    /// A base URI that wins over the document's `<base href>` and URL.
+    pub fn base(mut self, base: &'a str) -> Page<'a> {
+        self.base = Some(base);
+        self
+    }
+    /// The URI of the root directory that root-relative links (`/x`)
+    /// resolve under, when the base is the page's own URL.
+    pub fn root(mut self, root: &'a str) -> Page<'a> {
+        self.root = Some(root);
+        self
+    }
+    /// The charset the transport declared (HTTP `Content-Type`): it wins
+    /// over the document's `<meta charset>`, not over a byte order mark.
+    pub fn charset(mut self, label: &'a str) -> Page<'a> {
+        self.charset = Some(label);
+        self
+    }
+}
+
+/// Configures a [`LinkExtractor`].
+#[derive(Clone, Debug)]
+pub struct LinkExtractorBuilder {
+    include_code: bool,
+    include_text: bool,
+    gfm: bool,
+    finder: Option<Finder>,
+}
+
+impl Default for LinkExtractorBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LinkExtractorBuilder {
+    /// The defaults: no code, no HTML text, the GitHub extensions on.
+    pub fn new() -> Self {
+        LinkExtractorBuilder {
+            include_code: false,
+            include_text: false,
+            gfm: true,
+            finder: None,
+        }
+    }
+    /// Whether the URIs in Markdown code spans and blocks are listed, as
+    /// [`Kind::Code`]. Default: no.
+    pub fn include_code(&mut self, yes: bool) -> &mut Self {
+        self.include_code = yes;
+        self
+    }
+    /// Whether the bare URIs in HTML text are listed, as [`Kind::Text`].
+    /// Default: no.
+    pub fn include_text(&mut self, yes: bool) -> &mut Self {
+        self.include_text = yes;
+        self
+    }
+    /// Whether Markdown is read with the GitHub extensions (tables,
+    /// strikethrough, footnotes, task lists, heading attributes) and front
+    /// matter; without them, as plain CommonMark. Default: yes.
+    pub fn github_extensions(&mut self, yes: bool) -> &mut Self {
+        self.gfm = yes;
+        self
+    }
+    /// The finder for bare URIs in text. Default: [`Finder::new`].
+    pub fn finder(&mut self, finder: Finder) -> &mut Self {
+        self.finder = Some(finder);
+        self
+    }
+    /// The extractor.
+    pub fn build(&self) -> LinkExtractor {
+        LinkExtractor {
+            include_code: self.include_code,
+            include_text: self.include_text,
+            gfm: self.gfm,
+            finder: self.finder.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// Reads documents for their links. Build it once and share it: it is
+/// `Send + Sync`, and holds no per-document state.
+#[derive(Clone, Debug)]
+pub struct LinkExtractor {
+    include_code: bool,
+    include_text: bool,
+    gfm: bool,
+    finder: Finder,
+}
+
+impl Default for LinkExtractor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LinkExtractor {
+    /// An extractor with the defaults of [`LinkExtractorBuilder::new`].
+    pub fn new() -> LinkExtractor {
+        LinkExtractorBuilder::new().build()
+    }
+    /// A builder.
+    pub fn builder() -> LinkExtractorBuilder {
+        LinkExtractorBuilder::new()
+    }
+
+    /// The links of `page`, in document order.
+    ///
+    /// A document's links are gathered whole before the first is handed
+    /// out, since a `<base href>` anywhere in it changes them all.
+    pub fn extract(&self, page: &Page<'_>) -> Links {
+        let mut raw = vec![];
+        let (decoded, html_base) = self.read(page, &mut raw);
+        raw.sort_by_key(|l| l.span.start);
+        let base = resolution_base(page, html_base.as_deref());
+        let text = decoded.text.as_bytes();
+        let lines = charset::line_starts(text);
+        let links: Vec<Link> = raw
+            .into_iter()
+            .map(|r| {
+                let line = lines.partition_point(|&s| s <= r.span.start);
+                let line_start = decoded.byte_offset(lines[line - 1]);
+                let start = decoded.byte_offset(r.span.start);
+                let end = decoded.byte_offset(r.span.end);
+                let (target, error) = match &base {
+                    None => (None, repair_error(&r.link)),
+                    Some(b) => match b.resolve(&r.link) {
+                        Ok(t) => (Some(t), None),
+                        Err(e) => (None, Some(e)),
+                    },
+                };
+                Link {
+                    kind: r.kind,
+                    span: Span::new(start, end.max(start)),
+                    line: line as u64,
+                    column: (start - line_start) as u64 + 1,
+                    raw: r.raw,
+                    link: r.link,
+                    target,
+                    error,
+                }
+            })
+            .collect();
+        Links { inner: links.into_iter() }
+    }
+
+    /// Reads the document's links (offsets in the decoded text), and its
+    /// `<base href>`.
+    fn read<'p>(
+        &self,
+        page: &Page<'p>,
+        out: &mut Vec<RawLink>,
+    ) -> (charset::Decoded<'p>, Option<String>) {
+        match page.format {
+            Format::Html => {
+                let declared = page.charset.and_then(|c| {
+                    encoding_rs::Encoding::for_label(c.as_bytes())
+                });
+                let enc = match encoding_rs::Encoding::for_bom(page.bytes) {
+                    Some((e, _)) => e,
+                    None => declared
+                        .or_else(|| charset::sniff_html(page.bytes))
+                        .unwrap_or(encoding_rs::UTF_8),
+                };
+                let decoded = if enc == encoding_rs::UTF_8 {
+                    charset::Decoded::utf8(page.bytes)
+                } else {
+                    charset::Decoded::decode(page.bytes, enc)
+                };
+                let base =
+                    self.read_html(decoded.text.as_bytes(), 0, false, out);
+                (decoded, base)
+            }
+            Format::Markdown => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                let text = decoded.text.as_ref();
+                let regions = markdown::read(text, self.gfm, out);
+                for span in regions.html {
+                    self.read_html(
+                        &text.as_bytes()[span.range()],
+                        span.start,
+                        true,
+                        out,
+                    );
+                }
+                for span in regions.text {
+                    self.find(text.as_bytes(), span, Kind::Text, out);
+                }
+                if self.include_code {
+                    for span in regions.code {
+                        self.find(text.as_bytes(), span, Kind::Code, out);
+                    }
+                }
+                (decoded, None)
+            }
+            Format::Text => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                // The finder reads the bytes as they are.
+                let all = Span::new(0, page.bytes.len());
+                let mut found = vec![];
+                self.find(page.bytes, all, Kind::Text, &mut found);
+                out.extend(found);
+                (decoded, None)
+            }
+        }
+    }
+
+    fn read_html(
+        &self,
+        src: &[u8],
+        offset: usize,
+        in_markdown: bool,
+        out: &mut Vec<RawLink>,
+    ) -> Option<String> {
+        let text = self.include_text && !in_markdown;
+        let mut sink =
+            html::HtmlLinks::new(src, offset, in_markdown, text, out);
+        tags::for_each_tag(src, &mut sink);
+        let base = sink.base.take();
+        let texts = std::mem::take(&mut sink.texts);
+        for span in texts {
+            self.find(src, span, Kind::Text, out);
+            // `find` wrote offsets relative to `src`.
+            if offset != 0 {
+                for l in
+                    out.iter_mut().rev().take_while(|l| l.kind == Kind::Text)
+                {
+                    l.span =
+                        Span::new(l.span.start + offset, l.span.end + offset);
+                }
+            }
+        }
+        base
+    }
+
+    /// The URIs the finder finds in `span` of `text`.
+    fn find(
+        &self,
+        text: &[u8],
+        span: Span,
+        kind: Kind,
+        out: &mut Vec<RawLink>,
+    ) {
+        let hay = &text[span.range()];
+        for m in self.finder.find_iter(hay) {
+            let s = m.span();
+            out.push(RawLink {
+                kind,
+                span: Span::new(span.start + s.start, span.start + s.end),
+                raw: String::from_utf8_lossy(&hay[s.range()]).into_owned(),
+                link: m.as_str().to_owned(),
+            });
+        }
+    }
+}
+
+/// The base in effect for a page: the caller's, else the document's
+/// `<base href>` resolved against the page URL, else the page URL.
+fn resolution_base(
+    page: &Page<'_>,
+    html_base: Option<&str>,
+) -> Option<target::Base> {
+    if let Some(b) = page.base {
+        return target::Base::new(Some(b), None);
+    }
+    if let Some(h) = html_base {
+        let resolved =
+            match page.url.and_then(|u| target::Base::new(Some(u), None)) {
+                Some(u) => u.resolve(h).ok(),
+                None => Some(h.to_owned()),
+            };
+        if let Some(r) = resolved {
+            return target::Base::new(Some(&r), None);
+        }
+    }
+    target::Base::new(page.url, page.root)
+}
+
+/// With no base, a link has no target; it is still malformed or not.
+fn repair_error(link: &str) -> Option<LinkError> {
+    let repaired = repair(link, false);
+    crate::syntax::Parser::new()
+        .iri(true)
+        .parse_reference(&repaired)
+        .err()
+        .map(LinkError::Invalid)
+}
+
+/// The links of one document, in document order.
+#[derive(Debug)]
+pub struct Links {
+    inner: std::vec::IntoIter<Link>,
+}
+
+impl Iterator for Links {
+    type Item = Link;
+    fn next(&mut self) -> Option<Link> {
+        self.inner.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Links {}

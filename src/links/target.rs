@@ -1,0 +1,411 @@
+//! From a link as written to the URI it names: the repairs browsers make,
+//! then RFC 3986 section 5 resolution against the document's base.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::syntax::iri::{is_iprivate, is_ucschar};
+use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
+use crate::syntax::{ParseError, Parser, UriRef};
+
+/// Why a link names no target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkError {
+    /// The link is not a URI reference, even after the repairs browsers
+    /// make (see [`repair`]); the error is the parser's, on the repaired
+    /// text.
+    Invalid(ParseError),
+    /// The base URI in effect (`<base href>`, or the one given) is not a
+    /// URI, so a relative link cannot be resolved.
+    InvalidBase(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Invalid(e) => write!(f, "not a URI reference: {e}"),
+            LinkError::InvalidBase(b) => write!(f, "invalid base URI {b:?}"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// The schemes whose URLs browsers repair the most (WHATWG's "special"
+/// schemes): for them a `\` is a `/`.
+fn is_special(scheme: &str) -> bool {
+    ["http", "https", "ftp", "ws", "wss", "file"]
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+/// The scheme of `link`, if it starts with one (`scheme ":"`, 3.1).
+pub(crate) fn scheme_of(link: &str) -> Option<&str> {
+    let colon = link.find(':')?;
+    let s = &link[..colon];
+    let mut b = s.bytes();
+    (b.next()?.is_ascii_alphabetic()
+        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)))
+    .then_some(s)
+}
+
+/// The repairs a browser makes to a link before parsing it, so that what
+/// works in a browser is not called broken:
+///
+/// - leading and trailing C0 controls and spaces are removed, and every
+///   tab and line break (WHATWG URL parsing, step 1 and 3);
+/// - in a special scheme (`http`, `https`, `ftp`, `ws`, `wss`, `file`, or
+///   a relative link against such a base), `\` is `/`;
+/// - outside the authority, the characters RFC 3986 does not allow are
+///   percent-encoded: space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`,
+///   `}`, `[` and `]`, controls, a `%` not followed by two hex digits, a
+///   second `#`, and non-ASCII characters that are not IRI characters
+///   (RFC 3987 `ucschar`, and `iprivate` in the query). IRI characters
+///   are kept: the target is an IRI then.
+///
+/// The authority is left as written: a space in a host is an error, as it
+/// is for a browser.
+pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
+    let is_c0_or_space = |c: char| c <= ' ';
+    let trimmed = link.trim_matches(is_c0_or_space);
+    let special = match scheme_of(trimmed) {
+        Some(s) => is_special(s),
+        None => base_is_special,
+    };
+    if trimmed.len() == link.len()
+        && trimmed.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b)
+        })
+    {
+        // The common case: nothing to repair, nothing to copy. (A `%` or
+        // `#` takes the long way, to be checked.)
+        return Cow::Borrowed(link);
+    }
+    let mut s: String = trimmed
+        .chars()
+        .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    if special {
+        s = s.replace('\\', "/");
+    }
+    // The authority: after `scheme://` or a leading `//`, up to the next
+    // `/`, `?` or `#`.
+    let after_scheme = scheme_of(&s).map_or(0, |sc| sc.len() + 1);
+    let auth = if s[after_scheme..].starts_with("//") {
+        let start = after_scheme + 2;
+        let end =
+            s[start..].find(['/', '?', '#']).map_or(s.len(), |i| start + i);
+        Some((start, end))
+    } else {
+        None
+    };
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut seen_hash = false;
+    let mut in_query = false;
+    let bytes = s.as_bytes();
+    for (i, c) in s.char_indices() {
+        if auth.is_some_and(|(a, b)| (a..b).contains(&i)) {
+            out.push(c);
+            continue;
+        }
+        let encode = match c {
+            '#' if seen_hash => true,
+            '#' => {
+                seen_hash = true;
+                false
+            }
+            '?' => {
+                in_query |= !seen_hash;
+                false
+            }
+            '%' => {
+                !(bytes.len() > i + 2
+                    && bytes[i + 1].is_ascii_hexdigit()
+                    && bytes[i + 2].is_ascii_hexdigit())
+            }
+            ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}'
+            | '[' | ']' => true,
+            c if c.is_ascii_control() => true,
+            c if c.is_ascii() => false,
+            c => {
+                !(is_ucschar(c) || (in_query && !seen_hash && is_iprivate(c)))
+            }
+        };
+        if encode {
+            let mut buf = [0; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The base a document's links resolve against, parsed once.
+#[derive(Debug)]
+pub(crate) struct Base {
+    /// The base URI, or why it is not one.
+    uri: Result<String, String>,
+    /// For root-relative links (`/x`) when the base is the document's own
+    /// location: the URI of the root directory, ending in `/`.
+    root: Option<String>,
+}
+
+impl Base {
+    pub(crate) fn new(uri: Option<&str>, root: Option<&str>) -> Option<Base> {
+        let uri = uri?;
+        let parser = Parser::new().iri(true);
+        let uri = match parse_base(parser, uri) {
+            Ok(_) => Ok(uri.to_owned()),
+            Err(_) => Err(uri.to_owned()),
+        };
+        let root = root.map(|r| {
+            if r.ends_with('/') { r.to_owned() } else { format!("{r}/") }
+        });
+        Some(Base { uri, root })
+    }
+
+    /// The base URI, when it is one.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        self.uri.as_deref().ok()
+    }
+
+    fn is_special(&self) -> bool {
+        self.as_str().and_then(scheme_of).is_some_and(is_special)
+    }
+
+    /// Resolves `link`: repaired, then resolved by 5.2; a root-relative
+    /// link goes under the root when there is one.
+    pub(crate) fn resolve(&self, link: &str) -> Result<String, LinkError> {
+        let parser = Parser::new().iri(true);
+        let repaired = repair(link, self.is_special());
+        let reference =
+            parser.parse_reference(&repaired).map_err(LinkError::Invalid)?;
+        let base = match &self.uri {
+            Ok(b) => b,
+            Err(b) => return Err(LinkError::InvalidBase(b.clone())),
+        };
+        if let Some(root) = &self.root
+            && reference.scheme().is_none()
+            && reference.authority().is_none()
+            && reference.path().starts_with('/')
+        {
+            // `/guide/x` under the root: `./guide/x` against the root
+            // directory's URI, so that its dot segments resolve too.
+            let local = format!(".{}", &repaired);
+            return resolve_parsed(parser, root, &local);
+        }
+        let mut out = String::new();
+        let b = parse_base(parser, base)
+            .map_err(|_| LinkError::InvalidBase(base.clone()))?;
+        resolve_into(&b, &reference, &mut out).map_err(|e| {
+            match e.kind() {
+                ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
+                _ => LinkError::InvalidBase(base.clone()),
+            }
+        })?;
+        Ok(out)
+    }
+}
+
+fn resolve_parsed(
+    parser: Parser,
+    base: &str,
+    reference: &str,
+) -> Result<String, LinkError> {
+    let b = parse_base(parser, base)
+        .map_err(|_| LinkError::InvalidBase(base.to_owned()))?;
+    let r: UriRef<'_> =
+        parser.parse_reference(reference).map_err(LinkError::Invalid)?;
+    let mut out = String::new();
+    resolve_into(&b, &r, &mut out)
+        .map_err(|_| LinkError::InvalidBase(base.to_owned()))?;
+    Ok(out)
+}
+
+/// Percent-decodes `s` (RFC 3986 2.1), lossily where the bytes are not
+/// UTF-8.
+pub fn percent_decode(s: &str) -> Cow<'_, str> {
+    let decoded = percent_decode_bytes(s.as_bytes());
+    match decoded {
+        Cow::Borrowed(_) => Cow::Borrowed(s),
+        Cow::Owned(v) => Cow::Owned(match String::from_utf8(v) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }),
+    }
+}
+
+/// Percent-decodes bytes; a `%` without two hex digits stays as it is.
+pub fn percent_decode_bytes(s: &[u8]) -> Cow<'_, [u8]> {
+    if !s.contains(&b'%') {
+        return Cow::Borrowed(s);
+    }
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == b'%'
+            && i + 2 < s.len() + 1
+            && let (Some(h), Some(l)) = (
+                s.get(i + 1).copied().and_then(hex),
+                s.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push(h << 4 | l);
+            i += 3;
+        } else {
+            out.push(s[i]);
+            i += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The `file:` URI of an absolute path (RFC 8089), with every byte that
+/// is not allowed in a path segment percent-encoded. `dir` adds the
+/// trailing `/` of a directory.
+pub fn file_uri(path: &std::path::Path, dir: bool) -> String {
+    let bytes = path_bytes(path);
+    let mut out = String::from("file://");
+    if !bytes.starts_with(b"/") {
+        out.push('/');
+    }
+    for &b in bytes.iter() {
+        let keep =
+            b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
+        if keep {
+            out.push(b as char);
+        } else if cfg!(windows) && b == b'\\' {
+            out.push('/');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if dir && !out.ends_with('/') {
+        out.push('/');
+    }
+    out
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &std::path::Path) -> Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    Cow::Borrowed(path.as_os_str().as_bytes())
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &std::path::Path) -> Cow<'_, [u8]> {
+    match path.to_string_lossy() {
+        Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+        Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+    }
+}
+
+/// The path a `file:` URI names (its authority empty or `localhost`),
+/// percent-decoded; `None` for other URIs. The query and fragment are
+/// not part of it.
+pub fn file_path(uri: &str) -> Option<std::path::PathBuf> {
+    let r = Parser::new().iri(true).parse_uri(uri).ok()?;
+    if !r.scheme()?.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    match r.host() {
+        None | Some("") => {}
+        Some(h) if h.eq_ignore_ascii_case("localhost") => {}
+        Some(_) => return None,
+    }
+    let bytes = percent_decode_bytes(r.path().as_bytes()).into_owned();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Some(std::path::PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        Some(std::path::PathBuf::from(
+            String::from_utf8_lossy(&bytes).into_owned(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repairs_are_those_of_browsers() {
+        assert!(matches!(repair("a/b?c=d", false), Cow::Borrowed(_)));
+        assert_eq!(repair("a/b?c#d", false), "a/b?c#d");
+        assert_eq!(repair("  a b.png\n", false), "a%20b.png");
+        assert_eq!(repair("a\tb\nc", false), "abc");
+        assert_eq!(repair("http:\\\\h\\a\\b", false), "http://h/a/b");
+        assert_eq!(repair("a\\b", true), "a/b");
+        assert_eq!(repair("a\\b", false), "a%5Cb");
+        assert_eq!(repair("x#a#b", false), "x#a%23b");
+        assert_eq!(repair("100%", false), "100%25");
+        assert_eq!(repair("%41%4", false), "%41%254");
+        assert_eq!(
+            repair("/wiki/ジョン・スミス", false),
+            "/wiki/ジョン・スミス"
+        );
+        assert_eq!(repair("a{b}|c", false), "a%7Bb%7D%7Cc");
+        // The authority is left alone: a space in a host stays an error.
+        assert_eq!(repair("http://a b/c d", false), "http://a b/c%20d");
+    }
+
+    #[test]
+    fn resolution_with_a_root() {
+        let base = Base::new(
+            Some("file:///repo/docs/guide.md"),
+            Some("file:///repo"),
+        )
+        .unwrap();
+        assert_eq!(
+            base.resolve("../install.md#setup").unwrap(),
+            "file:///repo/install.md#setup"
+        );
+        assert_eq!(
+            base.resolve("/img/a.png").unwrap(),
+            "file:///repo/img/a.png"
+        );
+        assert_eq!(base.resolve("").unwrap(), "file:///repo/docs/guide.md");
+        assert_eq!(
+            base.resolve("#x").unwrap(),
+            "file:///repo/docs/guide.md#x"
+        );
+        assert_eq!(
+            base.resolve("a%20b.png").unwrap(),
+            "file:///repo/docs/a%20b.png"
+        );
+        assert_eq!(
+            base.resolve("a b.png").unwrap(),
+            "file:///repo/docs/a%20b.png"
+        );
+        assert!(matches!(
+            base.resolve("http://a:port/"),
+            Err(LinkError::Invalid(_))
+        ));
+        let web = Base::new(Some("http://h/a/b"), None).unwrap();
+        assert_eq!(web.resolve("/x").unwrap(), "http://h/x");
+        assert_eq!(web.resolve("c\\d").unwrap(), "http://h/a/c/d");
+    }
+
+    #[test]
+    fn file_uris_round_trip() {
+        let p = std::path::Path::new("/a b/c#d/é%.md");
+        let u = file_uri(p, false);
+        assert_eq!(u, "file:///a%20b/c%23d/%C3%A9%25.md");
+        assert_eq!(file_path(&u).unwrap(), p);
+        assert_eq!(file_uri(std::path::Path::new("/r"), true), "file:///r/");
+        assert_eq!(file_path("http://a/b"), None);
+        assert_eq!(
+            file_path("file://localhost/x").unwrap(),
+            std::path::Path::new("/x")
+        );
+        assert_eq!(percent_decode("a%20b%zz"), "a b%zz");
+    }
+}
