@@ -62,7 +62,10 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
     let mut run: Option<Range<usize>> = None;
     let mut html_block: Option<Range<usize>> = None;
     let mut in_code_block = false;
-    let mut opened: Vec<(usize, Option<RawLink>)> = vec![];
+    let mut opened: Vec<(usize, Option<RawLink>, bool)> = vec![];
+    // Inside an image's description: what looks like a link there is
+    // alt text, not a link (CommonMark 6.4 renders it as plain text).
+    let mut image_depth = 0u32;
     let close_run = |run: &mut Option<Range<usize>>, regions: &mut Regions| {
         if let Some(r) = run.take() {
             regions.text.push(Span::new(r.start, r.end));
@@ -152,21 +155,27 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                     raw: String::new(),
                     link,
                 };
-                let found = raw.is_some();
                 link_depth += 1;
-                if found {
+                if image_depth > 0 {
+                    opened.push((text_start, None, image));
+                } else if raw.is_some() {
                     links.push(RawLink {
                         raw: src[pending.span.range()].to_owned(),
                         ..pending
                     });
-                    opened.push((text_start, None));
+                    opened.push((text_start, None, image));
                 } else {
-                    opened.push((text_start, Some(pending)));
+                    opened.push((text_start, Some(pending), image));
                 }
+                image_depth += u32::from(image);
             }
             Event::End(TagEnd::Link | TagEnd::Image) => {
                 link_depth = link_depth.saturating_sub(1);
-                if let Some((text_end, Some(mut pending))) = opened.pop() {
+                let top = opened.pop();
+                if top.as_ref().is_some_and(|t| t.2) {
+                    image_depth -= 1;
+                }
+                if let Some((text_end, Some(mut pending), _)) = top {
                     let span = inline_destination(
                         src.as_bytes(),
                         text_end,

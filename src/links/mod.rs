@@ -598,3 +598,6 @@ impl Iterator for Links {
 }
 
 impl ExactSizeIterator for Links {}
+
+#[cfg(test)]
+mod conformance;
