@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{ArgAction, ValueEnum};
 
+use super::links::LinksArgs;
 use super::syntax_cmds::SyntaxCommand;
 
 const AFTER_HELP: &str = "\
@@ -38,48 +39,16 @@ Examples:
 )]
 pub struct LowArgs {
     #[command(subcommand)]
-    pub command: Option<SyntaxCommand>,
+    pub command: Option<Command>,
 
     /// Files or directories to scan; `-` is standard input.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
+    #[command(flatten)]
+    pub output: OutputArgs,
+
     // ---- Output ----
-    /// Print only the URIs, one per line.
-    #[arg(short = 'o', long, help_heading = "Output")]
-    pub only_uri: bool,
-    /// Print the number of URIs of each file (`path:count`).
-    #[arg(
-        short = 'c',
-        long,
-        conflicts_with_all = ["only_uri", "json"],
-        help_heading = "Output"
-    )]
-    pub count: bool,
-    /// Print JSON Lines: one object per URI with path, line, column,
-    /// offset, uri, scheme, warnings, and raw, trimmed when they apply.
-    #[arg(long, conflicts_with = "only_uri", help_heading = "Output")]
-    pub json: bool,
-    /// Print each URI once, at its first occurrence (deterministic with
-    /// --sort path).
-    #[arg(short = 'u', long, help_heading = "Output")]
-    pub unique: bool,
-    /// Visit files in a stable order (runs on one thread).
-    #[arg(long, value_name = "BY", help_heading = "Output")]
-    pub sort: Option<SortBy>,
-    /// End paths with a NUL byte instead of `:` (with -o, end each URI
-    /// with NUL instead of a newline), for `xargs -0`.
-    #[arg(short = '0', long, help_heading = "Output")]
-    pub null: bool,
-    /// When to color the output. NO_COLOR in the environment turns `auto`
-    /// off.
-    #[arg(
-        long,
-        value_name = "WHEN",
-        default_value = "auto",
-        help_heading = "Output"
-    )]
-    pub color: ColorChoice,
     /// Print statistics to standard error at the end: files, bytes, URIs,
     /// time, throughput.
     #[arg(long, help_heading = "Output")]
@@ -120,7 +89,67 @@ pub struct LowArgs {
     #[arg(long, help_heading = "URIs")]
     pub warnings_only: bool,
 
-    // ---- Walking ----
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    /// Print a shell completion script or the man page, and exit.
+    #[arg(long, value_name = "KIND")]
+    pub generate: Option<GenerateKind>,
+}
+
+/// The subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// List the links of Markdown and HTML documents (and the URIs of
+    /// other files), resolved.
+    Links(LinksArgs),
+    #[command(flatten)]
+    Syntax(SyntaxCommand),
+}
+
+/// How found items are printed: shared by the main command and `links`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Print only the URIs, one per line.
+    #[arg(short = 'o', long, help_heading = "Output")]
+    pub only_uri: bool,
+    /// Print the number of URIs of each file (`path:count`).
+    #[arg(
+        short = 'c',
+        long,
+        conflicts_with_all = ["only_uri", "json"],
+        help_heading = "Output"
+    )]
+    pub count: bool,
+    /// Print JSON Lines: one object per URI with path, line, column,
+    /// offset, uri, scheme, warnings, and raw, trimmed when they apply.
+    #[arg(long, conflicts_with = "only_uri", help_heading = "Output")]
+    pub json: bool,
+    /// Print each URI once, at its first occurrence (deterministic with
+    /// --sort path).
+    #[arg(short = 'u', long, help_heading = "Output")]
+    pub unique: bool,
+    /// Visit files in a stable order (runs on one thread).
+    #[arg(long, value_name = "BY", help_heading = "Output")]
+    pub sort: Option<SortBy>,
+    /// End paths with a NUL byte instead of `:` (with -o, end each URI
+    /// with NUL instead of a newline), for `xargs -0`.
+    #[arg(short = '0', long, help_heading = "Output")]
+    pub null: bool,
+    /// When to color the output. NO_COLOR in the environment turns `auto`
+    /// off.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "auto",
+        help_heading = "Output"
+    )]
+    pub color: ColorChoice,
+}
+
+/// Which files are walked: shared by the main command and `links`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct WalkArgs {
     /// Scan hidden files and directories too.
     #[arg(long, help_heading = "Walking")]
     pub hidden: bool,
@@ -156,10 +185,6 @@ pub struct LowArgs {
     /// The number of threads [default: the number of cores].
     #[arg(short = 'j', long, value_name = "NUM", help_heading = "Walking")]
     pub threads: Option<usize>,
-
-    /// Print a shell completion script or the man page, and exit.
-    #[arg(long, value_name = "KIND")]
-    pub generate: Option<GenerateKind>,
 }
 
 /// `--sort`.

@@ -9,7 +9,9 @@ use anyhow::{Context, bail};
 use uriscan::scanning::Finder;
 use uriscan::walking::WalkerBuilder;
 
-use super::args::{ColorChoice, LowArgs, PasswordChoice, SortBy};
+use super::args::{
+    ColorChoice, LowArgs, OutputArgs, PasswordChoice, SortBy, WalkArgs,
+};
 
 /// What each URI is printed as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,20 +116,7 @@ impl Config {
     }
 
     pub fn new(low: LowArgs, env: Env) -> anyhow::Result<Config> {
-        let mode = if low.json {
-            Mode::Json
-        } else if low.count {
-            Mode::Count
-        } else if low.only_uri {
-            Mode::OnlyUri
-        } else {
-            Mode::Standard
-        };
-        let color = match low.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
-        } && mode != Mode::Json;
+        let common = Common::new(&low.output, &low.walk, low.paths, env)?;
         let mask_passwords = match low.passwords {
             PasswordChoice::Mask => true,
             PasswordChoice::Show => false,
@@ -145,31 +134,87 @@ impl Config {
             finder.schemes(&low.scheme);
         }
 
-        let sorted = low.sort == Some(SortBy::Path);
+        Ok(Config {
+            inputs: common.inputs,
+            implicit_dir: common.implicit_dir,
+            mode: common.mode,
+            unique: common.unique,
+            null: common.null,
+            color: common.color,
+            stats: low.stats,
+            mask_passwords,
+            normalize: low.normalize,
+            warnings_only: low.warnings_only,
+            search_zip: common.search_zip,
+            text: common.text,
+            finder: finder.build(),
+            walker: common.walker,
+        })
+    }
+}
+
+/// What the main command and `links` resolve alike: the inputs, the
+/// output mode and the walker.
+#[derive(Debug)]
+pub struct Common {
+    pub inputs: Vec<Input>,
+    pub implicit_dir: bool,
+    pub mode: Mode,
+    pub unique: bool,
+    pub null: bool,
+    pub color: bool,
+    pub search_zip: bool,
+    pub text: bool,
+    pub walker: WalkerBuilder,
+}
+
+impl Common {
+    pub fn new(
+        out: &OutputArgs,
+        walk: &WalkArgs,
+        paths: Vec<PathBuf>,
+        env: Env,
+    ) -> anyhow::Result<Common> {
+        let mode = if out.json {
+            Mode::Json
+        } else if out.count {
+            Mode::Count
+        } else if out.only_uri {
+            Mode::OnlyUri
+        } else {
+            Mode::Standard
+        };
+        let color = match out.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
+        } && mode != Mode::Json;
+
+        let sorted = out.sort == Some(SortBy::Path);
         let mut walker = WalkerBuilder::new();
         walker
-            .hidden(low.hidden)
-            .ignore_files(!low.no_ignore)
-            .max_depth(low.max_depth)
-            .follow(low.follow)
+            .hidden(walk.hidden)
+            .ignore_files(!walk.no_ignore)
+            .max_depth(walk.max_depth)
+            .follow(walk.follow)
             .sort_by_path(sorted);
-        if let Some(size) = &low.max_filesize {
+        if let Some(size) = &walk.max_filesize {
             walker.max_filesize(Some(parse_size(size)?));
         }
-        for g in &low.globs {
+        for g in &walk.globs {
             walker.glob(g.as_str());
         }
 
-        let implicit_dir = low.paths.is_empty() && !env.stdin_is_readable;
+        let implicit_dir = paths.is_empty() && !env.stdin_is_readable;
         let mut inputs = vec![];
-        if low.paths.is_empty() {
+        if paths.is_empty() {
             if !env.stdin_is_readable {
                 inputs.push(Input::Path(PathBuf::from(".")));
             } else {
                 inputs.push(Input::Stdin);
             }
         }
-        for p in low.paths {
+        for p in paths {
             if p.as_os_str() == "-" {
                 inputs.push(Input::Stdin);
             } else {
@@ -181,28 +226,22 @@ impl Config {
                 walker.path(p);
             }
         }
-        match low.threads {
+        match walk.threads {
             Some(0) => bail!("--threads must be at least 1"),
             Some(n) => walker.threads(n),
             None => walker.threads(0),
         };
         // Check the globs now so that a bad one is a usage error.
         walker.build().context("invalid --glob")?;
-
-        Ok(Config {
+        Ok(Common {
             inputs,
             implicit_dir,
             mode,
-            unique: low.unique,
-            null: low.null,
+            unique: out.unique,
+            null: out.null,
             color,
-            stats: low.stats,
-            mask_passwords,
-            normalize: low.normalize,
-            warnings_only: low.warnings_only,
-            search_zip: low.search_zip,
-            text: low.text,
-            finder: finder.build(),
+            search_zip: walk.search_zip,
+            text: walk.text,
             walker,
         })
     }

@@ -8,6 +8,7 @@ use clap::Parser as _;
 mod args;
 mod config;
 mod generate;
+mod links;
 mod printer;
 mod search;
 mod syntax_cmds;
@@ -24,7 +25,10 @@ pub fn run() -> i32 {
         }
     };
     let result = if let Some(cmd) = low.command {
-        syntax_cmds::run(cmd)
+        match cmd {
+            args::Command::Links(a) => links::run(a),
+            args::Command::Syntax(s) => syntax_cmds::run(s),
+        }
     } else if let Some(kind) = low.generate {
         generate::run(kind)
     } else {

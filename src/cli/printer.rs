@@ -40,6 +40,16 @@ impl<'p> Label<'p> {
         &self.raw
     }
 
+    /// The path for JSON: UTF-8, with U+FFFD for bad bytes.
+    pub fn lossy(&self) -> &str {
+        &self.lossy
+    }
+
+    /// The exact bytes, for JSON's `path_bytes`, when they are not UTF-8.
+    pub fn bytes_if_not_utf8(&self) -> Option<&[u8]> {
+        (!self.utf8).then_some(&self.raw[..])
+    }
+
     /// The label of standard input.
     pub fn stdin() -> Label<'static> {
         Label {

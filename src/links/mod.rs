@@ -408,6 +408,8 @@ impl LinkExtractor {
         let (decoded, html_base) = self.read(page, &mut raw);
         raw.sort_by_key(|l| l.span.start);
         let base = resolution_base(page, html_base.as_deref());
+        // `<base href>` itself resolves against the page, not itself.
+        let page_base = target::Base::new(page.url, page.root);
         let text = decoded.text.as_bytes();
         let lines = charset::line_starts(text);
         let links: Vec<Link> = raw
@@ -417,7 +419,14 @@ impl LinkExtractor {
                 let line_start = decoded.byte_offset(lines[line - 1]);
                 let start = decoded.byte_offset(r.span.start);
                 let end = decoded.byte_offset(r.span.end);
-                let (target, error) = match &base {
+                let is_base =
+                    r.kind.html_attr().is_some_and(|a| a.element == "base");
+                let base = if is_base && page.base.is_none() {
+                    &page_base
+                } else {
+                    &base
+                };
+                let (target, error) = match base {
                     None => (None, repair_error(&r.link)),
                     Some(b) => match b.resolve(&r.link) {
                         Ok(t) => (Some(t), None),
@@ -565,7 +574,10 @@ fn resolution_base(
                 None => Some(h.to_owned()),
             };
         if let Some(r) = resolved {
-            return target::Base::new(Some(&r), None);
+            // A base that is still a file (a built site's `<base
+            // href="sub/">`) keeps the root for root-relative links.
+            let root = page.root.filter(|_| r.starts_with("file:"));
+            return target::Base::new(Some(&r), root);
         }
     }
     target::Base::new(page.url, page.root)
