@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the whole uriscan process on a large tree against ripgrep and
-# against itself on one thread. See README.md, "Comparing with ripgrep".
+# against itself on one thread. See benches/README.md.
 #
 # Usage: benches/compare.sh [TREE_DIR]
 #

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Times the whole uriscan process on one file of each kind (the shared
 # corpus: prose, Markdown, HTML) against ripgrep with a URL regex, which
-# does far less (one scheme, no delimiting, no validation). See README.md,
-# "Comparing with ripgrep".
+# does far less (one scheme, no delimiting, no validation). See
+# benches/README.md.
 #
 # Usage: benches/files.sh
 # Environment:

@@ -34,7 +34,7 @@ static RUN: [bool; 256] = {
 /// one), the run of URI bytes to its end, trailing punctuation off. No
 /// validation, no Appendix C delimiters, no balanced brackets, no line
 /// numbers, no match values. Not a product: a ceiling for comparing
-/// the finder's speed with linkify's (see README, "Speed").
+/// the finder's speed with linkify's (see benches/README.md).
 fn bare_extractor(hay: &[u8]) -> usize {
     let mut count = 0;
     let mut resume = 0;
@@ -123,7 +123,7 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// The medians (GiB/s) and ratios the README quotes, from criterion's
+/// The medians (GiB/s) and ratios benches/README.md quotes, from criterion's
 /// medians of this run: criterion's own `thrpt` lines give the mean,
 /// which this host's outliers pull about. `group` is named as criterion
 /// names its directory (`/` becomes `_`); `bytes` is the input's size.

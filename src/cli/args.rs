@@ -27,8 +27,10 @@ Examples:
 ///
 /// Walks the PATHs in parallel, honouring .gitignore, .ignore and the
 /// global git excludes, skipping hidden and binary files, and prints every
-/// valid URI found. With no PATH, reads standard input when it is a pipe
-/// or a file, and walks the current directory otherwise.
+/// valid URI found. With no PATH, reads standard input when it is a pipe,
+/// a file or a socket, and walks the current directory otherwise: when it
+/// is a terminal or a device such as /dev/null, as cron and CI give (off
+/// Unix: whenever it is not a terminal).
 #[derive(clap::Parser, Debug)]
 #[command(
     name = "uriscan",
