@@ -568,11 +568,12 @@ fn resolution_base(
         return target::Base::new(Some(b), None);
     }
     if let Some(h) = html_base {
-        let resolved =
-            match page.url.and_then(|u| target::Base::new(Some(u), None)) {
-                Some(u) => u.resolve(h).ok(),
-                None => Some(h.to_owned()),
-            };
+        // Resolved against the page like any of its links (a root-relative
+        // base goes under the root).
+        let resolved = match target::Base::new(page.url, page.root) {
+            Some(u) => u.resolve(h).ok(),
+            None => Some(h.to_owned()),
+        };
         if let Some(r) = resolved {
             // A base that is still a file (a built site's `<base
             // href="sub/">`) keeps the root for root-relative links.

@@ -1,0 +1,134 @@
+//! `uriscan links` end to end: formats by extension, resolution against
+//! the file and the root, the output modes and the exit status.
+
+use assert_cmd::Command;
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join(".git")).unwrap();
+    std::fs::create_dir_all(d.join("docs")).unwrap();
+    std::fs::write(
+        d.join("docs/guide.md"),
+        "# Guide\n\nSee [install](../install.md#setup) and [root](/img/a.png).\n\n`http://code.example/`\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("docs/page.html"),
+        b"<meta charset=windows-1252><a href=\"caf\xe9.html?a=1&amp;b=2\">x</a>",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("notes.txt"),
+        "see http://example.com/x and ../not-a-link\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn links(dir: &std::path::Path, args: &[&str]) -> (String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .arg("links")
+        .args(args)
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+#[test]
+fn lists_and_resolves_by_format() {
+    let dir = tree();
+    let (out, code) = links(dir.path(), &["--sort", "path", "."]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "./docs/guide.md:3:15:../install.md#setup\n\
+         ./docs/guide.md:3:47:/img/a.png\n\
+         ./docs/page.html:1:37:café.html?a=1&b=2\n\
+         ./notes.txt:1:5:http://example.com/x\n"
+    );
+    let (out, _) = links(dir.path(), &["-o", "--sort", "path", "docs"]);
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let r = root.display();
+    // The Markdown file's root is its git repository; the HTML file's
+    // windows-1252 bytes are decoded (the target keeps the IRI's é).
+    assert_eq!(
+        out,
+        format!(
+            "file://{r}/install.md#setup\nfile://{r}/img/a.png\nfile://{r}/docs/café.html?a=1&b=2\n"
+        )
+    );
+}
+
+#[test]
+fn json_rows_carry_the_contract() {
+    let dir = tree();
+    let (out, _) = links(dir.path(), &["--json", "docs/guide.md"]);
+    let row: serde_json::Value =
+        serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(row["path"], "docs/guide.md");
+    assert_eq!(row["kind"], "md:link");
+    assert_eq!(row["raw"], "../install.md#setup");
+    assert_eq!(row["link"], "../install.md#setup");
+    assert_eq!(row["local"], "install.md");
+    assert_eq!(row["fragment"], "setup");
+    assert_eq!(
+        (row["line"].as_u64(), row["column"].as_u64(), row["offset"].as_u64()),
+        (Some(3), Some(15), Some(23))
+    );
+    assert!(row["target"].as_str().unwrap().ends_with("/install.md#setup"));
+}
+
+#[test]
+fn code_only_with_include_code_and_counts() {
+    let dir = tree();
+    let (out, _) = links(dir.path(), &["-c", "docs/guide.md"]);
+    assert_eq!(out, "docs/guide.md:2\n");
+    let (out, _) =
+        links(dir.path(), &["-c", "--include-code", "docs/guide.md"]);
+    assert_eq!(out, "docs/guide.md:3\n");
+}
+
+#[test]
+fn exit_status_and_errors() {
+    let dir = tree();
+    std::fs::write(dir.path().join("empty.md"), "no links here\n").unwrap();
+    let (out, code) = links(dir.path(), &["empty.md"]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["links", "missing.md", "docs/guide.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing.md"), "{err}");
+    // The other path is still read.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("install.md"));
+    let (_, code) = links(dir.path(), &["--base-url", "not a url", "docs"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn standard_input_with_a_format_and_base() {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .args([
+            "links",
+            "-o",
+            "--format",
+            "html",
+            "--base-url",
+            "https://example.com/d/",
+        ])
+        .write_stdin("<a href=x.html>x</a><img src=/i.png>")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://example.com/d/x.html\nhttps://example.com/i.png\n"
+    );
+}

@@ -1,0 +1,97 @@
+//! Properties of link extraction that hold for any input: nothing
+//! panics, every target parses as a URI, every span lies in the document;
+//! and the pathological inputs of the field stay fast enough to finish.
+
+use proptest::prelude::*;
+use uriscan::links::{Format, LinkExtractor, Page};
+use uriscan::syntax::Parser;
+
+fn check(bytes: &[u8], format: Format) -> usize {
+    let extractor =
+        LinkExtractor::builder().include_code(true).include_text(true).build();
+    let page = Page::new(bytes, format)
+        .url("https://example.com/a/b.html")
+        .root("file:///r/");
+    let mut n = 0;
+    for link in extractor.extract(&page) {
+        n += 1;
+        assert!(link.span().end <= bytes.len(), "{link:?}");
+        assert!(link.line() >= 1 && link.column() >= 1);
+        if let Some(t) = link.target() {
+            assert!(
+                Parser::new().iri(true).parse_uri(t).is_ok(),
+                "target {t:?} of {link:?}"
+            );
+        } else {
+            assert!(link.error().is_some(), "no target, no error: {link:?}");
+        }
+    }
+    n
+}
+
+/// Markup-heavy bytes: the characters that steer both parsers.
+fn markup() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        Just(b"<a href=".to_vec()),
+        Just(b"\"".to_vec()),
+        Just(b"'".to_vec()),
+        Just(b">".to_vec()),
+        Just(b"<img srcset=\"a 1x, b 2x\">".to_vec()),
+        Just(b"<base href=x/>".to_vec()),
+        Just(b"[".to_vec()),
+        Just(b"](".to_vec()),
+        Just(b")".to_vec()),
+        Just(b"![".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\n\n[r]: ".to_vec()),
+        Just(b"`".to_vec()),
+        Just(b"&amp;".to_vec()),
+        Just(b"&#".to_vec()),
+        Just(b"<script>".to_vec()),
+        Just(b"http://x.example/".to_vec()),
+        Just(b"\\".to_vec()),
+        Just(b" ".to_vec()),
+        Just(b"\xff".to_vec()),
+        Just("é".as_bytes().to_vec()),
+        proptest::collection::vec(any::<u8>(), 0..8),
+    ];
+    proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #[test]
+    fn any_bytes_in_any_format(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        for f in [Format::Markdown, Format::Html, Format::Text] {
+            check(&bytes, f);
+        }
+    }
+
+    #[test]
+    fn markup_in_any_format(bytes in markup()) {
+        for f in [Format::Markdown, Format::Html, Format::Text] {
+            check(&bytes, f);
+        }
+    }
+}
+
+#[test]
+fn pathological_inputs_finish() {
+    const N: usize = 1 << 20;
+    let rep = |s: &str| s.repeat(N / s.len()).into_bytes();
+    for (name, bytes, format) in [
+        ("[[[[", rep("["), Format::Markdown),
+        ("![](", rep("![]("), Format::Markdown),
+        ("&#", rep("&#"), Format::Html),
+        (
+            "<a href=\" without end",
+            [b"<a href=\"".as_slice(), &rep("x")].concat(),
+            Format::Html,
+        ),
+        ("nested lists", rep("- "), Format::Markdown),
+        ("nested quotes", rep(">"), Format::Markdown),
+        ("one long line of HTML", rep("<a href=x>y</a> "), Format::Html),
+    ] {
+        let n = check(&bytes, format);
+        eprintln!("{name}: {} bytes, {n} links", bytes.len());
+    }
+}
