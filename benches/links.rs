@@ -1,0 +1,120 @@
+//! The link layer against the bare parse of the same bytes: a
+//! pulldown-cmark parse with no handler for Markdown, and html5gum driving
+//! an emitter that does nothing for HTML. Criterion reports MB/s for each;
+//! the ratio of the two is what extraction adds.
+//!
+//! `cargo bench --bench links`
+
+use std::convert::Infallible;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use html5gum::{Emitter, Error, State, Tokenizer};
+use uriscan::links::{Format, LinkExtractor, Page};
+
+mod common;
+
+/// The tokenizer doing nothing: every piece of every token dropped.
+#[derive(Default)]
+struct Nothing {
+    end: bool,
+    last: Vec<u8>,
+    name: Vec<u8>,
+}
+
+impl Emitter for Nothing {
+    type Token = Infallible;
+    fn set_last_start_tag(&mut self, _: Option<&[u8]>) {}
+    fn emit_eof(&mut self) {}
+    fn emit_error(&mut self, _: Error) {}
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+    fn pop_token(&mut self) -> Option<Infallible> {
+        None
+    }
+    fn emit_string(&mut self, _: &[u8]) {}
+    fn init_start_tag(&mut self) {
+        self.end = false;
+        self.name.clear();
+    }
+    fn init_end_tag(&mut self) {
+        self.end = true;
+        self.name.clear();
+    }
+    fn init_comment(&mut self) {}
+    // The same state switches as extraction, so both read the same
+    // tokens (a script's text is not tags in either).
+    fn emit_current_tag(&mut self) -> Option<State> {
+        if self.end {
+            return None;
+        }
+        std::mem::swap(&mut self.last, &mut self.name);
+        html5gum::naive_next_state(&self.last)
+    }
+    fn emit_current_comment(&mut self) {}
+    fn emit_current_doctype(&mut self) {}
+    fn set_self_closing(&mut self) {}
+    fn set_force_quirks(&mut self) {}
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+    fn push_comment(&mut self, _: &[u8]) {}
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+    fn init_doctype(&mut self) {}
+    fn init_attribute(&mut self) {}
+    fn push_attribute_name(&mut self, _: &[u8]) {}
+    fn push_attribute_value(&mut self, _: &[u8]) {}
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.end && self.name == self.last
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let extractor = LinkExtractor::new();
+    for (name, bytes) in common::inputs() {
+        let format = match name.as_str() {
+            "markdown.md" => Format::Markdown,
+            "html.html" => Format::Html,
+            _ => continue,
+        };
+        let mut g = c.benchmark_group(format!("links/{name}"));
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function("bare parse", |b| match format {
+            Format::Markdown => {
+                let text = String::from_utf8_lossy(&bytes);
+                let opts = pulldown_cmark::Options::ENABLE_TABLES
+                    | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
+                    | pulldown_cmark::Options::ENABLE_FOOTNOTES
+                    | pulldown_cmark::Options::ENABLE_TASKLISTS
+                    | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES;
+                b.iter(|| {
+                    pulldown_cmark::Parser::new_ext(&text, opts)
+                        .into_offset_iter()
+                        .count()
+                })
+            }
+            _ => b.iter(|| {
+                let t = Tokenizer::new_with_emitter(&bytes[..], Nothing::default());
+                let Ok(()) = t.finish();
+            }),
+        });
+        g.bench_function("links", |b| {
+            b.iter(|| {
+                let page = Page::new(&bytes, format).url("https://example.com/a/b");
+                extractor.extract(&page).count()
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = bench
+}
+criterion_main!(benches);
