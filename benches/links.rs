@@ -98,13 +98,17 @@ fn bench(c: &mut Criterion) {
                 })
             }
             _ => b.iter(|| {
-                let t = Tokenizer::new_with_emitter(&bytes[..], Nothing::default());
+                let t = Tokenizer::new_with_emitter(
+                    &bytes[..],
+                    Nothing::default(),
+                );
                 let Ok(()) = t.finish();
             }),
         });
         g.bench_function("links", |b| {
             b.iter(|| {
-                let page = Page::new(&bytes, format).url("https://example.com/a/b");
+                let page =
+                    Page::new(&bytes, format).url("https://example.com/a/b");
                 extractor.extract(&page).count()
             })
         });

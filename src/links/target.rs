@@ -73,13 +73,8 @@ pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
         Some(s) => is_special(s),
         None => base_is_special,
     };
-    if trimmed.len() == link.len()
-        && trimmed.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b)
-        })
-    {
-        // The common case: nothing to repair, nothing to copy. (A `%` or
-        // `#` takes the long way, to be checked.)
+    if trimmed.len() == link.len() && needs_no_repair(link.as_bytes()) {
+        // The common case: nothing to repair, nothing to copy.
         return Cow::Borrowed(link);
     }
     let mut s: String = trimmed
@@ -142,6 +137,29 @@ pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `link` is ASCII made only of the characters RFC 3986 allows
+/// (`%` with two hex digits, one `#` at most): what [`repair`] would
+/// leave as it is, decided in one pass without a copy.
+fn needs_no_repair(link: &[u8]) -> bool {
+    let mut hash = false;
+    let mut i = 0;
+    while i < link.len() {
+        match link[i] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
+            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'('
+            | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'/'
+            | b'?' => {}
+            b'#' if !hash => hash = true,
+            b'%' if i + 2 < link.len()
+                && link[i + 1].is_ascii_hexdigit()
+                && link[i + 2].is_ascii_hexdigit() => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The base a document's links resolve against, parsed once.
@@ -339,6 +357,7 @@ mod tests {
     #[test]
     fn repairs_are_those_of_browsers() {
         assert!(matches!(repair("a/b?c=d", false), Cow::Borrowed(_)));
+        assert!(matches!(repair("a/%41#f", false), Cow::Borrowed(_)));
         assert_eq!(repair("a/b?c#d", false), "a/b?c#d");
         assert_eq!(repair("  a b.png\n", false), "a%20b.png");
         assert_eq!(repair("a\tb\nc", false), "abc");
