@@ -179,6 +179,22 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
     })
 }
 
+/// `path` relative to `dir` (both absolute), with `..` where it is not
+/// below it.
+fn relative_to(dir: &Path, path: &Path) -> PathBuf {
+    let d: Vec<_> = dir.components().collect();
+    let p: Vec<_> = path.components().collect();
+    let common = d.iter().zip(&p).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    out
+}
+
 fn absolute(cwd: &Path, p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| cwd.join(p))
 }
@@ -405,11 +421,7 @@ impl<'s, 'c> Worker<'s, 'c> {
             Mode::Json => {
                 let local = link.file_path().and_then(|p| {
                     let root = root.and_then(uriscan::links::file_path)?;
-                    p.starts_with(&root).then(|| {
-                        p.strip_prefix(&cfg.cwd)
-                            .map(Path::to_path_buf)
-                            .unwrap_or(p)
-                    })
+                    p.starts_with(&root).then(|| relative_to(&cfg.cwd, &p))
                 });
                 let row = JsonLink {
                     path: label.lossy(),
