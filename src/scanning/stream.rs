@@ -352,7 +352,11 @@ fn owned_with_text(
 
 /// The texts of a streamed match that its stream's buffer no longer
 /// holds once the match is yielded (see [`StreamIter::with_text`]).
+///
+/// Non-exhaustive, like [`Trimmed`](super::Trimmed) whose spans it
+/// mirrors: a span added there adds a text here.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StreamText {
     /// The bytes of [`Match::span`]: the URI as written, whitespace
     /// included when it was rejoined.
