@@ -5,6 +5,15 @@
 //! normalize), [`scanning`] finds and delimits URIs in bytes, [`walking`]
 //! lists the files of a tree. The `uriscan` binary is a thin command line
 //! on top; nothing in the library prints or exits.
+//!
+//! # Features
+//!
+//! - `cli` (default): the `uriscan` binary and its dependencies (clap,
+//!   serde_json, ...). Turns on `walk`.
+//! - `walk`: the [`walking`] module, with ignore and flate2.
+//!
+//! With `default-features = false` the crate is [`scanning`] and
+//! [`syntax`] over memchr alone.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -12,6 +21,7 @@ pub mod links;
 pub mod scanning;
 mod span;
 pub mod syntax;
+#[cfg(feature = "walk")]
 pub mod walking;
 
 pub use span::Span;

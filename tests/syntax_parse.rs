@@ -52,7 +52,12 @@ fn components(r: &UriRef<'_>) -> Vec<Option<String>> {
         r.authority(),
         r.userinfo(),
         r.host(),
-        r.host_kind().map(HostKind::as_str),
+        r.host_kind().map(|k| match k {
+            HostKind::Ipv4 => "ipv4",
+            HostKind::Ipv6 => "ipv6",
+            HostKind::IpvFuture => "ipvfuture",
+            HostKind::RegName => "reg-name",
+        }),
         r.port(),
         Some(r.path()),
         r.query(),

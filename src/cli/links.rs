@@ -13,7 +13,9 @@ use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::links::{Format, Link, LinkExtractor, Page, file_uri};
-use uriscan::walking::{Contents, Entry, Error, FileReader, Flow, io_message};
+use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+
+use super::io_message::io_message;
 
 use super::args::{OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};

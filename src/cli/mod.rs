@@ -8,6 +8,11 @@ use clap::Parser as _;
 mod args;
 mod config;
 mod generate;
+// The library's own wording of I/O errors, for the errors the command line
+// meets itself (standard output, a stream cut short); compiled into the
+// binary rather than exported from the library.
+#[path = "../walking/io_message.rs"]
+mod io_message;
 mod links;
 mod printer;
 mod search;

@@ -16,7 +16,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use uriscan::walking::{Contents, Entry, Error, FileReader, Flow, io_message};
+use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+
+use super::io_message::io_message;
 
 use super::config::{Config, Input};
 use super::printer::{Label, Printer, SPILL_AT, Texts};

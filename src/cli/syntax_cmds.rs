@@ -13,7 +13,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use serde::Serialize;
 use uriscan::syntax::normalize::{normalize, normalize_scheme_based};
 use uriscan::syntax::resolve::{parse_base, resolve_into};
-use uriscan::syntax::{Parser, RefKind, UriRef};
+use uriscan::syntax::{HostKind, Parser, RefKind, UriRef};
 
 macro_rules! exit_codes {
     () => {
@@ -214,7 +214,12 @@ impl<'a> Parsed<'a> {
             authority: r.authority(),
             userinfo: r.userinfo(),
             host: r.host(),
-            host_kind: r.host_kind().map(|k| k.as_str()),
+            host_kind: r.host_kind().map(|k| match k {
+                HostKind::Ipv4 => "ipv4",
+                HostKind::Ipv6 => "ipv6",
+                HostKind::IpvFuture => "ipvfuture",
+                HostKind::RegName => "reg-name",
+            }),
             port: r.port(),
             path: r.path(),
             query: r.query(),

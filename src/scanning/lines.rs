@@ -3,7 +3,7 @@
 //! The line: the candidate search counts the `\n` bytes of the blocks it
 //! reads anyway ([`super::kernels::Kernels::find_candidate`]), resuming
 //! after a match from where it stopped counting, so that the bytes
-//! confirmation skipped are counted too ([`super::finder::Cursor`]). The column:
+//! confirmation skipped are counted too ([`super::cursor::Cursor`]). The column:
 //! when the count says no newline came since the previous match, the
 //! match is on that match's line, whose start is known; otherwise
 //! [`LineStart`] looks back from the match for the last newline (never

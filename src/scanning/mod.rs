@@ -71,6 +71,7 @@ use std::borrow::Cow;
 
 use crate::Span;
 
+mod cursor;
 mod delimit;
 mod express;
 mod finder;
@@ -94,7 +95,11 @@ pub use stream::{BufferedText, StreamIter, StreamText, WithText};
 
 /// What delimiting removed around a URI, so that a link checker can show
 /// why and try the longer form.
+///
+/// Non-exhaustive: a new delimiting rule adds a field, and that must not
+/// break a caller; read the fields, or start from `Trimmed::default()`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Trimmed {
     /// A `URL:` prefix (Appendix C) before the URI, as a span of the
     /// haystack.

@@ -14,11 +14,35 @@
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
+use super::cursor::{Cursor, Step};
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
-use super::finder::{Cursor, Finder, Step, make_match};
+use super::finder::{Finder, make_match};
 use super::kernels::{Baseline, Chosen, Kernels, Steps};
 use super::lines::LineStart;
 use super::{Match, Span};
+
+// Here rather than in finder.rs, so that the finder does not import the
+// stream that imports it.
+impl Finder {
+    /// The matches read from `rdr`, in order: the same as
+    /// [`find_iter`](Finder::find_iter) over all of its bytes, with
+    /// memory bounded by about twice
+    /// [`MAX_URI_LEN`](super::MAX_URI_LEN) plus the buffer capacity.
+    ///
+    /// ```
+    /// use uriscan::scanning::Finder;
+    /// let text = &b"one http://a.example/x\ntwo <http://b.example/y>"[..];
+    /// let found = Finder::new()
+    ///     .stream(text)
+    ///     .map(|m| m.map(|m| (m.line(), m.as_str().to_string())))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// assert_eq!(found[1], (2, "http://b.example/y".to_string()));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn stream<R: Read>(&self, rdr: R) -> StreamIter<'_, R> {
+        StreamIter::new(self, rdr)
+    }
+}
 
 /// The iterator of [`Finder::stream`]: matches with owned URIs, or the
 /// read error that ended the scan.
@@ -352,7 +376,11 @@ fn owned_with_text(
 
 /// The texts of a streamed match that its stream's buffer no longer
 /// holds once the match is yielded (see [`StreamIter::with_text`]).
+///
+/// Non-exhaustive, like [`Trimmed`](super::Trimmed) whose spans it
+/// mirrors: a span added there adds a text here.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StreamText {
     /// The bytes of [`Match::span`]: the URI as written, whitespace
     /// included when it was rejoined.

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::finder::{Cursor, Step};
+use super::cursor::{Cursor, Step};
 use super::kernels::Baseline;
 use super::scheme::SchemePolicy;
 use super::search::find_candidate_portable;

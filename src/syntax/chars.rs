@@ -10,13 +10,9 @@
 //! three-byte `pct-encoded` rule cannot be a byte class; tables that admit
 //! it contain `%` and say so, and the caller checks the two hex digits.
 //!
-//! ```
-//! use uriscan::syntax::chars::{PCHAR, SCHEME};
-//! assert!(SCHEME.contains(b'+'));
-//! assert!(!SCHEME.contains(b'_'));
-//! assert!(PCHAR.contains(b'@'));
-//! assert!(!PCHAR.contains(b'/'));
-//! ```
+//! The module is crate-private: the tables are how the parser and the
+//! scanner work, and keeping them out of the API leaves them free to
+//! change shape (a bitset, a class byte) without a breaking release.
 
 /// A set of bytes: one `bool` for each of the 256 byte values.
 #[derive(Clone, Copy)]
@@ -146,9 +142,6 @@ pub const PATH: Table = PCHAR.or(Table::new(b"/"));
 /// `query = *( pchar / "/" / "?" )` (3.4) and
 /// `fragment = *( pchar / "/" / "?" )` (3.5); includes `%`.
 pub const QUERY: Table = PCHAR.or(Table::new(b"/?"));
-
-/// `fragment = *( pchar / "/" / "?" )` (3.5), the same set as [`QUERY`].
-pub const FRAGMENT: Table = QUERY;
 
 /// The value of a `HEXDIG` byte, or `None` for any other byte.
 #[inline]

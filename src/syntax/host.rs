@@ -2,9 +2,9 @@
 //! `IPvFuture` rules, as matchers over the bytes of a host.
 //!
 //! `reg-name` needs no matcher of its own: it is a byte class, scanned by
-//! the parser with the tables of [`chars`](super::chars). What lives here
-//! are the rules with structure. Each function answers whether the whole
-//! of its input matches the rule; none allocates or panics.
+//! the parser with a byte table. What lives here are the rules with
+//! structure. Each function answers whether the whole of its input matches
+//! the rule; none allocates or panics.
 
 use super::chars::{DIGIT, HEXDIG, IPVFUTURE_TAIL};
 

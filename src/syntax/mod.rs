@@ -10,7 +10,9 @@
 //! assert_eq!(r.port(), Some("8080"));
 //! ```
 
-pub mod chars;
+// The byte tables are the parser's and the scanner's implementation, not
+// API: a caller asks the parser, not a table.
+pub(crate) mod chars;
 pub mod host;
 pub mod iri;
 pub mod normalize;

@@ -57,19 +57,6 @@ pub enum HostKind {
     RegName,
 }
 
-impl HostKind {
-    /// The name used in JSON output: `ipv4`, `ipv6`, `ipvfuture`,
-    /// `reg-name`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HostKind::Ipv4 => "ipv4",
-            HostKind::Ipv6 => "ipv6",
-            HostKind::IpvFuture => "ipvfuture",
-            HostKind::RegName => "reg-name",
-        }
-    }
-}
-
 /// What a parse error found wrong. The `index` of a [`ParseError`] points
 /// at the first byte that could not be taken; each kind says which byte
 /// that is. For every kind but [`InvalidScheme`](ErrorKind::InvalidScheme)

@@ -32,7 +32,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod io_message;
 mod read;
+
+use io_message::io_message;
 
 pub use read::{Contents, DEFAULT_STREAM_ABOVE, FileReader};
 
@@ -142,20 +145,6 @@ impl Error {
     /// An I/O error about `path` (a file that could not be read).
     pub fn io(path: &Path, err: &std::io::Error) -> Error {
         Error::new(Some(path.to_path_buf()), io_message(err), None)
-    }
-}
-
-/// The message of an I/O error, lowercase and without the `(os error N)`
-/// tail that tells a user nothing.
-pub fn io_message(err: &std::io::Error) -> String {
-    let mut msg = err.to_string();
-    if let Some(i) = msg.find(" (os error") {
-        msg.truncate(i);
-    }
-    let mut chars = msg.chars();
-    match chars.next() {
-        Some(c) if c.is_uppercase() => c.to_lowercase().chain(chars).collect(),
-        _ => msg,
     }
 }
 
