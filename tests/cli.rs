@@ -586,6 +586,33 @@ fn unreadable_file_is_reported() {
     assert_eq!(err, "uriscan: ./secret.txt: permission denied\n");
 }
 
+/// A FIFO named as a path is read as it is written (streamed, like
+/// standard input), URIs after the first block and after the size above
+/// which files are streamed included.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_path_is_scanned() {
+    use std::io::Write;
+    let d = Dir::new();
+    let fifo = d.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let writer = std::thread::spawn(move || {
+        // Opening blocks until uriscan opens the FIFO to read.
+        let mut w = std::fs::File::create(fifo).unwrap();
+        w.write_all(b"see http://fifo.example/first\n").unwrap();
+        for _ in 0..3 * 1024 {
+            w.write_all(&[b'x'; 1023]).unwrap();
+            w.write_all(b"\n").unwrap();
+        }
+        w.write_all(b"and <http://fifo.example/\n  last>\n").unwrap();
+    });
+    let (code, out, err) = d.run(&["-o", "pipe"]);
+    writer.join().unwrap();
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, "http://fifo.example/first\nhttp://fifo.example/last\n");
+}
+
 #[test]
 fn binary_files_are_skipped() {
     let d = Dir::new();

@@ -201,6 +201,21 @@ fn read_errors_end_the_stream_after_the_matches_before_them() {
     assert_eq!(items[2].as_ref().unwrap_err().to_string(), "disk on fire");
 }
 
+/// A read that fails after others delivered bytes, within one refill of
+/// a large buffer: the bytes before it are scanned before the error is.
+#[test]
+fn read_errors_lose_no_match_read_before_them() {
+    let items: Vec<_> = Finder::new().stream(Failing(3)).collect();
+    let spans: Vec<Span> =
+        items[..3].iter().map(|m| m.as_ref().unwrap().span()).collect();
+    assert_eq!(
+        spans,
+        [Span::new(0, 17), Span::new(18, 35), Span::new(36, 53)]
+    );
+    assert_eq!(items[3].as_ref().unwrap_err().to_string(), "disk on fire");
+    assert_eq!(items.len(), 4);
+}
+
 #[test]
 fn stream_reads_lazily() {
     let endless = io::repeat(b' ').take(u64::MAX);
