@@ -542,6 +542,60 @@ fn threads() {
     assert_eq!(d.lines(&["-o", "--threads", "3"]), one);
 }
 
+#[test]
+fn threads_are_capped() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.example/\n");
+    assert_eq!(d.lines(&["-o", "-j256"]), ["http://a.example/"]);
+    for j in ["0", "257", "5000"] {
+        let (code, out, err) = d.run(&["-o", "-j", j]);
+        assert_eq!((code, out.as_str()), (2, ""), "-j {j}");
+        assert!(err.contains("is not in 1..=256"), "-j {j}: {err}");
+    }
+}
+
+/// Threads that cannot be started (here: their stacks do not fit under
+/// an address-space limit) are an error with exit 2, not a panic or a
+/// hang.
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_that_cannot_start_are_an_error() {
+    use std::time::{Duration, Instant};
+    let d = Dir::new();
+    d.create("a.txt", "http://a.example/\n");
+    d.create("b.txt", "http://b.example/\n");
+    // 256 default stacks of 2 MiB do not fit in 300 MB; the program
+    // alone does.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(r#"ulimit -v 300000 && exec "$0" "$@""#)
+        .arg(assert_cmd::cargo::cargo_bin("uriscan"))
+        .args(["-o", "-j256", "."])
+        .current_dir(d.path())
+        .env_remove("RUST_MIN_STACK")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    // A guard, not a measure: the walk that panicked on a spawn waited
+    // for its other threads forever.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("hung after a failed thread spawn");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.starts_with("uriscan: cannot start 256 threads: "), "{err}");
+    assert!(err.ends_with(" (try a lower -j)\n"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 #[cfg(unix)]
 #[test]
 fn follow_symlinks_and_report_loops() {

@@ -181,11 +181,9 @@ impl Config {
                 walker.path(p);
             }
         }
-        match low.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(n) => walker.threads(n),
-            None => walker.threads(0),
-        };
+        // 0 is the walker's default (one per core); clap keeps `-j` in
+        // 1..=MAX_THREADS.
+        walker.threads(low.threads.map_or(0, usize::from));
         // Check the globs now so that a bad one is a usage error.
         walker.build().context("invalid --glob")?;
 
@@ -302,6 +300,9 @@ mod tests {
         assert!(is_scheme("git+ssh") && !is_scheme("1http") && !is_scheme(""));
         assert!(cfg(&["--scheme", "ht tp"], PIPE).is_err());
         assert!(cfg(&["-j0"], PIPE).is_err());
+        assert!(cfg(&["-j256"], PIPE).is_ok());
+        assert!(cfg(&["-j257"], PIPE).is_err());
+        assert!(cfg(&["-j", "70000"], PIPE).is_err());
         assert!(cfg(&["-g", "a[", "."], PIPE).is_err());
     }
 
