@@ -73,6 +73,17 @@ fn trimmed_records_invalid_tail_and_url_prefix() {
     assert!(t.invalid_tail);
     assert_eq!(t.url_prefix, Some(Span::new(1, 5)));
     assert_eq!(&text[t.suffix.unwrap().range()], b"%zz/c");
+    // Punctuation before the invalid tail is prose too: cut after it.
+    let text = b"see http://a.example/b.%zz, http://b.example/c?!%zz";
+    let found = all(text);
+    let uris: Vec<&str> = found.iter().map(Match::as_str).collect();
+    assert_eq!(uris, ["http://a.example/b", "http://b.example/c"]);
+    for m in &found {
+        let t = m.trimmed();
+        assert!(t.invalid_tail && t.punctuation, "{}", m.as_str());
+    }
+    let suffix = found[0].trimmed().suffix.unwrap();
+    assert_eq!(&text[suffix.range()], b".%zz,");
     // A candidate whose valid prefix has neither host nor path is dropped.
     assert!(all(b"http://[::1/x and http://%zz").is_empty());
 }
