@@ -351,6 +351,13 @@ fn normalize() {
         d.run(&["-o", "--normalize", "a.txt"]).1,
         "http://example.com/~user/b?%3F\n"
     );
+    // The JSON scheme is the printed URI's: as written, or normalized.
+    let scheme = |args: &[&str]| {
+        let out = d.run(&[&["--json", "a.txt"], args].concat()).1;
+        json_rows(&out)[0]["scheme"].clone()
+    };
+    assert_eq!(scheme(&[]), "HTTP");
+    assert_eq!(scheme(&["--normalize"]), "http");
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use uriscan::scanning::Finder;
+use uriscan::syntax::chars::is_scheme;
 use uriscan::walking::WalkerBuilder;
 
 use super::args::{ColorChoice, LowArgs, PasswordChoice, SortBy};
@@ -212,13 +213,6 @@ impl TryFrom<LowArgs> for Config {
     fn try_from(low: LowArgs) -> anyhow::Result<Config> {
         Config::new(low, Env::current())
     }
-}
-
-/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` (3.1).
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
 }
 
 /// `123`, `10K`, `5M`, `1G` (powers of 1024, case-insensitive).
