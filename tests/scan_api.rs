@@ -276,3 +276,33 @@ fn borrowed_stream_stops_where_the_visitor_breaks() {
     );
     assert_eq!(seen[1].1, b"http://b.example/\n  c");
 }
+
+/// Delimiting details that only a direct case pins down (each was a
+/// mutant of `delimit.rs` that survived the suite).
+#[test]
+fn delimiting_details() {
+    let uris = |text: &[u8]| -> Vec<String> {
+        all(text).iter().map(|m| m.as_str().to_string()).collect()
+    };
+    // `*` is trailing punctuation; punctuation right after the scheme's
+    // `:` leaves no URI.
+    assert_eq!(
+        uris(b"see http://a.example/b* and mailto:. or news:,"),
+        ["http://a.example/b"]
+    );
+    // `URL:` is a label only where it is not the tail of a longer word.
+    let m = &all(b"xURL:http://a.example/")[0];
+    assert_eq!(m.trimmed().url_prefix, None);
+    let m = &all(b"(URL:http://a.example/)")[0];
+    assert_eq!(m.trimmed().url_prefix, Some(Span::new(1, 5)));
+    // Whitespace between a URI and its `>` is neither rejoined nor cut.
+    let m = &all(b"<http://a.example/x \n >")[0];
+    assert_eq!(m.as_str(), "http://a.example/x");
+    assert!(!m.rejoined() && m.trimmed().is_empty(), "{m:?}");
+    // A hyphen is a hyphen break only before a line break.
+    let m = &all(b"<http://a.example/a- b>")[0];
+    assert_eq!(m.as_str(), "http://a.example/a-b");
+    assert!(m.rejoined() && !m.hyphen_break());
+    let m = &all(b"<http://a.example/a-\n b>")[0];
+    assert!(m.rejoined() && m.hyphen_break());
+}
