@@ -351,6 +351,13 @@ fn normalize() {
         d.run(&["-o", "--normalize", "a.txt"]).1,
         "http://example.com/~user/b?%3F\n"
     );
+    // The JSON scheme is the printed URI's: as written, or normalized.
+    let scheme = |args: &[&str]| {
+        let out = d.run(&[&["--json", "a.txt"], args].concat()).1;
+        json_rows(&out)[0]["scheme"].clone()
+    };
+    assert_eq!(scheme(&[]), "HTTP");
+    assert_eq!(scheme(&["--normalize"]), "http");
 }
 
 #[test]
@@ -542,6 +549,60 @@ fn threads() {
     assert_eq!(d.lines(&["-o", "--threads", "3"]), one);
 }
 
+#[test]
+fn threads_are_capped() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.example/\n");
+    assert_eq!(d.lines(&["-o", "-j256"]), ["http://a.example/"]);
+    for j in ["0", "257", "5000"] {
+        let (code, out, err) = d.run(&["-o", "-j", j]);
+        assert_eq!((code, out.as_str()), (2, ""), "-j {j}");
+        assert!(err.contains("is not in 1..=256"), "-j {j}: {err}");
+    }
+}
+
+/// Threads that cannot be started (here: their stacks do not fit under
+/// an address-space limit) are an error with exit 2, not a panic or a
+/// hang.
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_that_cannot_start_are_an_error() {
+    use std::time::{Duration, Instant};
+    let d = Dir::new();
+    d.create("a.txt", "http://a.example/\n");
+    d.create("b.txt", "http://b.example/\n");
+    // 256 default stacks of 2 MiB do not fit in 300 MB; the program
+    // alone does.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(r#"ulimit -v 300000 && exec "$0" "$@""#)
+        .arg(assert_cmd::cargo::cargo_bin("uriscan"))
+        .args(["-o", "-j256", "."])
+        .current_dir(d.path())
+        .env_remove("RUST_MIN_STACK")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    // A guard, not a measure: the walk that panicked on a spawn waited
+    // for its other threads forever.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("hung after a failed thread spawn");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.starts_with("uriscan: cannot start 256 threads: "), "{err}");
+    assert!(err.ends_with(" (try a lower -j)\n"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 #[cfg(unix)]
 #[test]
 fn follow_symlinks_and_report_loops() {
@@ -584,6 +645,33 @@ fn unreadable_file_is_reported() {
     assert_eq!(code, 2);
     assert_eq!(out, "http://ok.example/\n");
     assert_eq!(err, "uriscan: ./secret.txt: permission denied\n");
+}
+
+/// A FIFO named as a path is read as it is written (streamed, like
+/// standard input), URIs after the first block and after the size above
+/// which files are streamed included.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_path_is_scanned() {
+    use std::io::Write;
+    let d = Dir::new();
+    let fifo = d.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let writer = std::thread::spawn(move || {
+        // Opening blocks until uriscan opens the FIFO to read.
+        let mut w = std::fs::File::create(fifo).unwrap();
+        w.write_all(b"see http://fifo.example/first\n").unwrap();
+        for _ in 0..3 * 1024 {
+            w.write_all(&[b'x'; 1023]).unwrap();
+            w.write_all(b"\n").unwrap();
+        }
+        w.write_all(b"and <http://fifo.example/\n  last>\n").unwrap();
+    });
+    let (code, out, err) = d.run(&["-o", "pipe"]);
+    writer.join().unwrap();
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, "http://fifo.example/first\nhttp://fifo.example/last\n");
 }
 
 #[test]

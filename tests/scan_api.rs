@@ -73,6 +73,17 @@ fn trimmed_records_invalid_tail_and_url_prefix() {
     assert!(t.invalid_tail);
     assert_eq!(t.url_prefix, Some(Span::new(1, 5)));
     assert_eq!(&text[t.suffix.unwrap().range()], b"%zz/c");
+    // Punctuation before the invalid tail is prose too: cut after it.
+    let text = b"see http://a.example/b.%zz, http://b.example/c?!%zz";
+    let found = all(text);
+    let uris: Vec<&str> = found.iter().map(Match::as_str).collect();
+    assert_eq!(uris, ["http://a.example/b", "http://b.example/c"]);
+    for m in &found {
+        let t = m.trimmed();
+        assert!(t.invalid_tail && t.punctuation, "{}", m.as_str());
+    }
+    let suffix = found[0].trimmed().suffix.unwrap();
+    assert_eq!(&text[suffix.range()], b".%zz,");
     // A candidate whose valid prefix has neither host nor path is dropped.
     assert!(all(b"http://[::1/x and http://%zz").is_empty());
 }
@@ -201,6 +212,21 @@ fn read_errors_end_the_stream_after_the_matches_before_them() {
     assert_eq!(items[2].as_ref().unwrap_err().to_string(), "disk on fire");
 }
 
+/// A read that fails after others delivered bytes, within one refill of
+/// a large buffer: the bytes before it are scanned before the error is.
+#[test]
+fn read_errors_lose_no_match_read_before_them() {
+    let items: Vec<_> = Finder::new().stream(Failing(3)).collect();
+    let spans: Vec<Span> =
+        items[..3].iter().map(|m| m.as_ref().unwrap().span()).collect();
+    assert_eq!(
+        spans,
+        [Span::new(0, 17), Span::new(18, 35), Span::new(36, 53)]
+    );
+    assert_eq!(items[3].as_ref().unwrap_err().to_string(), "disk on fire");
+    assert_eq!(items.len(), 4);
+}
+
 #[test]
 fn stream_reads_lazily() {
     let endless = io::repeat(b' ').take(u64::MAX);
@@ -249,4 +275,34 @@ fn borrowed_stream_stops_where_the_visitor_breaks() {
         ("http://a.example/".into(), b"http://a.example/".to_vec())
     );
     assert_eq!(seen[1].1, b"http://b.example/\n  c");
+}
+
+/// Delimiting details that only a direct case pins down (each was a
+/// mutant of `delimit.rs` that survived the suite).
+#[test]
+fn delimiting_details() {
+    let uris = |text: &[u8]| -> Vec<String> {
+        all(text).iter().map(|m| m.as_str().to_string()).collect()
+    };
+    // `*` is trailing punctuation; punctuation right after the scheme's
+    // `:` leaves no URI.
+    assert_eq!(
+        uris(b"see http://a.example/b* and mailto:. or news:,"),
+        ["http://a.example/b"]
+    );
+    // `URL:` is a label only where it is not the tail of a longer word.
+    let m = &all(b"xURL:http://a.example/")[0];
+    assert_eq!(m.trimmed().url_prefix, None);
+    let m = &all(b"(URL:http://a.example/)")[0];
+    assert_eq!(m.trimmed().url_prefix, Some(Span::new(1, 5)));
+    // Whitespace between a URI and its `>` is neither rejoined nor cut.
+    let m = &all(b"<http://a.example/x \n >")[0];
+    assert_eq!(m.as_str(), "http://a.example/x");
+    assert!(!m.rejoined() && m.trimmed().is_empty(), "{m:?}");
+    // A hyphen is a hyphen break only before a line break.
+    let m = &all(b"<http://a.example/a- b>")[0];
+    assert_eq!(m.as_str(), "http://a.example/a-b");
+    assert!(m.rejoined() && !m.hyphen_break());
+    let m = &all(b"<http://a.example/a-\n b>")[0];
+    assert!(m.rejoined() && m.hyphen_break());
 }

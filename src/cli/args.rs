@@ -23,6 +23,11 @@ Examples:
   uriscan --warnings-only --json  URIs that section 7 of RFC 3986 warns of
   curl -s URL | uriscan -o        read standard input";
 
+/// The most threads `-j` accepts: far past where more threads help a
+/// scan, and well under where a system refuses to start them (each
+/// thread reserves its stack).
+pub const MAX_THREADS: i64 = 256;
+
 /// Find the URIs in files and directories, by the rules of RFC 3986.
 ///
 /// Walks the PATHs in parallel, honouring .gitignore, .ignore and the
@@ -184,9 +189,15 @@ pub struct WalkArgs {
     /// Scan binary files (a NUL in the first 8 KiB) too.
     #[arg(short = 'a', long, help_heading = "Walking")]
     pub text: bool,
-    /// The number of threads [default: the number of cores].
-    #[arg(short = 'j', long, value_name = "NUM", help_heading = "Walking")]
-    pub threads: Option<usize>,
+    /// The number of threads, 1 to 256 [default: the number of cores].
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "NUM",
+        value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS),
+        help_heading = "Walking"
+    )]
+    pub threads: Option<u16>,
 }
 
 /// `--sort`.

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use uriscan::scanning::Finder;
+use uriscan::syntax::is_scheme;
 use uriscan::walking::WalkerBuilder;
 
 use super::args::{
@@ -226,11 +227,9 @@ impl Common {
                 walker.path(p);
             }
         }
-        match walk.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(n) => walker.threads(n),
-            None => walker.threads(0),
-        };
+        // 0 is the walker's default (one per core); clap keeps `-j` in
+        // 1..=MAX_THREADS.
+        walker.threads(walk.threads.map_or(0, usize::from));
         // Check the globs now so that a bad one is a usage error.
         walker.build().context("invalid --glob")?;
         Ok(Common {
@@ -253,13 +252,6 @@ impl TryFrom<LowArgs> for Config {
     fn try_from(low: LowArgs) -> anyhow::Result<Config> {
         Config::new(low, Env::current())
     }
-}
-
-/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` (3.1).
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
 }
 
 /// `123`, `10K`, `5M`, `1G` (powers of 1024, case-insensitive).
@@ -341,6 +333,9 @@ mod tests {
         assert!(is_scheme("git+ssh") && !is_scheme("1http") && !is_scheme(""));
         assert!(cfg(&["--scheme", "ht tp"], PIPE).is_err());
         assert!(cfg(&["-j0"], PIPE).is_err());
+        assert!(cfg(&["-j256"], PIPE).is_ok());
+        assert!(cfg(&["-j257"], PIPE).is_err());
+        assert!(cfg(&["-j", "70000"], PIPE).is_err());
         assert!(cfg(&["-g", "a[", "."], PIPE).is_err());
     }
 

@@ -344,7 +344,9 @@ impl<'c> Printer<'c> {
                 reasons,
             }
         });
-        let scheme = uri.split(':').next().unwrap_or("");
+        // The scheme as printed: normalization lowercases it, which
+        // keeps its length.
+        let scheme = &uri[..m.scheme().len()];
         let row = JsonRow {
             path: &label.lossy,
             path_bytes: (!label.utf8).then_some(&label.raw[..]),

@@ -249,10 +249,12 @@ pub fn run(cfg: &Config) -> anyhow::Result<i32> {
         && !shared.quit.load(Ordering::Relaxed)
     {
         let walker = cfg.walker.build()?;
-        walker.run(|| {
-            let mut worker = Worker::new(&shared);
-            move |entry| worker.visit(entry)
-        });
+        walker
+            .try_run(|| {
+                let mut worker = Worker::new(&shared);
+                move |entry| worker.visit(entry)
+            })
+            .map_err(|e| anyhow::anyhow!("{e} (try a lower -j)"))?;
     }
     if !shared.quit.load(Ordering::Relaxed)
         && let Err(e) = io::stdout().lock().flush()

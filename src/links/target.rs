@@ -42,12 +42,8 @@ fn is_special(scheme: &str) -> bool {
 
 /// The scheme of `link`, if it starts with one (`scheme ":"`, 3.1).
 pub(crate) fn scheme_of(link: &str) -> Option<&str> {
-    let colon = link.find(':')?;
-    let s = &link[..colon];
-    let mut b = s.bytes();
-    (b.next()?.is_ascii_alphabetic()
-        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)))
-    .then_some(s)
+    let s = &link[..link.find(':')?];
+    crate::syntax::is_scheme(s).then_some(s)
 }
 
 /// The repairs a browser makes to a link before parsing it, so that what

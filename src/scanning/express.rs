@@ -436,7 +436,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_masks_equal_the_reference() {
-        if !std::is_x86_feature_detected!("avx2") {
+        use crate::scanning::tests::{cpu_has, features};
+        if !cpu_has("avx2 run masks", features!("avx2")) {
             return;
         }
         let mut hay = [b'a'; 40];

@@ -518,8 +518,8 @@ pub(crate) fn find_candidate_avx2_or_sse2(
 }
 
 /// The AVX-512 search where the CPU has it, else the AVX2 (or SSE2) one:
-/// for the tests. (Where the CPU lacks AVX-512, the AVX-512 search is
-/// not tested here; CI machines with it run it.)
+/// for the tests, which list it only where the CPU has AVX-512 and say
+/// so where it does not (`scanning::tests::vector_searches`).
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) fn find_candidate_avx512_or_avx2(
     hay: &[u8],
@@ -558,14 +558,12 @@ mod tests {
 
     /// The searches to test against the portable one.
     fn searches() -> Vec<(&'static str, Search)> {
-        vec![
+        let mut v = vec![
             #[cfg(target_arch = "x86_64")]
             ("sse2", find_candidate_sse2 as Search),
-            #[cfg(target_arch = "x86_64")]
-            ("avx2", find_candidate_avx2_or_sse2),
-            #[cfg(target_arch = "x86_64")]
-            ("avx512", find_candidate_avx512_or_avx2),
-        ]
+        ];
+        v.extend(crate::scanning::tests::vector_searches());
+        v
     }
 
     /// Every candidate from `from` on, each with the newlines counted

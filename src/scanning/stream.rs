@@ -59,6 +59,9 @@ pub struct StreamIter<'f, R> {
     cursor: Cursor,
     line_start: LineStart,
     eof: bool,
+    /// A read error met after a read that delivered bytes: returned by
+    /// the next refill, once the bytes before it have been scanned.
+    error: Option<io::Error>,
     skipping: bool,
     done: bool,
     kernels: Chosen,
@@ -75,6 +78,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             cursor: Cursor::default(),
             line_start: LineStart::default(),
             eof: false,
+            error: None,
             skipping: false,
             done: false,
             kernels: finder.kernels,
@@ -83,7 +87,14 @@ impl<'f, R: Read> StreamIter<'f, R> {
 
     /// Drops the bytes no decision can look at any more, then reads at
     /// least `want` more bytes (or to the end of the input).
+    ///
+    /// A read error after bytes came in this refill is kept for the next
+    /// refill: the bytes before it are scanned first, so a failing input
+    /// loses no URI that was read whole.
     fn refill(&mut self, pending: bool) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
         let keep_from = self.cursor.pos.saturating_sub(LOOKBEHIND);
         if keep_from > 0 {
             let to = self.base + keep_from as u64;
@@ -107,6 +118,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
         if self.buf.len() < upto {
             self.buf.resize(upto, 0);
         }
+        let before = self.end;
         while self.end < upto {
             match self.rdr.read(&mut self.buf[self.end..upto]) {
                 Ok(0) => {
@@ -115,6 +127,10 @@ impl<'f, R: Read> StreamIter<'f, R> {
                 }
                 Ok(n) => self.end += n.min(upto - self.end),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if self.end > before => {
+                    self.error = Some(e);
+                    break;
+                }
                 Err(e) => return Err(e),
             }
         }

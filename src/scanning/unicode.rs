@@ -3,45 +3,6 @@
 //! whitespace that end a bare URI in prose, and the scripts written
 //! without spaces between words.
 
-/// The outcome of decoding one UTF-8 character at a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Decoded {
-    /// A character and its length in bytes.
-    Char(char, usize),
-    /// The bytes end inside a character that may still be valid once
-    /// more input arrives.
-    Incomplete,
-    /// Not valid UTF-8.
-    Invalid,
-}
-
-/// Decodes the character starting at `bytes[0]` (which must be non-ASCII).
-#[inline]
-pub(crate) fn decode(bytes: &[u8]) -> Decoded {
-    let len = match bytes.first() {
-        Some(0xC2..=0xDF) => 2,
-        Some(0xE0..=0xEF) => 3,
-        Some(0xF0..=0xF4) => 4,
-        _ => return Decoded::Invalid,
-    };
-    if bytes.len() < len {
-        // Report incomplete only when what we have can still be the
-        // start of a valid character.
-        let have = &bytes[1..];
-        if have.iter().all(|&b| b & 0xC0 == 0x80) {
-            return Decoded::Incomplete;
-        }
-        return Decoded::Invalid;
-    }
-    match std::str::from_utf8(&bytes[..len]) {
-        Ok(s) => match s.chars().next() {
-            Some(c) => Decoded::Char(c, len),
-            None => Decoded::Invalid,
-        },
-        Err(_) => Decoded::Invalid,
-    }
-}
-
 /// The character that ends exactly at `bytes.len()`, if the last bytes
 /// are one valid UTF-8 character.
 pub(crate) fn decode_last(bytes: &[u8]) -> Option<char> {
@@ -58,7 +19,9 @@ pub(crate) fn decode_last(bytes: &[u8]) -> Option<char> {
     None
 }
 
-pub(crate) use crate::syntax::iri::{is_iprivate, is_ucschar};
+pub(crate) use crate::syntax::iri::{
+    Decoded, decode, is_iprivate, is_ucschar,
+};
 
 /// Punctuation (and the Latin-1 symbols) that ends a bare URI in prose,
 /// although RFC 3987 would allow it in an IRI: `。`, `，`, `“`, `»`,

@@ -10,18 +10,15 @@
 //! `ucschar` added where `unreserved` is allowed and `iprivate` in the
 //! query).
 
+// The ASCII bytes of a path (3.3) and of a query or fragment (3.4,
+// 3.5); the non-ASCII ones of the IRI forms (`ipchar`, and `iprivate` in
+// `iquery`, RFC 3987 2.2) are taken by `Wide`.
 use crate::syntax::chars::{
-    DIGIT, PCHAR, REG_NAME, Table, USERINFO, is_pct_encoded,
+    DIGIT, PATH, QUERY, REG_NAME, Table, USERINFO, is_pct_encoded,
 };
 use crate::syntax::host::{is_ipv6, is_ipvfuture};
 
 use super::unicode::{Decoded, decode, is_iprivate, is_ucschar};
-
-/// `ipchar = iunreserved / pct-encoded / sub-delims / ":" / "@"` plus `/`,
-/// the bytes of a path (3.3); `%` is checked separately.
-const PATH: Table = PCHAR.or(Table::new(b"/"));
-/// `iquery = *( ipchar / iprivate / "/" / "?" )` (RFC 3987 2.2).
-const QUERY: Table = PCHAR.or(Table::new(b"/?"));
 
 /// Which non-ASCII characters a component takes.
 #[derive(Clone, Copy, PartialEq, Eq)]

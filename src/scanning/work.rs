@@ -20,3 +20,10 @@ pub(crate) fn add(bytes: usize) {
 pub(crate) fn take() -> u64 {
     WORK.with(|w| w.replace(0))
 }
+
+/// The work recorded on this thread since the last [`take`], left as it
+/// is.
+#[cfg(test)]
+pub(crate) fn peek() -> u64 {
+    WORK.with(|w| w.get())
+}

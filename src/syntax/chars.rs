@@ -111,6 +111,27 @@ pub const URI_CHAR: Table = RESERVED.or(UNRESERVED).or(Table::new(b"%"));
 /// after the first.
 pub const SCHEME: Table = ALPHA.or(DIGIT).or(Table::new(b"+-."));
 
+/// Whether `s` is a whole `scheme` (3.1): a letter, then [`SCHEME`]
+/// bytes.
+///
+/// ```
+/// use uriscan::syntax::is_scheme;
+/// assert!(is_scheme("git+ssh"));
+/// assert!(!is_scheme("1http") && !is_scheme("") && !is_scheme("a_b"));
+/// ```
+pub fn is_scheme(s: &str) -> bool {
+    scheme_end(s.as_bytes()) == s.len() && !s.is_empty()
+}
+
+/// The end of the `scheme` that `b` starts with: 0 when `b` does not
+/// start with a letter, else the end of the run of [`SCHEME`] bytes.
+pub(crate) fn scheme_end(b: &[u8]) -> usize {
+    if !b.first().is_some_and(|&c| ALPHA.contains(c)) {
+        return 0;
+    }
+    b.iter().position(|&c| !SCHEME.contains(c)).unwrap_or(b.len())
+}
+
 /// `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )` (3.2.1);
 /// includes `%`, whose two hex digits the caller checks.
 pub const USERINFO: Table = UNRESERVED.or(SUB_DELIMS).or(Table::new(b":%"));

@@ -21,6 +21,48 @@
 
 use std::borrow::Cow;
 
+/// The outcome of decoding one UTF-8 character at a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decoded {
+    /// A character and its length in bytes.
+    Char(char, usize),
+    /// The bytes end inside a character that may still be valid once
+    /// more input arrives.
+    Incomplete,
+    /// Not valid UTF-8.
+    Invalid,
+}
+
+/// Decodes the character starting at `bytes[0]` (which must be non-ASCII):
+/// the one UTF-8 decoder of the crate, for the parser (whose input is a
+/// `str`, so it always gets a character) and the scanner (whose input is
+/// any bytes, maybe cut short by a buffer).
+#[inline]
+pub(crate) fn decode(bytes: &[u8]) -> Decoded {
+    let len = match bytes.first() {
+        Some(0xC2..=0xDF) => 2,
+        Some(0xE0..=0xEF) => 3,
+        Some(0xF0..=0xF4) => 4,
+        _ => return Decoded::Invalid,
+    };
+    if bytes.len() < len {
+        // Report incomplete only when what we have can still be the
+        // start of a valid character.
+        let have = &bytes[1..];
+        if have.iter().all(|&b| b & 0xC0 == 0x80) {
+            return Decoded::Incomplete;
+        }
+        return Decoded::Invalid;
+    }
+    match std::str::from_utf8(&bytes[..len]) {
+        Ok(s) => match s.chars().next() {
+            Some(c) => Decoded::Char(c, len),
+            None => Decoded::Invalid,
+        },
+        Err(_) => Decoded::Invalid,
+    }
+}
+
 /// ```text
 /// ucschar = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
 ///         / %x10000-1FFFD / %x20000-2FFFD / %x30000-3FFFD

@@ -13,6 +13,7 @@
 // The byte tables are the parser's and the scanner's implementation, not
 // API: a caller asks the parser, not a table.
 pub(crate) mod chars;
+pub use chars::is_scheme;
 pub mod host;
 pub mod iri;
 pub mod normalize;

@@ -96,10 +96,6 @@ pub enum ErrorKind {
     /// A `:` in the first segment of a relative-path reference (4.2),
     /// where it would read as a scheme; the index is the `:`.
     ColonInFirstSegment,
-    /// A path beginning with `//` where there is no authority. The parser
-    /// never reports it (`//` always starts an authority when parsing);
-    /// it is for code that builds references, such as resolution.
-    PathStartsWithDoubleSlash,
     /// A non-ASCII character that is not allowed (not an IRI, or not
     /// `ucschar`/`iprivate` where it stands); the index is the first byte
     /// of the character.
@@ -143,9 +139,6 @@ impl fmt::Display for ParseError {
             ErrorKind::UnexpectedFragment => "fragment not allowed here",
             ErrorKind::ColonInFirstSegment => {
                 "colon in the first segment of a relative path"
-            }
-            ErrorKind::PathStartsWithDoubleSlash => {
-                "path starts with '//' without an authority"
             }
             ErrorKind::NonAscii => "non-ASCII character not allowed here",
         };
@@ -387,22 +380,6 @@ fn ends_authority(b: u8) -> bool {
     matches!(b, b'/' | b'?' | b'#')
 }
 
-/// Decodes the UTF-8 character starting at `b[i]`, a non-ASCII lead byte
-/// of a `str`, returning it and its length.
-#[inline]
-fn decode_utf8(b: &[u8], i: usize) -> (char, usize) {
-    let lead = u32::from(b[i]);
-    let cont = |k: usize| u32::from(b[i + k] & 0x3F);
-    let (c, len) = if lead < 0xE0 {
-        ((lead & 0x1F) << 6 | cont(1), 2)
-    } else if lead < 0xF0 {
-        ((lead & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
-    } else {
-        ((lead & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3), 4)
-    };
-    (char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER), len)
-}
-
 /// The end of the run of digits starting at `i`.
 #[inline(always)]
 fn digits_end(b: &[u8], mut i: usize) -> usize {
@@ -489,11 +466,11 @@ impl Parser {
         i: usize,
         private: bool,
     ) -> Result<usize, ParseError> {
-        if self.iri {
-            let (c, len) = decode_utf8(b, i);
-            if iri::is_ucschar(c) || (private && iri::is_iprivate(c)) {
-                return Ok(len);
-            }
+        if self.iri
+            && let iri::Decoded::Char(c, len) = iri::decode(&b[i..])
+            && (iri::is_ucschar(c) || (private && iri::is_iprivate(c)))
+        {
+            return Ok(len);
         }
         Err(ParseError::new(i, ErrorKind::NonAscii))
     }
@@ -624,13 +601,7 @@ impl Parser {
         // its first segment is an error below.
         let mut scheme = None;
         if rule != Rule::Relative {
-            let mut end = 0;
-            if b.first().is_some_and(|&c| chars::ALPHA.contains(c)) {
-                end = 1;
-                while end < b.len() && chars::SCHEME.contains(b[end]) {
-                    end += 1;
-                }
-            }
+            let end = chars::scheme_end(b);
             if end > 0 && b.get(end) == Some(&b':') {
                 scheme = Some(Span::new(0, end));
                 i = end + 1;

@@ -320,23 +320,52 @@ impl Walker {
     /// Walks, handing each file (never a directory) or error to a visitor.
     /// `make_visitor` is called once per thread, so each visitor can own
     /// its buffers; a visitor returning [`Flow::Quit`] stops every thread.
-    pub fn run<'s, M, V>(&self, mut make_visitor: M)
+    ///
+    /// # Panics
+    ///
+    /// When the walk's threads cannot be started (a resource limit);
+    /// [`try_run`](Walker::try_run) returns that as an error.
+    pub fn run<'s, M, V>(&self, make_visitor: M)
     where
         M: FnMut() -> V,
         V: FnMut(Result<Entry, Error>) -> Flow + Send + 's,
     {
-        let Some(builder) = &self.inner else { return };
-        if self.threads() == 1 {
+        if let Err(e) = self.try_run(make_visitor) {
+            panic!("{e}");
+        }
+    }
+
+    /// [`run`](Walker::run), or an error, before any file is visited,
+    /// when the walk's threads cannot be started.
+    ///
+    /// The threads are tried first, by starting as many that end at once:
+    /// the parallel walker of the `ignore` crate panics when a spawn
+    /// fails, and the workers it did start then wait for the others
+    /// forever, a hang rather than an exit. Another process may still take
+    /// the last threads in between; the window is one spawn long.
+    pub fn try_run<'s, M, V>(&self, mut make_visitor: M) -> Result<(), Error>
+    where
+        M: FnMut() -> V,
+        V: FnMut(Result<Entry, Error>) -> Flow + Send + 's,
+    {
+        let Some(builder) = &self.inner else { return Ok(()) };
+        let threads = self.threads();
+        if threads == 1 {
             let mut visit = make_visitor();
             for res in builder.build() {
                 if let Some(item) = file_or_error(res)
                     && visit(item) == Flow::Quit
                 {
-                    return;
+                    break;
                 }
             }
-            return;
+            return Ok(());
         }
+        try_spawn(threads).map_err(|e| {
+            let msg =
+                format!("cannot start {threads} threads: {}", io_message(&e));
+            Error::new(None, msg, None)
+        })?;
         builder.build_parallel().run(|| {
             let mut visit = make_visitor();
             Box::new(move |res| match file_or_error(res) {
@@ -347,7 +376,30 @@ impl Walker {
                 },
             })
         });
+        Ok(())
     }
+}
+
+/// Starts `n` threads, alive together as the walk's workers will be (with
+/// the same default stack), and ends them; the first spawn error if not
+/// all of them could start.
+fn try_spawn(n: usize) -> std::io::Result<()> {
+    // Each thread waits on the gate, so that all are alive at once; the
+    // gate opens once every spawn was tried.
+    let gate = std::sync::RwLock::new(());
+    let closed = gate.write();
+    std::thread::scope(|s| {
+        let mut res = Ok(());
+        for _ in 0..n {
+            let wait = || drop(gate.read());
+            if let Err(e) = std::thread::Builder::new().spawn_scoped(s, wait) {
+                res = Err(e);
+                break;
+            }
+        }
+        drop(closed);
+        res
+    })
 }
 
 /// Keeps files and errors, drops directories and other non-files.

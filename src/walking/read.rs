@@ -18,8 +18,9 @@ pub enum Contents<'b> {
     /// The file's bytes.
     Text(&'b [u8]),
     /// The file's bytes, to be read: a large file, a gzip file being
-    /// decompressed, or standard input. The first block (already checked
-    /// for binary) comes first.
+    /// decompressed, a FIFO or device, or standard input. The first block
+    /// (already checked for binary) comes first. When reading failed
+    /// after some bytes, the stream hands out those bytes, then the error.
     Stream(Box<dyn Read + 'b>),
     /// The file has a NUL byte in its first block and binary files are
     /// skipped; nothing else was read.
@@ -92,8 +93,9 @@ impl FileReader {
             && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"))
     }
 
-    /// Reads the file at `path`: whole when it is small, as a stream when
-    /// it is large or compressed.
+    /// Reads the file at `path`: whole when it is a small regular file,
+    /// as a stream when it is large, compressed, or not a regular file (a
+    /// FIFO or a device).
     pub fn read(&mut self, path: &Path) -> io::Result<Contents<'_>> {
         let file = File::open(path)?;
         if self.is_compressed(path) {
@@ -102,57 +104,91 @@ impl FileReader {
             // Decompressed sizes are unknown up front: always stream.
             return self.stream(gz);
         }
+        // A FIFO, a device or a socket has no size to trust and may not
+        // end (`/dev/zero`, a pipe fed by a long job): read whole, it
+        // would take as much memory as it delivers. Streamed, it takes a
+        // bounded buffer, like standard input. So does a file of unknown
+        // kind.
+        let len = match file.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            _ => return self.stream(file),
+        };
         // The size is a hint only: the file may grow or shrink meanwhile.
-        let len = file.metadata().map_or(0, |m| m.len());
         if self.stream_above.is_some_and(|max| len > max) {
             return self.stream(file);
         }
         // One byte more than the size, so that the read that sees the
         // end of the file needs no room of its own.
-        self.fill(file, (len as usize).saturating_add(1), usize::MAX)
+        self.fill(file, (len as usize).saturating_add(1))
     }
 
     /// Reads everything from `rdr` into the buffer.
     pub fn read_from<R: Read>(&mut self, rdr: R) -> io::Result<Contents<'_>> {
-        self.fill(rdr, 64 * 1024, usize::MAX)
+        self.fill(rdr, 64 * 1024)
     }
 
     /// Checks the first block of `rdr` for binary and hands the rest out
     /// as a stream (standard input, a pipe, a decoder).
+    ///
+    /// A read error within the first block is not returned at once when
+    /// bytes came before it: the stream hands out those bytes, then the
+    /// error, so that they are scanned like the rest of a stream.
     pub fn stream<'b, R: Read + 'b>(
         &'b mut self,
         mut rdr: R,
     ) -> io::Result<Contents<'b>> {
-        let n = self.fill_buf(&mut rdr, BINARY_PROBE, BINARY_PROBE)?;
+        let (n, err) = self.fill_buf(&mut rdr, BINARY_PROBE, BINARY_PROBE);
         let head = &self.buf[..n];
-        if self.skip_binary && memchr::memchr(0, head).is_some() {
+        if let Some(e) = err {
+            return Self::cut_short(head, e, self.skip_binary);
+        }
+        if self.skip_binary && is_binary(head) {
             return Ok(Contents::Binary);
         }
         Ok(Contents::Stream(Box::new(io::Cursor::new(head).chain(rdr))))
     }
 
-    /// Reads `rdr` to its end (or `max` bytes), then checks the first
-    /// block: large files never come here (they are streamed, and a stream
-    /// checks its first block before reading on), so reading the first
-    /// block separately would only cost small files a system call.
+    /// Reads `rdr` to its end, then checks the first block: large files
+    /// never come here (they are streamed, and a stream checks its first
+    /// block before reading on), so reading the first block separately
+    /// would only cost small files a system call.
     fn fill<R: Read>(
         &mut self,
         mut rdr: R,
         hint: usize,
-        max: usize,
     ) -> io::Result<Contents<'_>> {
-        let n = self.fill_buf(&mut rdr, hint, max)?;
+        let (n, err) = self.fill_buf(&mut rdr, hint, usize::MAX);
         let text = &self.buf[..n];
-        if self.skip_binary
-            && memchr::memchr(0, &text[..n.min(BINARY_PROBE)]).is_some()
-        {
+        if let Some(e) = err {
+            return Self::cut_short(text, e, self.skip_binary);
+        }
+        if self.skip_binary && is_binary(text) {
             return Ok(Contents::Binary);
         }
         Ok(Contents::Text(text))
     }
 
+    /// The contents of an input whose read failed after `read` bytes:
+    /// those bytes, then the error, as a stream, so that a bad input
+    /// loses nothing that was read and its error is still reported (by
+    /// whoever reads the stream to its end). With nothing to scan (no
+    /// bytes, or binary ones), the error alone.
+    fn cut_short<'b>(
+        read: &'b [u8],
+        err: io::Error,
+        skip_binary: bool,
+    ) -> io::Result<Contents<'b>> {
+        if read.is_empty() || (skip_binary && is_binary(read)) {
+            return Err(err);
+        }
+        let fail = Failing(Some(err));
+        Ok(Contents::Stream(Box::new(io::Cursor::new(read).chain(fail))))
+    }
+
     /// Reads into the front of the buffer until the end of `rdr` or `max`
-    /// bytes; returns the number of bytes read.
+    /// bytes; returns the number of bytes read, and the error that ended
+    /// the read early. What was read before an error is in the buffer
+    /// (`read_to_end` keeps it) and counted.
     ///
     /// `read_to_end` into the buffer's spare capacity: for a `File`, std
     /// reads into it without zeroing it first. Measured on one 8 MB file
@@ -163,7 +199,7 @@ impl FileReader {
         rdr: &mut R,
         hint: usize,
         max: usize,
-    ) -> io::Result<usize> {
+    ) -> (usize, Option<io::Error>) {
         self.buf.clear();
         self.buf.reserve(hint.min(max));
         let res = if max == usize::MAX {
@@ -171,8 +207,22 @@ impl FileReader {
         } else {
             rdr.take(max as u64).read_to_end(&mut self.buf)
         };
-        // What was read before an error is kept, like `read` does.
-        res.map(|_| self.buf.len())
+        (self.buf.len(), res.err())
+    }
+}
+
+/// Whether `bytes` has a NUL in its first block.
+fn is_binary(bytes: &[u8]) -> bool {
+    memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some()
+}
+
+/// A reader that fails once with its error, then reads as ended: the end
+/// of a stream whose read failed.
+struct Failing(Option<io::Error>);
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
     }
 }
 
@@ -231,5 +281,110 @@ mod tests {
         r.skip_binary(true);
         assert!(matches!(r.stream(&b"a\0b"[..]).unwrap(), Contents::Binary));
         assert!(r.read(&d.join("missing")).is_err());
+    }
+
+    /// Hands out `data` in reads of at most `step` bytes, then fails.
+    struct FailAfter<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for FailAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.data.is_empty() {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// The bytes of `c`, and the error that ended them.
+    fn until_error(c: Contents<'_>) -> (Vec<u8>, io::Error) {
+        let Contents::Stream(mut s) = c else { panic!("not a stream: {c:?}") };
+        let mut v = vec![];
+        let err = s.read_to_end(&mut v).unwrap_err();
+        (v, err)
+    }
+
+    #[test]
+    fn bytes_read_before_an_error_are_kept_then_the_error() {
+        let text = b"see http://a.example/ and http://b.example/ ";
+        let mut big = b"x ".repeat(BINARY_PROBE);
+        big.extend_from_slice(text);
+        let mut r = FileReader::new();
+        // Read whole (a small file), within the first block of a stream,
+        // and past it.
+        let cases: [(&[u8], bool); 3] =
+            [(text, false), (text, true), (&big, true)];
+        for (data, as_stream) in cases {
+            let rdr = FailAfter { data, step: 7 };
+            let c = if as_stream {
+                r.stream(rdr).unwrap()
+            } else {
+                r.read_from(rdr).unwrap()
+            };
+            let (got, err) = until_error(c);
+            assert_eq!(got, data);
+            assert_eq!(err.to_string(), "disk on fire");
+        }
+        // With nothing to scan, the error at once: no bytes, or binary
+        // ones that are skipped.
+        for data in [&b""[..], b"a\0b"] {
+            let e = r.read_from(FailAfter { data, step: 7 }).unwrap_err();
+            assert_eq!(e.to_string(), "disk on fire");
+            let e = r.stream(FailAfter { data, step: 7 }).unwrap_err();
+            assert_eq!(e.to_string(), "disk on fire");
+        }
+        // Binary ones scanned anyway are kept, too.
+        r.skip_binary(false);
+        let c = r.read_from(FailAfter { data: b"a\0b", step: 7 }).unwrap();
+        assert_eq!(until_error(c).0, b"a\0b");
+    }
+
+    /// A FIFO is streamed through a bounded buffer, not read whole: the
+    /// reader's buffer never grows to what the FIFO delivered.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_streamed_in_bounded_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        // Four times the size above which a regular file is streamed.
+        let total = 4 * DEFAULT_STREAM_ABOVE as usize;
+        let line = b"http://f.example/ \n";
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                // Opening blocks until the reader opens the FIFO.
+                let mut w = std::fs::File::create(fifo).unwrap();
+                let mut sent = 0;
+                while sent < total {
+                    w.write_all(line).unwrap();
+                    sent += line.len();
+                }
+                sent
+            })
+        };
+        let mut r = FileReader::new();
+        let mut s = match r.read(&fifo).unwrap() {
+            Contents::Stream(s) => s,
+            c => panic!("read whole: {c:?}"),
+        };
+        let (mut got, mut chunk) = (0, vec![0; 4096]);
+        loop {
+            let n = s.read(&mut chunk).unwrap();
+            if n == 0 {
+                break;
+            }
+            assert!(chunk[..n].iter().all(|b| line.contains(b)));
+            got += n;
+        }
+        drop(s);
+        assert_eq!(got, writer.join().unwrap());
+        assert!(r.buf.capacity() <= BINARY_PROBE * 2, "{}", r.buf.capacity());
     }
 }
