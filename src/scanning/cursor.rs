@@ -5,9 +5,9 @@
 //! drive it, and differ only in what they do at the end of the buffer;
 //! in a module of its own, neither of them imports the other for it.
 
+use super::arch::all::count_newlines;
 use super::delimit::{Found, Outcome, confirm};
 use super::kernels::Kernels;
-use super::lines::count_newlines;
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
 use super::work;

@@ -28,9 +28,8 @@ use crate::Span;
 use crate::syntax::chars::is_pct_encoded;
 
 use super::Trimmed;
+use super::arch::all::RunMasks;
 use super::delimit::{Found, Outcome, label_and_opener, trim_punct};
-#[cfg(test)]
-use super::plain::PLAIN;
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{SchemePolicy, scheme_start};
 use super::validate::{authority_ok_portable, quick_valid_with};
@@ -39,91 +38,6 @@ use super::work;
 /// How far past the `:` the lane follows a run (in 32-byte chunks)
 /// before leaving it to the general path.
 pub(crate) const REACH: usize = 256;
-
-/// What the lane needs to know of the 32 bytes at some offset, a bit
-/// per byte (bit `k` for the byte at `offset + k`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct RunMasks {
-    /// The bytes the run scan does not simply pass over: those whose
-    /// [`RUN_CLASS`] is not [`PLAIN`].
-    pub(crate) special: u32,
-    /// `/`, `?` and `#`: where an authority may end (RFC 3986 3.2).
-    pub(crate) ends: u32,
-    /// `@` and `:`: a userinfo or a port inside an authority.
-    pub(crate) odd: u32,
-}
-
-/// [`RunMasks`] of `hay[at..at + 32]`, a byte at a time: the reference
-/// for the vectorized one. `None` when fewer than 32 bytes are left.
-#[cfg(test)]
-pub(crate) fn run_masks_portable(hay: &[u8], at: usize) -> Option<RunMasks> {
-    let chunk = hay.get(at..at.checked_add(32)?)?;
-    let mut m = RunMasks::default();
-    for (k, &c) in chunk.iter().enumerate() {
-        let bit = 1u32 << k;
-        if RUN_CLASS[usize::from(c)] != PLAIN {
-            m.special |= bit;
-        }
-        if matches!(c, b'/' | b'?' | b'#') {
-            m.ends |= bit;
-        }
-        if matches!(c, b'@' | b':') {
-            m.odd |= bit;
-        }
-    }
-    Some(m)
-}
-
-/// [`run_masks_portable`] with AVX2: the non-plain bytes by the nibble
-/// shuffle of [`super::plain::skip_plain_avx2`], the others by compares.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) unsafe fn run_masks_avx2(
-    hay: &[u8],
-    at: usize,
-) -> Option<RunMasks> {
-    use std::arch::x86_64::{
-        _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    // SAFETY: the caller's promise: the CPU has AVX2.
-    let v = unsafe { chunk_avx2(hay, at) }?;
-    // SAFETY: as above.
-    let special = unsafe { super::plain::not_plain_avx2(v) };
-    let eq = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-    let ends = _mm256_or_si256(_mm256_or_si256(eq(b'/'), eq(b'?')), eq(b'#'));
-    let odd = _mm256_or_si256(eq(b'@'), eq(b':'));
-    Some(RunMasks {
-        special,
-        ends: _mm256_movemask_epi8(ends) as u32,
-        odd: _mm256_movemask_epi8(odd) as u32,
-    })
-}
-
-/// The 32 bytes of `hay` at `at`, or `None` when fewer are left.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn chunk_avx2(
-    hay: &[u8],
-    at: usize,
-) -> Option<std::arch::x86_64::__m256i> {
-    use std::arch::x86_64::{__m256i, _mm256_loadu_si256};
-    if hay.len() < at.checked_add(32)? {
-        return None;
-    }
-    // SAFETY: `at + 32 <= hay.len()`, checked above.
-    Some(unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) })
-}
 
 /// How the run ended: at `end`, at its closing delimiter (`closed`: no
 /// trailing punctuation is cut), or at an unbalanced closing bracket.
@@ -322,6 +236,9 @@ fn quick_valid(first: &RunMasks, b: &[u8], colon: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanning::arch::all::run_masks_portable;
+    #[cfg(target_arch = "x86_64")]
+    use crate::scanning::arch::x86_64::express::run_masks_avx2;
     use crate::scanning::delimit::confirm_general;
     use crate::scanning::kernels::Baseline;
 

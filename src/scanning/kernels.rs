@@ -14,9 +14,11 @@
 //! [`Chosen::fold`]): with [`Avx2`], the AVX2 loops are inlined into one
 //! function.
 
-use super::express::RunMasks;
-use super::lines::last_newline_in_portable;
-use super::plain::skip_plain_portable;
+use super::arch::all::{
+    RunMasks, last_newline_in_portable, skip_plain_portable,
+};
+#[cfg(target_arch = "x86_64")]
+use super::arch::x86_64;
 
 /// The byte loops a scan uses; the value is the proof that the CPU can
 /// run them.
@@ -26,7 +28,7 @@ pub(crate) trait Kernels: Copy {
     fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize;
 
     /// The first candidate `:` in `hay[from..]`, counting newlines from
-    /// `counted` (see [`super::search::find_candidate_portable`]).
+    /// `counted` (see [`super::arch::all::find_candidate_portable`]).
     fn find_candidate(
         self,
         hay: &[u8],
@@ -73,13 +75,13 @@ impl Kernels for Baseline {
     ) -> Option<usize> {
         #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]
         {
-            super::search::find_candidate_sse2(
+            x86_64::search::find_candidate_sse2(
                 hay, counted, from, strict, newlines,
             )
         }
         #[cfg(not(all(target_arch = "x86_64", not(uriscan_disable_simd))))]
         {
-            super::search::find_candidate_portable(
+            super::arch::all::find_candidate_portable(
                 hay, counted, from, strict, newlines,
             )
         }
@@ -131,7 +133,7 @@ impl Kernels for Avx2 {
     #[inline(always)]
     fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { super::plain::skip_plain_avx2(hay, i, end) }
+        unsafe { x86_64::plain::skip_plain_avx2(hay, i, end) }
     }
 
     #[inline(always)]
@@ -146,7 +148,7 @@ impl Kernels for Avx2 {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2 and POPCNT
         // (and more).
         unsafe {
-            super::search::find_candidate_avx2(
+            x86_64::search::find_candidate_avx2(
                 hay, counted, from, strict, newlines,
             )
         }
@@ -164,13 +166,13 @@ impl Kernels for Avx2 {
         }
         // SAFETY: an `Avx2` exists only when the CPU has AVX2, and `hay`
         // holds 32 bytes.
-        unsafe { super::lines::last_newline_in_avx2(hay, from, to) }
+        unsafe { x86_64::lines::last_newline_in_avx2(hay, from, to) }
     }
 
     #[inline(always)]
     fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks> {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { super::express::run_masks_avx2(hay, at) }
+        unsafe { x86_64::express::run_masks_avx2(hay, at) }
     }
 }
 
@@ -212,7 +214,7 @@ impl Kernels for Avx512 {
         // SAFETY: an `Avx512` exists only when the CPU has AVX-512F,
         // AVX-512BW, AVX2 and POPCNT.
         unsafe {
-            super::search::find_candidate_avx512(
+            x86_64::search::find_candidate_avx512(
                 hay, counted, from, strict, newlines,
             )
         }

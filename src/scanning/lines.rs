@@ -8,7 +8,7 @@
 //! match is on that match's line, whose start is known; otherwise
 //! [`LineStart`] looks back from the match for the last newline (never
 //! further back than its previous look, so each byte is looked at once
-//! at most).
+//! at most). The newline loops are in [`super::arch`].
 
 use super::kernels::Kernels;
 
@@ -79,123 +79,16 @@ impl LineStart {
     }
 }
 
-/// The number of `\n` bytes in `bytes`, a byte at a time, for the short
-/// stretches the vectorized search does not read in blocks: the bytes
-/// before its first block and after its last, and those a streaming
-/// buffer drops before the search has counted them. The compiler
-/// vectorizes it where it pays, with the features of the code it is
-/// inlined into.
-#[inline(always)]
-pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
-    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
-}
-
-/// The offset of the last `\n` in `hay[from..to]`: the look back for
-/// the start of a match's line, mostly a few dozen bytes. Portable, and
-/// the reference for the vectorized one.
-pub(crate) fn last_newline_in_portable(
-    hay: &[u8],
-    from: usize,
-    to: usize,
-) -> Option<usize> {
-    memchr::memrchr(b'\n', &hay[from..to]).map(|i| from + i)
-}
-
-/// The `\n` bytes of the 32-byte block of `hay` at `at`, as a bit mask.
-///
-/// # Safety
-///
-/// The CPU must support AVX2, and `at + 32 <= hay.len()`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn newline_mask(hay: &[u8], at: usize) -> u32 {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_set1_epi8,
-    };
-    debug_assert!(at + 32 <= hay.len());
-    // SAFETY: `at + 32 <= hay.len()`, the caller's promise.
-    let v =
-        unsafe { _mm256_loadu_si256(hay.as_ptr().add(at).cast::<__m256i>()) };
-    _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8)))
-        as u32
-}
-
-/// The bits `lo..hi` of a 32-bit mask (`lo < hi <= 32`).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn bits(mask: u32, lo: usize, hi: usize) -> u32 {
-    (mask >> lo << lo) & (u32::MAX >> (32 - hi))
-}
-
-/// [`last_newline_in_portable`] a 32-byte block at a time, backward:
-/// the blocks are taken whole from `hay` (the first one starting at its
-/// start) and the bytes outside the range masked off, so a short look is
-/// one or two compares.
-///
-/// # Safety
-///
-/// The CPU must support AVX2, and `hay` must hold 32 bytes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) unsafe fn last_newline_in_avx2(
-    hay: &[u8],
-    from: usize,
-    to: usize,
-) -> Option<usize> {
-    assert!(from <= to && to <= hay.len() && hay.len() >= 32);
-    let mut j = to;
-    while j > from {
-        let at = j.saturating_sub(32);
-        // SAFETY: `at + 32 <= max(j, 32) <= hay.len()`, and the CPU has
-        // AVX2.
-        let mask = unsafe { newline_mask(hay, at) };
-        let mask = bits(mask, from.saturating_sub(at), j - at);
-        if mask != 0 {
-            return Some(at + 31 - mask.leading_zeros() as usize);
-        }
-        j = at;
-    }
-    None
-}
-
-/// [`count_newlines`] for `hay[from..to]`, a 32-byte block at a time: for
-/// the bytes before the vectorized search's first block (a rejected
-/// `:`, a `<...>` URI), where the compiler's vectorized [`count_newlines`]
-/// cost URI-dense text 3% more instructions in its set-up.
-///
-/// # Safety
-///
-/// The CPU must support AVX2 and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[cfg_attr(uriscan_disable_simd, allow(dead_code))]
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-pub(crate) unsafe fn count_newlines_avx2(
-    hay: &[u8],
-    mut from: usize,
-    to: usize,
-) -> u64 {
-    debug_assert!(from <= to && to <= hay.len());
-    let mut count = 0;
-    while from < to {
-        if from + 32 > hay.len() {
-            return count + count_newlines(&hay[from..to]);
-        }
-        // SAFETY: `from + 32 <= hay.len()`, and the CPU has AVX2.
-        let mask = unsafe { newline_mask(hay, from) };
-        let n = (to - from).min(32);
-        count += u64::from((mask & (u32::MAX >> (32 - n))).count_ones());
-        from += n;
-    }
-    count
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanning::arch::all::{
+        count_newlines, last_newline_in_portable,
+    };
+    #[cfg(target_arch = "x86_64")]
+    use crate::scanning::arch::x86_64::lines::{
+        count_newlines_avx2, last_newline_in_avx2,
+    };
 
     /// Every range of a text with newlines at irregular places, at
     /// every alignment: the vectorized look back agrees with a byte-wise

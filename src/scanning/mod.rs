@@ -71,6 +71,7 @@ use std::borrow::Cow;
 
 use crate::Span;
 
+mod arch;
 mod cursor;
 mod delimit;
 mod express;

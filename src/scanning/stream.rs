@@ -27,7 +27,7 @@ impl Finder {
     /// The matches read from `rdr`, in order: the same as
     /// [`find_iter`](Finder::find_iter) over all of its bytes, with
     /// memory bounded by about twice
-    /// [`MAX_URI_LEN`](super::MAX_URI_LEN) plus the buffer capacity.
+    /// [`MAX_URI_LEN`] plus the buffer capacity.
     ///
     /// ```
     /// use uriscan::scanning::Finder;

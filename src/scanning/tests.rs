@@ -8,12 +8,12 @@ use std::sync::Mutex;
 
 use proptest::prelude::*;
 
+use super::arch::all::find_candidate_portable;
+#[cfg(target_arch = "x86_64")]
+use super::arch::x86_64::search::find_candidate_sse2;
 use super::cursor::{Cursor, Step};
 use super::kernels::Baseline;
 use super::scheme::SchemePolicy;
-use super::search::find_candidate_portable;
-#[cfg(target_arch = "x86_64")]
-use super::search::find_candidate_sse2;
 use super::{Finder, work};
 
 type Search = fn(&[u8], usize, usize, bool, &mut u64) -> Option<usize>;
