@@ -277,6 +277,16 @@ pub(crate) fn raw_range(
     }
 }
 
+/// Bytes as a `String`: the document is UTF-8 by now (decoded, or with
+/// U+FFFD for bad bytes), so the lossy path is only a guard, and the
+/// vectorized check of `from_utf8` runs instead of the lossy decoder.
+fn text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
 /// A [`TagSink`] that turns start tags into links.
 pub(crate) struct HtmlLinks<'a> {
     pub src: &'a [u8],
@@ -334,8 +344,7 @@ impl TagSink for HtmlLinks<'_> {
             split_value(kind, &a.value, &mut self.pieces);
             if attr.element == "base" && self.base.is_none() {
                 let (s, e) = trim(&a.value, 0, a.value.len());
-                self.base =
-                    Some(String::from_utf8_lossy(&a.value[s..e]).into_owned());
+                self.base = Some(text(&a.value[s..e]));
             }
             for &piece in &self.pieces {
                 let span = raw_range(
@@ -355,10 +364,8 @@ impl TagSink for HtmlLinks<'_> {
                         span.start + self.offset,
                         span.end + self.offset,
                     ),
-                    raw: String::from_utf8_lossy(&self.src[span.range()])
-                        .into_owned(),
-                    link: String::from_utf8_lossy(&a.value[piece.0..piece.1])
-                        .into_owned(),
+                    raw: text(&self.src[span.range()]),
+                    link: text(&a.value[piece.0..piece.1]),
                 });
             }
         }
@@ -370,6 +377,34 @@ impl TagSink for HtmlLinks<'_> {
 
     fn wants_text(&self) -> bool {
         self.text
+    }
+
+    fn wants_value(&self, name: &[u8]) -> bool {
+        matches!(
+            name,
+            b"href"
+                | b"src"
+                | b"srcset"
+                | b"imagesrcset"
+                | b"ping"
+                | b"poster"
+                | b"action"
+                | b"formaction"
+                | b"data"
+                | b"cite"
+                | b"content"
+                | b"http-equiv"
+                | b"longdesc"
+                | b"background"
+                | b"lowsrc"
+                | b"dynsrc"
+                | b"codebase"
+                | b"classid"
+                | b"archive"
+                | b"manifest"
+                | b"profile"
+                | b"xlink:href"
+        )
     }
 }
 

@@ -410,6 +410,8 @@ impl LinkExtractor {
         let base = resolution_base(page, html_base.as_deref());
         // `<base href>` itself resolves against the page, not itself.
         let page_base = target::Base::new(page.url, page.root);
+        let resolver = base.as_ref().map(target::Base::resolver);
+        let page_resolver = page_base.as_ref().map(target::Base::resolver);
         let text = decoded.text.as_bytes();
         let lines = charset::line_starts(text);
         let links: Vec<Link> = raw
@@ -421,12 +423,12 @@ impl LinkExtractor {
                 let end = decoded.byte_offset(r.span.end);
                 let is_base =
                     r.kind.html_attr().is_some_and(|a| a.element == "base");
-                let base = if is_base && page.base.is_none() {
-                    &page_base
+                let resolver = if is_base && page.base.is_none() {
+                    &page_resolver
                 } else {
-                    &base
+                    &resolver
                 };
-                let (target, error) = match base {
+                let (target, error) = match resolver {
                     None => (None, repair_error(&r.link)),
                     Some(b) => match b.resolve(&r.link) {
                         Ok(t) => (Some(t), None),
@@ -498,12 +500,12 @@ impl LinkExtractor {
                 (decoded, None)
             }
             Format::Text => {
+                // The finder reads the text with U+FFFD for bad bytes, as
+                // the other formats do, so that every offset maps back the
+                // same way.
                 let decoded = charset::Decoded::utf8(page.bytes);
-                // The finder reads the bytes as they are.
-                let all = Span::new(0, page.bytes.len());
-                let mut found = vec![];
-                self.find(page.bytes, all, Kind::Text, &mut found);
-                out.extend(found);
+                let text = decoded.text.as_bytes();
+                self.find(text, Span::new(0, text.len()), Kind::Text, out);
                 (decoded, None)
             }
         }
@@ -571,7 +573,7 @@ fn resolution_base(
         // Resolved against the page like any of its links (a root-relative
         // base goes under the root).
         let resolved = match target::Base::new(page.url, page.root) {
-            Some(u) => u.resolve(h).ok(),
+            Some(u) => u.resolver().resolve(h).ok(),
             None => Some(h.to_owned()),
         };
         if let Some(r) = resolved {

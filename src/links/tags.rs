@@ -67,6 +67,12 @@ pub(crate) trait TagSink {
     /// decoded), in the Data state, or in RCDATA (`title`, `textarea`).
     /// Script and style text is not reported.
     fn text(&mut self, _span: Span) {}
+    /// Whether the value of an attribute named `name` is wanted; the
+    /// values of others are not copied (most attributes of a page, `class`
+    /// and `style` first, hold no link).
+    fn wants_value(&self, _name: &[u8]) -> bool {
+        true
+    }
     /// Whether text runs are wanted at all.
     fn wants_text(&self) -> bool {
         false
@@ -110,6 +116,8 @@ pub(crate) struct TagEmitter<'s, S: TagSink> {
     /// ([`next_state`]). Off only for the html5lib tests, which tokenize
     /// without a tree builder.
     switch_states: bool,
+    /// The sink does not want the current attribute's value.
+    skip_value: bool,
     /// The byte offset of the tokenizer in the input.
     pos: usize,
     tag: StartTag,
@@ -130,6 +138,7 @@ impl<'s, S: TagSink> TagEmitter<'s, S> {
         TagEmitter {
             sink,
             switch_states,
+            skip_value: false,
             pos: 0,
             tag: StartTag::default(),
             current: Current::None,
@@ -312,6 +321,9 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
 
     fn init_attribute_value(&mut self) {
         let pos = self.pos;
+        let wanted = self.tag.len > 0
+            && self.sink.wants_value(&self.tag.attrs[self.tag.len - 1].name);
+        self.skip_value = !wanted;
         if let Some(a) = self.current_attr() {
             a.raw = Span::new(pos, pos);
         }
@@ -329,6 +341,9 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
         // The tokenizer has consumed the piece (or the character
         // reference it decodes) by now, so the value as written ends here;
         // it began where `init_attribute_value` was called, past any quote.
+        if self.skip_value {
+            return;
+        }
         let pos = self.pos;
         if let Some(a) = self.current_attr() {
             a.value.extend_from_slice(s);

@@ -182,26 +182,48 @@ impl Base {
         Some(Base { uri, root })
     }
 
-    /// The base URI, when it is one.
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        self.uri.as_deref().ok()
+    /// The base parsed, to resolve a document's links without parsing it
+    /// again for each.
+    pub(crate) fn resolver(&self) -> Resolver<'_> {
+        let parser = Parser::new().iri(true);
+        let base = match &self.uri {
+            Ok(b) => parse_base(parser, b).map_err(|_| b.as_str()),
+            Err(b) => Err(b.as_str()),
+        };
+        let root =
+            self.root.as_deref().and_then(|r| parse_base(parser, r).ok());
+        let special = base
+            .as_ref()
+            .ok()
+            .and_then(|b| b.scheme())
+            .is_some_and(is_special);
+        Resolver { parser, base, root, special }
     }
+}
 
-    fn is_special(&self) -> bool {
-        self.as_str().and_then(scheme_of).is_some_and(is_special)
-    }
+/// A [`Base`] parsed once, for all the links of a document.
+pub(crate) struct Resolver<'b> {
+    parser: Parser,
+    base: Result<UriRef<'b>, &'b str>,
+    root: Option<UriRef<'b>>,
+    special: bool,
+}
 
+impl Resolver<'_> {
     /// Resolves `link`: repaired, then resolved by 5.2; a root-relative
     /// link goes under the root when there is one.
     pub(crate) fn resolve(&self, link: &str) -> Result<String, LinkError> {
-        let parser = Parser::new().iri(true);
-        let repaired = repair(link, self.is_special());
-        let reference =
-            parser.parse_reference(&repaired).map_err(LinkError::Invalid)?;
-        let base = match &self.uri {
-            Ok(b) => b,
-            Err(b) => return Err(LinkError::InvalidBase(b.clone())),
-        };
+        let repaired = repair(link, self.special);
+        let reference = self
+            .parser
+            .parse_reference(&repaired)
+            .map_err(LinkError::Invalid)?;
+        let base = self
+            .base
+            .as_ref()
+            .map_err(|b| LinkError::InvalidBase((*b).to_owned()))?;
+        let mut out =
+            String::with_capacity(base.as_str().len() + repaired.len());
         if let Some(root) = &self.root
             && reference.scheme().is_none()
             && reference.authority().is_none()
@@ -210,34 +232,23 @@ impl Base {
             // `/guide/x` under the root: `./guide/x` against the root
             // directory's URI, so that its dot segments resolve too.
             let local = format!(".{}", &repaired);
-            return resolve_parsed(parser, root, &local);
+            let r = self
+                .parser
+                .parse_reference(&local)
+                .map_err(LinkError::Invalid)?;
+            resolve_into(root, &r, &mut out).map_err(|_| {
+                LinkError::InvalidBase(root.as_str().to_owned())
+            })?;
+            return Ok(out);
         }
-        let mut out = String::new();
-        let b = parse_base(parser, base)
-            .map_err(|_| LinkError::InvalidBase(base.clone()))?;
-        resolve_into(&b, &reference, &mut out).map_err(|e| {
+        resolve_into(base, &reference, &mut out).map_err(|e| {
             match e.kind() {
                 ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
-                _ => LinkError::InvalidBase(base.clone()),
+                _ => LinkError::InvalidBase(base.as_str().to_owned()),
             }
         })?;
         Ok(out)
     }
-}
-
-fn resolve_parsed(
-    parser: Parser,
-    base: &str,
-    reference: &str,
-) -> Result<String, LinkError> {
-    let b = parse_base(parser, base)
-        .map_err(|_| LinkError::InvalidBase(base.to_owned()))?;
-    let r: UriRef<'_> =
-        parser.parse_reference(reference).map_err(LinkError::Invalid)?;
-    let mut out = String::new();
-    resolve_into(&b, &r, &mut out)
-        .map_err(|_| LinkError::InvalidBase(base.to_owned()))?;
-    Ok(out)
 }
 
 /// Percent-decodes `s` (RFC 3986 2.1), lossily where the bytes are not
@@ -380,33 +391,36 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            base.resolve("../install.md#setup").unwrap(),
+            base.resolver().resolve("../install.md#setup").unwrap(),
             "file:///repo/install.md#setup"
         );
         assert_eq!(
-            base.resolve("/img/a.png").unwrap(),
+            base.resolver().resolve("/img/a.png").unwrap(),
             "file:///repo/img/a.png"
         );
-        assert_eq!(base.resolve("").unwrap(), "file:///repo/docs/guide.md");
         assert_eq!(
-            base.resolve("#x").unwrap(),
+            base.resolver().resolve("").unwrap(),
+            "file:///repo/docs/guide.md"
+        );
+        assert_eq!(
+            base.resolver().resolve("#x").unwrap(),
             "file:///repo/docs/guide.md#x"
         );
         assert_eq!(
-            base.resolve("a%20b.png").unwrap(),
+            base.resolver().resolve("a%20b.png").unwrap(),
             "file:///repo/docs/a%20b.png"
         );
         assert_eq!(
-            base.resolve("a b.png").unwrap(),
+            base.resolver().resolve("a b.png").unwrap(),
             "file:///repo/docs/a%20b.png"
         );
         assert!(matches!(
-            base.resolve("http://a:port/"),
+            base.resolver().resolve("http://a:port/"),
             Err(LinkError::Invalid(_))
         ));
         let web = Base::new(Some("http://h/a/b"), None).unwrap();
-        assert_eq!(web.resolve("/x").unwrap(), "http://h/x");
-        assert_eq!(web.resolve("c\\d").unwrap(), "http://h/a/c/d");
+        assert_eq!(web.resolver().resolve("/x").unwrap(), "http://h/x");
+        assert_eq!(web.resolver().resolve("c\\d").unwrap(), "http://h/a/c/d");
     }
 
     #[test]
