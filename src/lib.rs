@@ -17,6 +17,8 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+#[cfg(feature = "check")]
+pub mod checking;
 pub mod links;
 pub mod scanning;
 mod span;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{ArgAction, ValueEnum};
 
+use super::check::CheckArgs;
 use super::links::LinksArgs;
 use super::syntax_cmds::SyntaxCommand;
 
@@ -110,6 +111,9 @@ pub enum Command {
     /// List the links of Markdown and HTML documents (and the URIs of
     /// other files), resolved.
     Links(LinksArgs),
+    /// Check the links of Markdown and HTML documents offline: files,
+    /// directories and anchors.
+    Check(CheckArgs),
     #[command(flatten)]
     Syntax(SyntaxCommand),
 }

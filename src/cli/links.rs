@@ -3,22 +3,22 @@
 //! command does (one reader, extractor handle and output buffer per
 //! worker; each file's output in one locked write).
 
-use std::collections::{HashMap, HashSet};
-use std::io::{self, Read, Write};
+use std::collections::HashSet;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
-use uriscan::links::{Format, Link, LinkExtractor, Page, file_uri};
-use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+use uriscan::links::{Format, Link, LinkExtractor};
+use uriscan::walking::{Entry, Error, Flow};
 
 use super::io_message::io_message;
 
 use super::args::{OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};
+use super::documents::{DocReader, Loaded, Sources};
 use super::printer::Label;
 
 const AFTER_HELP: &str = "\
@@ -39,10 +39,6 @@ Examples:
   uriscan links --json README.md | jq 'select(.local)'
   uriscan links --base-url https://example.com/ --format html < page.html";
 
-/// The largest document read whole: HTML and Markdown are parsed in
-/// memory (a `<base href>` anywhere changes every link), so a larger
-/// file is reported rather than read.
-const MAX_DOCUMENT: u64 = 1 << 30;
 
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,64 +88,28 @@ pub struct LinksArgs {
 /// The resolved configuration of `links`.
 struct LinksConfig {
     common: Common,
-    extractor: LinkExtractor,
-    format: Option<Format>,
-    base_url: Option<String>,
-    root: Option<PathBuf>,
-    cwd: PathBuf,
-    /// The walked directories, for the default root of a file.
-    walked: Vec<PathBuf>,
+    sources: Sources,
 }
 
 /// Runs `uriscan links`; returns the exit code.
 pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
     let env = Env::current();
     let common = Common::new(&args.output, &args.walk, args.paths, env)?;
-    if let Some(b) = &args.base_url {
-        uriscan::syntax::resolve::parse_base(
-            uriscan::syntax::Parser::new().iri(true),
-            b,
-        )
-        .map_err(|e| anyhow::anyhow!("--base-url {b:?}: {e}"))?;
-    }
-    let cwd = std::env::current_dir().context("the current directory")?;
-    let root = match &args.root {
-        Some(r) => Some(
-            std::fs::canonicalize(r)
-                .with_context(|| format!("--root {}", r.display()))?,
-        ),
-        None => None,
-    };
-    let walked = common
-        .inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::Path(p) => Some(absolute(&cwd, p)),
-            Input::Stdin => None,
-        })
-        .map(|p| {
-            if p.is_dir() {
-                p
-            } else {
-                p.parent().map_or(p.clone(), Path::to_path_buf)
-            }
-        })
-        .collect();
     let mut extractor = LinkExtractor::builder();
     extractor.include_code(args.include_code).include_text(args.include_text);
-    let cfg = LinksConfig {
-        common,
-        extractor: extractor.build(),
-        format: args.format.map(|f| match f {
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-            FormatArg::Text => Format::Text,
-        }),
-        base_url: args.base_url,
-        root,
-        cwd,
-        walked,
-    };
+    let format = args.format.map(|f| match f {
+        FormatArg::Markdown => Format::Markdown,
+        FormatArg::Html => Format::Html,
+        FormatArg::Text => Format::Text,
+    });
+    let sources = Sources::new(
+        &common.inputs,
+        extractor.build(),
+        format,
+        args.base_url,
+        args.root.as_deref(),
+    )?;
+    let cfg = LinksConfig { common, sources };
     let shared = Shared {
         cfg: &cfg,
         found: AtomicBool::new(false),
@@ -183,7 +143,7 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
 
 /// `path` relative to `dir` (both absolute), with `..` where it is not
 /// below it.
-fn relative_to(dir: &Path, path: &Path) -> PathBuf {
+pub(super) fn relative_to(dir: &Path, path: &Path) -> PathBuf {
     let d: Vec<_> = dir.components().collect();
     let p: Vec<_> = path.components().collect();
     let common = d.iter().zip(&p).take_while(|(a, b)| a == b).count();
@@ -197,9 +157,6 @@ fn relative_to(dir: &Path, path: &Path) -> PathBuf {
     out
 }
 
-fn absolute(cwd: &Path, p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| cwd.join(p))
-}
 
 struct Shared<'c> {
     cfg: &'c LinksConfig,
@@ -218,26 +175,17 @@ impl Shared<'_> {
 
 struct Worker<'s, 'c> {
     shared: &'s Shared<'c>,
-    reader: FileReader,
+    reader: DocReader,
     out: Vec<u8>,
-    doc: Vec<u8>,
-    /// The git repository root of each directory met (Markdown's root).
-    git_roots: HashMap<PathBuf, Option<PathBuf>>,
 }
 
 impl<'s, 'c> Worker<'s, 'c> {
     fn new(shared: &'s Shared<'c>) -> Self {
-        let mut reader = FileReader::new();
-        reader
-            .decompress(shared.cfg.common.search_zip)
-            .skip_binary(!shared.cfg.common.text)
-            .stream_above(Some(MAX_DOCUMENT));
+        let common = &shared.cfg.common;
         Worker {
             shared,
-            reader,
+            reader: DocReader::new(common.search_zip, common.text),
             out: vec![],
-            doc: vec![],
-            git_roots: HashMap::new(),
         }
     }
 
@@ -255,121 +203,36 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn stdin(&mut self) -> Flow {
-        let mut doc = std::mem::take(&mut self.doc);
-        doc.clear();
-        if let Err(e) = io::stdin().lock().read_to_end(&mut doc) {
+        let (loaded, err) = self.reader.load_stdin(&self.shared.cfg.sources);
+        if let Some(e) = err {
             self.shared.error(format_args!("<stdin>: {}", io_message(&e)));
         }
-        let cfg = self.shared.cfg;
-        let format = cfg.format.unwrap_or(Format::Text);
-        let url = file_uri(&cfg.cwd, true);
-        let root = cfg.root.as_ref().map(|r| file_uri(r, true));
-        self.emit(&Label::stdin(), &doc, format, &url, root.as_deref());
-        self.doc = doc;
+        self.emit(&Label::stdin(), &loaded);
         self.flush()
     }
 
     fn file(&mut self, path: &Path) -> Flow {
         let cfg = self.shared.cfg;
-        let compressed = self.reader.is_compressed(path);
-        let format = cfg.format.unwrap_or_else(|| {
-            if compressed {
-                Format::from_path(&path.with_extension(""))
-            } else {
-                Format::from_path(path)
-            }
-        });
-        let abs = absolute(&cfg.cwd, path);
-        let url = file_uri(&abs, false);
-        let root = self.root_of(&abs, format);
-        let root_uri = root.as_ref().map(|r| file_uri(r, true));
-        let mut doc = std::mem::take(&mut self.doc);
-        doc.clear();
-        let res = match self.reader.read(path) {
-            Err(e) => Err(e),
-            Ok(Contents::Binary) => {
-                self.doc = doc;
-                return Flow::Continue;
-            }
-            Ok(Contents::Text(t)) => {
-                doc.extend_from_slice(t);
-                Ok(())
-            }
-            Ok(Contents::Stream(r)) => {
-                let mut limited = r.take(MAX_DOCUMENT + 1);
-                let res = limited.read_to_end(&mut doc).map(|_| ());
-                if res.is_ok() && doc.len() as u64 > MAX_DOCUMENT {
-                    self.shared.error(format_args!(
-                        "{}: larger than {} MiB: its links were not read",
-                        path.display(),
-                        MAX_DOCUMENT >> 20
-                    ));
-                    self.doc = doc;
-                    return Flow::Continue;
-                }
-                res
-            }
-        };
-        if let Err(e) = res {
-            // What was read before the error is still read for links.
-            self.shared.error(Error::io(path, &e));
+        let (loaded, err) = self.reader.load(&cfg.sources, path);
+        if let Some(e) = err {
+            // What was read before an error is still read for links.
+            self.shared.error(e.message(path));
         }
-        let label = Label::path(path, cfg.common.implicit_dir);
-        self.emit(&label, &doc, format, &url, root_uri.as_deref());
-        self.doc = doc;
+        if let Some(loaded) = loaded {
+            let label = Label::path(path, cfg.common.implicit_dir);
+            self.emit(&label, &loaded);
+        }
         self.flush()
     }
 
-    /// The root of root-relative links for a file: `--root`, else the git
-    /// repository holding a Markdown file, else the walked directory.
-    fn root_of(&mut self, abs: &Path, format: Format) -> Option<PathBuf> {
+    fn emit(&mut self, label: &Label<'_>, loaded: &Loaded) {
         let cfg = self.shared.cfg;
-        if let Some(r) = &cfg.root {
-            return Some(r.clone());
-        }
-        let walked = || {
-            cfg.walked
-                .iter()
-                .filter(|w| abs.starts_with(w))
-                .max_by_key(|w| w.as_os_str().len())
-                .cloned()
-        };
-        if format == Format::Markdown {
-            let dir = abs.parent()?.to_path_buf();
-            let git = self
-                .git_roots
-                .entry(dir.clone())
-                .or_insert_with(|| {
-                    dir.ancestors()
-                        .find(|d| d.join(".git").exists())
-                        .map(Path::to_path_buf)
-                })
-                .clone();
-            if git.is_some() {
-                return git;
-            }
-        }
-        walked()
-    }
-
-    fn emit(
-        &mut self,
-        label: &Label<'_>,
-        doc: &[u8],
-        format: Format,
-        url: &str,
-        root: Option<&str>,
-    ) {
-        let cfg = self.shared.cfg;
-        let mut page = Page::new(doc, format).url(url);
-        if let Some(r) = root {
-            page = page.root(r);
-        }
-        if let Some(b) = &cfg.base_url {
-            page = page.base(b);
-        }
+        let page = cfg.sources.page(self.reader.doc(), loaded);
+        let root = loaded.root.as_deref();
         let mut count = 0u64;
-        for link in cfg.extractor.extract(&page) {
+        let mut links = vec![];
+        links.extend(cfg.sources.extractor.extract(&page));
+        for link in links {
             let shown = link.target().unwrap_or(link.link());
             if let Some(seen) = &self.shared.seen
                 && !seen
@@ -392,7 +255,7 @@ impl<'s, 'c> Worker<'s, 'c> {
         }
     }
 
-    fn print(&mut self, label: &Label<'_>, link: &Link, root: Option<&str>) {
+    fn print(&mut self, label: &Label<'_>, link: &Link, root: Option<&Path>) {
         let cfg = self.shared.cfg;
         let shown = link.target().unwrap_or(link.link());
         let out = &mut self.out;
@@ -422,8 +285,8 @@ impl<'s, 'c> Worker<'s, 'c> {
             }
             Mode::Json => {
                 let local = link.file_path().and_then(|p| {
-                    let root = root.and_then(uriscan::links::file_path)?;
-                    p.starts_with(&root).then(|| relative_to(&cfg.cwd, &p))
+                    p.starts_with(root?)
+                        .then(|| relative_to(&cfg.sources.cwd, &p))
                 });
                 let row = JsonLink {
                     path: label.lossy(),

@@ -6,7 +6,9 @@
 use clap::Parser as _;
 
 mod args;
+mod check;
 mod config;
+mod documents;
 mod generate;
 // The library's own wording of I/O errors, for the errors the command line
 // meets itself (standard output, a stream cut short); compiled into the
@@ -32,6 +34,7 @@ pub fn run() -> i32 {
     let result = if let Some(cmd) = low.command {
         match cmd {
             args::Command::Links(a) => links::run(a),
+            args::Command::Check(a) => check::run(a),
             args::Command::Syntax(s) => syntax_cmds::run(s),
         }
     } else if let Some(kind) = low.generate {

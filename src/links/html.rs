@@ -300,6 +300,10 @@ pub(crate) struct HtmlLinks<'a> {
     pub base: Option<String>,
     /// Text runs, when wanted, for the finder.
     pub texts: Vec<Span>,
+    /// The fragment identifiers of the document, when wanted: every
+    /// element's `id` and every `a@name` (HTML standard 7.4.6.4, "the
+    /// indicated part of the document").
+    pub ids: Option<Vec<String>>,
     pieces: Vec<(usize, usize)>,
 }
 
@@ -319,6 +323,7 @@ impl<'a> HtmlLinks<'a> {
             links,
             base: None,
             texts: vec![],
+            ids: None,
             pieces: vec![],
         }
     }
@@ -327,6 +332,15 @@ impl<'a> HtmlLinks<'a> {
 impl TagSink for HtmlLinks<'_> {
     fn start_tag(&mut self, tag: &StartTag) {
         let is_meta = tag.name == b"meta";
+        if let Some(ids) = &mut self.ids {
+            for a in tag.attrs() {
+                if (a.name == b"id" || (a.name == b"name" && tag.name == b"a"))
+                    && !a.value.is_empty()
+                {
+                    ids.push(text(&a.value));
+                }
+            }
+        }
         for a in tag.attrs() {
             let found = if is_meta && a.name == b"content" {
                 let refresh = tag.attr(b"http-equiv").is_some_and(|h| {
@@ -380,6 +394,9 @@ impl TagSink for HtmlLinks<'_> {
     }
 
     fn wants_value(&self, name: &[u8]) -> bool {
+        if self.ids.is_some() && (name == b"id" || name == b"name") {
+            return true;
+        }
         matches!(
             name,
             b"href"

@@ -404,8 +404,21 @@ impl LinkExtractor {
     /// A document's links are gathered whole before the first is handed
     /// out, since a `<base href>` anywhere in it changes them all.
     pub fn extract(&self, page: &Page<'_>) -> Links {
+        self.extract_inner(page, &mut None)
+    }
+
+    /// The links of `page`, and for an HTML page the fragment identifiers
+    /// it defines (every element's `id`, every `a@name`), read in the same
+    /// pass: what a link checker needs of each document it reads.
+    pub fn extract_with_ids(&self, page: &Page<'_>) -> (Links, Option<Vec<String>>) {
+        let mut ids = (page.format == Format::Html).then(Vec::new);
+        let links = self.extract_inner(page, &mut ids);
+        (links, ids)
+    }
+
+    fn extract_inner(&self, page: &Page<'_>, ids: &mut Option<Vec<String>>) -> Links {
         let mut raw = vec![];
-        let (decoded, html_base) = self.read(page, &mut raw);
+        let (decoded, html_base) = self.read(page, &mut raw, ids);
         raw.sort_by_key(|l| l.span.start);
         let base = resolution_base(page, html_base.as_deref());
         // `<base href>` itself resolves against the page, not itself.
@@ -456,6 +469,7 @@ impl LinkExtractor {
         &self,
         page: &Page<'p>,
         out: &mut Vec<RawLink>,
+        ids: &mut Option<Vec<String>>,
     ) -> (charset::Decoded<'p>, Option<String>) {
         match page.format {
             Format::Html => {
@@ -473,8 +487,13 @@ impl LinkExtractor {
                 } else {
                     charset::Decoded::decode(page.bytes, enc)
                 };
-                let base =
-                    self.read_html(decoded.text.as_bytes(), 0, false, out);
+                let base = self.read_html(
+                    decoded.text.as_bytes(),
+                    0,
+                    false,
+                    out,
+                    ids,
+                );
                 (decoded, base)
             }
             Format::Markdown => {
@@ -487,6 +506,7 @@ impl LinkExtractor {
                         span.start,
                         true,
                         out,
+                        &mut None,
                     );
                 }
                 for span in regions.text {
@@ -517,11 +537,14 @@ impl LinkExtractor {
         offset: usize,
         in_markdown: bool,
         out: &mut Vec<RawLink>,
+        ids: &mut Option<Vec<String>>,
     ) -> Option<String> {
         let text = self.include_text && !in_markdown;
         let mut sink =
             html::HtmlLinks::new(src, offset, in_markdown, text, out);
+        sink.ids = ids.take();
         tags::for_each_tag(src, &mut sink);
+        *ids = sink.ids.take();
         let base = sink.base.take();
         let texts = std::mem::take(&mut sink.texts);
         for span in texts {

@@ -1,0 +1,637 @@
+//! The offline check: each link's local target, and its fragment, against
+//! the file system, as a map-reduce in the manner of hyperlink.
+//!
+//! 1. The caller reads every document (in parallel, on its walker) and
+//!    hands over its links, and for HTML the ids it defines, read in the
+//!    same pass ([`LinkExtractor::extract_with_ids`]).
+//! 2. [`Checker::check`] gathers the distinct target paths, and asks the
+//!    file system about each once, in parallel (rayon): does it exist,
+//!    with exactly this case, as a file or a directory, through an index
+//!    file or a fallback extension.
+//! 3. The documents whose anchors some link wants are read once each, in
+//!    parallel, unless their ids came with step 1.
+//! 4. Each link gets its verdict from those tables, with no lock.
+//!
+//! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::links::{Format, Link};
+
+use super::anchors::{self, AnchorStyle};
+
+/// One document's links, as the reading phase gives them.
+#[derive(Debug)]
+pub struct Document {
+    /// The document's absolute path.
+    pub path: PathBuf,
+    /// The root its root-relative links resolved under; a local target
+    /// outside it is reported.
+    pub root: PathBuf,
+    /// Its links, in document order.
+    pub links: Vec<Link>,
+    /// The fragment identifiers it defines, when it was read as HTML.
+    pub ids: Option<Vec<String>>,
+}
+
+/// What the check says of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Status {
+    /// The target holds.
+    Ok,
+    /// The target is missing, or the link malformed.
+    Broken,
+    /// Not checked offline (a remote link).
+    Skipped,
+    /// Left out by an exclusion.
+    Excluded,
+}
+
+impl Status {
+    /// `ok`, `broken`, `skipped` or `excluded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Broken => "broken",
+            Status::Skipped => "skipped",
+            Status::Excluded => "excluded",
+        }
+    }
+}
+
+/// Why a link is broken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// Not a URI reference (the links layer's error).
+    Malformed(String),
+    /// No file or directory there.
+    NoSuchFile,
+    /// The file exists only with another case: it works on a file system
+    /// that ignores case, and breaks on one that does not.
+    CaseDiffers(String),
+    /// The target is outside the root.
+    OutsideRoot,
+    /// A fragment on a directory with no index file.
+    NoIndexFile,
+    /// The target has no such anchor.
+    NoAnchor(String),
+    /// A `#L10` line fragment past the end of the file.
+    NoSuchLine(String),
+    /// A `mailto:` or `tel:` link that is not one.
+    BadAddress,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Malformed(e) => f.write_str(e),
+            Reason::NoSuchFile => f.write_str("no such file or directory"),
+            Reason::CaseDiffers(actual) => {
+                write!(f, "the file is named '{actual}' (case differs)")
+            }
+            Reason::OutsideRoot => f.write_str("the target is outside the root"),
+            Reason::NoIndexFile => {
+                f.write_str("a fragment on a directory without an index file")
+            }
+            Reason::NoAnchor(a) => write!(f, "no anchor '#{a}' in the target"),
+            Reason::NoSuchLine(l) => write!(f, "the file has no line '#{l}'"),
+            Reason::BadAddress => f.write_str("not a valid address"),
+        }
+    }
+}
+
+/// The verdict on one link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    status: Status,
+    reason: Option<Reason>,
+    suggestion: Option<String>,
+}
+
+impl Verdict {
+    fn ok() -> Verdict {
+        Verdict { status: Status::Ok, reason: None, suggestion: None }
+    }
+    fn broken(reason: Reason, suggestion: Option<String>) -> Verdict {
+        Verdict { status: Status::Broken, reason: Some(reason), suggestion }
+    }
+    fn skipped() -> Verdict {
+        Verdict { status: Status::Skipped, reason: None, suggestion: None }
+    }
+    /// The status.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    /// Why it is broken.
+    pub fn reason(&self) -> Option<&Reason> {
+        self.reason.as_ref()
+    }
+    /// What the link may have meant: the closest anchor or path that
+    /// exists, written as the link would write it.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+}
+
+/// Configures a [`Checker`].
+#[derive(Clone, Debug)]
+pub struct CheckerBuilder {
+    index_files: Vec<String>,
+    fallback_extensions: Vec<String>,
+    fragments: bool,
+    anchors: AnchorStyle,
+    allow_outside_root: bool,
+}
+
+impl Default for CheckerBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CheckerBuilder {
+    /// The defaults: index files `index.html`, `index.htm`, `README.md`,
+    /// `index.md`; no fallback extensions; fragments checked, by GitHub's
+    /// anchors; targets outside the root broken.
+    pub fn new() -> Self {
+        CheckerBuilder {
+            index_files: ["index.html", "index.htm", "README.md", "index.md"]
+                .map(String::from)
+                .to_vec(),
+            fallback_extensions: vec![],
+            fragments: true,
+            anchors: AnchorStyle::Github,
+            allow_outside_root: false,
+        }
+    }
+    /// The files that stand for a directory when a fragment needs a
+    /// document, first found first.
+    pub fn index_files(&mut self, names: Vec<String>) -> &mut Self {
+        self.index_files = names;
+        self
+    }
+    /// Extensions tried for a missing file, for site generators:
+    /// `ch01.html` is satisfied by `ch01.md` (mdBook), `guide/intro` by
+    /// `guide/intro.md` or `guide/intro.html`.
+    pub fn fallback_extensions(&mut self, exts: Vec<String>) -> &mut Self {
+        self.fallback_extensions = exts;
+        self
+    }
+    /// Whether fragments are checked.
+    pub fn fragments(&mut self, yes: bool) -> &mut Self {
+        self.fragments = yes;
+        self
+    }
+    /// Whose heading anchors Markdown targets have.
+    pub fn anchors(&mut self, style: AnchorStyle) -> &mut Self {
+        self.anchors = style;
+        self
+    }
+    /// Whether a target outside the root holds (when it exists).
+    pub fn allow_outside_root(&mut self, yes: bool) -> &mut Self {
+        self.allow_outside_root = yes;
+        self
+    }
+    /// The checker.
+    pub fn build(&self) -> Checker {
+        Checker { opts: self.clone() }
+    }
+}
+
+/// The offline checker. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Checker {
+    opts: CheckerBuilder,
+}
+
+/// What the file system says of one target path.
+#[derive(Clone, Debug)]
+enum Found {
+    /// A file: the path to read for its anchors (itself, or the file a
+    /// fallback extension found).
+    File(PathBuf),
+    /// A directory, and its index file if it has one.
+    Dir(Option<PathBuf>),
+    /// Only with another case: the name as it is.
+    CaseDiffers(String),
+    /// Nothing; the closest existing name in the nearest directory.
+    Missing(Option<String>),
+}
+
+/// The listings of directories, read once each: for the case check and
+/// for suggestions.
+#[derive(Default)]
+struct Listings(Mutex<HashMap<PathBuf, Arc<Vec<OsString>>>>);
+
+impl Listings {
+    fn get(&self, dir: &Path) -> Arc<Vec<OsString>> {
+        if let Some(l) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
+            return l.clone();
+        }
+        let names: Vec<OsString> = std::fs::read_dir(dir)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect())
+            .unwrap_or_default();
+        let names = Arc::new(names);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(dir.to_path_buf(), names.clone());
+        names
+    }
+}
+
+impl Checker {
+    /// A checker with the defaults of [`CheckerBuilder::new`].
+    pub fn new() -> Checker {
+        CheckerBuilder::new().build()
+    }
+    /// A builder.
+    pub fn builder() -> CheckerBuilder {
+        CheckerBuilder::new()
+    }
+
+    /// Checks every link of `docs`: one verdict per link, in the same
+    /// order, for each document.
+    pub fn check(&self, docs: &[Document]) -> Vec<Vec<Verdict>> {
+        let listings = Listings::default();
+        // Each link's local path, decoded once.
+        let paths: Vec<Vec<Option<PathBuf>>> = docs
+            .par_iter()
+            .map(|d| d.links.iter().map(Link::file_path).collect())
+            .collect();
+        // Step 2: each distinct local target once.
+        let targets: HashSet<&Path> =
+            paths.iter().flatten().filter_map(|p| p.as_deref()).collect();
+        let owned: Vec<PathBuf> = targets.iter().map(|p| p.to_path_buf()).collect();
+        let found: HashMap<PathBuf, Found> = owned
+            .into_par_iter()
+            .map(|p| {
+                let f = self.find(&p, &listings);
+                (p, f)
+            })
+            .collect();
+        // Step 3: the anchors of each document some fragment points into.
+        let mut known: HashMap<&Path, &[String]> = HashMap::new();
+        for d in docs {
+            if let Some(ids) = &d.ids {
+                known.insert(&d.path, ids);
+            }
+        }
+        let wanted: HashSet<PathBuf> = if self.opts.fragments {
+            docs.iter()
+                .zip(&paths)
+                .flat_map(|(d, p)| d.links.iter().zip(p))
+                .filter(|(l, _)| checked_fragment(l).is_some())
+                .filter_map(|(_, p)| match found.get(p.as_deref()?)? {
+                    Found::File(p) | Found::Dir(Some(p)) => Some(p.clone()),
+                    _ => None,
+                })
+                .filter(|p| !known.contains_key(p.as_path()))
+                .collect()
+        } else {
+            HashSet::new()
+        };
+        let read: HashMap<PathBuf, Targets> = wanted
+            .into_par_iter()
+            .map(|p| {
+                let t = self.targets_of(&p);
+                (p, t)
+            })
+            .collect();
+        // Step 4: the verdicts.
+        docs.par_iter()
+            .zip(&paths)
+            .map(|(d, p)| {
+                d.links
+                    .iter()
+                    .zip(p)
+                    .map(|(l, p)| self.verdict(d, l, p.as_deref(), &found, &known, &read))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn verdict(
+        &self,
+        doc: &Document,
+        link: &Link,
+        path: Option<&Path>,
+        found: &HashMap<PathBuf, Found>,
+        known: &HashMap<&Path, &[String]>,
+        read: &HashMap<PathBuf, Targets>,
+    ) -> Verdict {
+        if let Some(e) = link.error() {
+            return Verdict::broken(Reason::Malformed(e.to_string()), None);
+        }
+        let Some(target) = link.target() else {
+            return Verdict::skipped();
+        };
+        let scheme = target.split(':').next().unwrap_or("").to_ascii_lowercase();
+        match scheme.as_str() {
+            "file" => {}
+            "mailto" | "tel" => {
+                return if address_ok(&scheme, target) {
+                    Verdict::ok()
+                } else {
+                    Verdict::broken(Reason::BadAddress, None)
+                };
+            }
+            _ => return Verdict::skipped(),
+        }
+        let Some(path) = path else {
+            // A file: URI with a host names another machine.
+            return Verdict::skipped();
+        };
+        if !self.opts.allow_outside_root && !path.starts_with(&doc.root) {
+            return Verdict::broken(Reason::OutsideRoot, None);
+        }
+        let doc_path = match found.get(path) {
+            Some(Found::File(p)) => Some(p),
+            Some(Found::Dir(index)) => index.as_ref(),
+            Some(Found::CaseDiffers(actual)) => {
+                let s = replace_tail(link.link(), actual);
+                return Verdict::broken(Reason::CaseDiffers(actual.clone()), s);
+            }
+            Some(Found::Missing(near)) => {
+                let s = near.as_ref().and_then(|n| replace_last_segment(link.link(), n));
+                return Verdict::broken(Reason::NoSuchFile, s);
+            }
+            None => return Verdict::skipped(),
+        };
+        let Some(fragment) = checked_fragment(link).filter(|_| self.opts.fragments) else {
+            return Verdict::ok();
+        };
+        let Some(doc_path) = doc_path else {
+            return Verdict::broken(Reason::NoIndexFile, None);
+        };
+        let targets = match known.get(doc_path.as_path()) {
+            Some(ids) => Targets::Ids(ids.to_vec()),
+            None => match read.get(doc_path) {
+                Some(t) => t.clone(),
+                None => return Verdict::ok(),
+            },
+        };
+        match targets {
+            Targets::Ids(ids) => {
+                if ids.iter().any(|i| self.matches(i, &fragment, doc_path)) {
+                    return Verdict::ok();
+                }
+                let s = anchors::suggest(&fragment, ids.iter().map(String::as_str))
+                    .map(|a| format!("#{a}"));
+                Verdict::broken(Reason::NoAnchor(fragment), s)
+            }
+            Targets::Lines(n) => match line_fragment(&fragment) {
+                Some((a, b)) if a >= 1 && b <= n && a <= b => Verdict::ok(),
+                Some(_) => Verdict::broken(Reason::NoSuchLine(fragment), None),
+                // Another file's fragment cannot be checked.
+                None => Verdict::ok(),
+            },
+            Targets::Unknown => Verdict::ok(),
+        }
+    }
+
+    /// Whether anchor `id` of the document at `path` is what `fragment`
+    /// names. HTML ids match exactly (the HTML standard compares them
+    /// case-sensitively); Markdown anchors as the renderer matches them:
+    /// its anchors are lowercase, and GitHub's page script also finds
+    /// `#Usage` at the anchor `usage`, so the fragment is lowercased
+    /// before comparing for a Markdown target.
+    fn matches(&self, id: &str, fragment: &str, path: &Path) -> bool {
+        id == fragment
+            || (is_markdown(path)
+                && self.opts.anchors == AnchorStyle::Github
+                && id == fragment.to_lowercase())
+    }
+
+    /// What the file system says of `path`.
+    fn find(&self, path: &Path, listings: &Listings) -> Found {
+        match exact_case(path, listings) {
+            Ok(()) => {}
+            Err(Some(actual)) => return Found::CaseDiffers(actual),
+            Err(None) => {
+                // Missing: the fallback extensions, then a suggestion.
+                for p in self.fallbacks(path) {
+                    if exact_case(&p, listings).is_ok() && p.is_file() {
+                        return Found::File(p);
+                    }
+                }
+                return Found::Missing(nearest_name(path, listings));
+            }
+        }
+        if path.is_dir() {
+            let index = self
+                .opts
+                .index_files
+                .iter()
+                .map(|n| path.join(n))
+                .find(|p| p.is_file());
+            Found::Dir(index)
+        } else {
+            Found::File(path.to_path_buf())
+        }
+    }
+
+    /// The paths a fallback extension gives for a missing `path`: the
+    /// same name with each other fallback extension when its extension is
+    /// one of them, else the name with each added.
+    fn fallbacks(&self, path: &Path) -> Vec<PathBuf> {
+        let exts = &self.opts.fallback_extensions;
+        let own = path.extension().and_then(|e| e.to_str());
+        match own {
+            Some(e) if exts.iter().any(|x| x.eq_ignore_ascii_case(e)) => exts
+                .iter()
+                .filter(|x| !x.eq_ignore_ascii_case(e))
+                .map(|x| path.with_extension(x))
+                .collect(),
+            _ => exts
+                .iter()
+                .map(|x| {
+                    let mut s = path.as_os_str().to_owned();
+                    s.push(".");
+                    s.push(x);
+                    PathBuf::from(s)
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads the anchors (or lines) of a document a fragment points into.
+    fn targets_of(&self, path: &Path) -> Targets {
+        let Ok(bytes) = std::fs::read(path) else {
+            return Targets::Unknown;
+        };
+        match Format::from_path(path) {
+            Format::Markdown => {
+                let text = String::from_utf8_lossy(&bytes);
+                Targets::Ids(
+                    anchors::markdown_anchors(&text, self.opts.anchors)
+                        .into_iter()
+                        .map(|a| a.name)
+                        .collect(),
+                )
+            }
+            Format::Html => {
+                let page = crate::links::Page::new(&bytes, Format::Html);
+                let (_, ids) = crate::links::LinkExtractor::new().extract_with_ids(&page);
+                Targets::Ids(ids.unwrap_or_default())
+            }
+            _ => Targets::Lines(
+                memchr::memchr_iter(b'\n', &bytes).count()
+                    + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n")),
+            ),
+        }
+    }
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What a fragment may name in a target.
+#[derive(Clone, Debug)]
+enum Targets {
+    /// HTML ids or Markdown anchors.
+    Ids(Vec<String>),
+    /// Another file: its number of lines, for GitHub's `#L10`.
+    Lines(usize),
+    /// Unreadable now: nothing to say.
+    Unknown,
+}
+
+fn is_markdown(path: &Path) -> bool {
+    Format::from_path(path) == Format::Markdown
+}
+
+/// The fragment to check, decoded: none for an empty one, `top` (which
+/// always holds, HTML 7.4.6.4), or a text fragment (`:~:text=`).
+fn checked_fragment(link: &Link) -> Option<String> {
+    let f = link.fragment()?;
+    if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
+        return None;
+    }
+    Some(f.into_owned())
+}
+
+/// `L10` or `L10-L20` (GitHub's line fragments).
+fn line_fragment(f: &str) -> Option<(usize, usize)> {
+    let (a, b) = match f.split_once('-') {
+        Some((a, b)) => (a, b),
+        None => (f, f),
+    };
+    let n = |s: &str| s.strip_prefix('L')?.parse::<usize>().ok();
+    Some((n(a)?, n(b)?))
+}
+
+/// Whether `path` exists with exactly this case, from its root down:
+/// `Err(Some(name))` when it exists only with another case in some
+/// component (the path's last name as it is, with every component's case
+/// corrected up to there), `Err(None)` when not at all. The listings are
+/// cached, so each directory is read once however many links look in it.
+fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
+    let mut at = PathBuf::new();
+    let mut first_diff: Option<usize> = None;
+    for (i, c) in path.components().enumerate() {
+        let std::path::Component::Normal(name) = c else {
+            at.push(c);
+            continue;
+        };
+        let names = listings.get(&at);
+        if names.iter().any(|n| n == name) {
+            at.push(name);
+            continue;
+        }
+        let lower = name.to_string_lossy().to_lowercase();
+        match names.iter().find(|n| n.to_string_lossy().to_lowercase() == lower) {
+            Some(n) => {
+                first_diff.get_or_insert(i);
+                at.push(n);
+            }
+            None => return Err(None),
+        }
+    }
+    match first_diff {
+        // The path as it is, from the first component whose case differs.
+        Some(i) => {
+            let tail: PathBuf = at.components().skip(i).collect();
+            Err(Some(tail.to_string_lossy().into_owned()))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The closest existing name in the parent directory of a missing path.
+fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
+    let parent = path.parent()?;
+    let name = path.file_name()?.to_string_lossy();
+    let names = listings.get(parent);
+    let strings: Vec<String> = names.iter().map(|n| n.to_string_lossy().into_owned()).collect();
+    anchors::suggest(&name, strings.iter().map(String::as_str)).map(str::to_owned)
+}
+
+/// `link` with the last segment of its path replaced by `name`: how a
+/// suggested file is written as the link would write it.
+fn replace_last_segment(link: &str, name: &str) -> Option<String> {
+    let end = link.find(['?', '#']).unwrap_or(link.len());
+    let start = link[..end].rfind('/').map_or(0, |i| i + 1);
+    Some(format!("{}{}{}", &link[..start], name, &link[end..]))
+}
+
+/// `link` with its last path segments replaced by the segments of
+/// `tail` (a path whose case differs): how the right name is written as
+/// the link would write it.
+fn replace_tail(link: &str, tail: &str) -> Option<String> {
+    let end = link.find(['?', '#']).unwrap_or(link.len());
+    let mut segs: Vec<&str> = link[..end].split('/').collect();
+    let new: Vec<&str> = tail.split('/').collect();
+    // A trailing slash leaves an empty last segment, kept.
+    let trailing = segs.last() == Some(&"");
+    if trailing {
+        segs.pop();
+    }
+    if new.len() > segs.len() {
+        return None;
+    }
+    let keep = segs.len() - new.len();
+    let mut out = segs[..keep].join("/");
+    if keep > 0 {
+        out.push('/');
+    }
+    out.push_str(&new.join("/"));
+    if trailing {
+        out.push('/');
+    }
+    out.push_str(&link[end..]);
+    Some(out)
+}
+
+/// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a
+/// `tel:` with a number (RFC 3966: digits and visual separators, `+`).
+fn address_ok(scheme: &str, target: &str) -> bool {
+    let rest = &target[scheme.len() + 1..];
+    let body = rest.split(['?', '#']).next().unwrap_or("");
+    match scheme {
+        "mailto" => {
+            let decoded = crate::links::percent_decode(body);
+            decoded.is_empty() && rest.starts_with('?')
+                || decoded.split(',').all(|a| {
+                    let a = a.trim();
+                    a.split_once('@').is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
+                })
+        }
+        _ => {
+            let num = body.split(';').next().unwrap_or("");
+            num.chars().any(|c| c.is_ascii_digit())
+                && num.chars().all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
+        }
+    }
+}

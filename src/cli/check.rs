@@ -1,0 +1,406 @@
+//! `uriscan check`: the offline link check. The walker's threads read
+//! every document and extract its links (and an HTML page's ids, in the
+//! same pass); the library's [`Checker`] then decides every link, asking
+//! the file system about each target once; the report is printed in path
+//! order.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use clap::ValueEnum;
+use serde::Serialize;
+use uriscan::checking::anchors::AnchorStyle;
+use uriscan::checking::{Checker, Document, Status, Verdict};
+use uriscan::links::{Format, Link, LinkExtractor};
+use uriscan::walking::WalkerBuilder;
+
+use super::args::{ColorChoice, WalkArgs};
+use super::documents::{DocReader, Sources};
+use super::io_message::io_message;
+
+const AFTER_HELP: &str = "\
+Exit status: 0 when every checked link holds, 1 when some link is broken, \
+2 on a usage or I/O error. (lychee exits 2 for broken links; here 2 is kept \
+for a run that could not check, as grep and the rest of uriscan do, so that \
+CI can tell a broken link from a broken run.)
+
+Local targets are relative links, root-relative links (under --root, by \
+default the git repository of a Markdown file and the walked directory \
+for HTML) and file: URIs. Remote links are counted as skipped.
+
+Examples:
+  uriscan check docs/                      every link of every document
+  uriscan check --fallback-extensions md,html book/
+  uriscan check --json --errors-only . | jq .reason
+  uriscan check --format github .          annotations for GitHub Actions";
+
+/// `--anchors`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AnchorsArg {
+    /// GitHub's heading anchors.
+    Github,
+    /// GitLab's.
+    Gitlab,
+    /// mdBook's.
+    Mdbook,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// `path:line:column: broken link 'LINK': REASON`, then a summary.
+    Human,
+    /// GitHub Actions annotations (`::error file=…,line=…,col=…::…`).
+    Github,
+}
+
+/// The arguments of `uriscan check`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct CheckArgs {
+    /// Files or directories to check.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    // ---- Checking ----
+    /// Files that stand for a directory when a fragment needs a document.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "index.html,index.htm,README.md,index.md",
+        help_heading = "Checking"
+    )]
+    pub index_files: Vec<String>,
+    /// Extensions tried for a missing file (`ch01.html` satisfied by
+    /// `ch01.md`, `guide/intro` by `guide/intro.md`).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "Checking")]
+    pub fallback_extensions: Vec<String>,
+    /// Do not check fragments.
+    #[arg(long, help_heading = "Checking")]
+    pub no_fragments: bool,
+    /// Whose heading anchors Markdown targets have.
+    #[arg(long, value_name = "STYLE", default_value = "github", help_heading = "Checking")]
+    pub anchors: AnchorsArg,
+    /// A target outside the root is not an error (when it exists).
+    #[arg(long, help_heading = "Checking")]
+    pub allow_outside_root: bool,
+    /// The directory that root-relative links (`/x`) resolve under.
+    #[arg(long, value_name = "DIR", help_heading = "Checking")]
+    pub root: Option<PathBuf>,
+    /// Also check the URIs found in other files (code, plain text).
+    #[arg(long, help_heading = "Checking")]
+    pub include_text: bool,
+
+    // ---- Output ----
+    /// One JSON object per checked link: the fields of `links --json`
+    /// plus status, reason and suggestion.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+    /// Only the broken links (with --json).
+    #[arg(long, help_heading = "Output")]
+    pub errors_only: bool,
+    /// The report's form.
+    #[arg(long, value_name = "FORMAT", default_value = "human", conflicts_with = "json", help_heading = "Output")]
+    pub format: ReportFormat,
+    /// When to color the report.
+    #[arg(long, value_name = "WHEN", default_value = "auto", help_heading = "Output")]
+    pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+/// Runs `uriscan check`; returns the exit code.
+pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
+    let start = Instant::now();
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    let inputs: Vec<_> = paths.iter().cloned().map(super::config::Input::Path).collect();
+    let mut extractor = LinkExtractor::builder();
+    // Text files are read only with --include-text; HTML text nodes are
+    // never links of the document.
+    extractor.include_text(false);
+    let sources = Sources::new(&inputs, extractor.build(), None, None, args.root.as_deref())?;
+    let mut walker = WalkerBuilder::new();
+    walker
+        .hidden(args.walk.hidden)
+        .ignore_files(!args.walk.no_ignore)
+        .max_depth(args.walk.max_depth)
+        .follow(args.walk.follow)
+        .threads(args.walk.threads.map_or(0, usize::from));
+    for g in &args.walk.globs {
+        walker.glob(g.as_str());
+    }
+    for p in &paths {
+        walker.path(p);
+    }
+    let walker = walker.build()?;
+
+    // Map: read every document on the walker's threads.
+    let docs = Mutex::new(Vec::new());
+    let errored = AtomicBool::new(false);
+    let report_error = |msg: String| {
+        errored.store(true, Ordering::Relaxed);
+        let _ = writeln!(io::stderr().lock(), "uriscan: {msg}");
+    };
+    walker.run(|| {
+        let mut reader = DocReader::new(args.walk.search_zip, args.walk.text);
+        let mut mine = Batch { docs: &docs, held: Vec::new() };
+        let report_error = &report_error;
+        let sources = &sources;
+        let include_text = args.include_text;
+        move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    report_error(e.to_string());
+                    return uriscan::walking::Flow::Continue;
+                }
+            };
+            let path = entry.path();
+            let format = Format::from_path(path);
+            if format == Format::Text && !include_text {
+                return uriscan::walking::Flow::Continue;
+            }
+            let (loaded, err) = reader.load(sources, path);
+            if let Some(e) = err {
+                report_error(e.message(path));
+            }
+            if let Some(loaded) = loaded {
+                let page = sources.page(reader.doc(), &loaded);
+                let (links, ids) = sources.extractor.extract_with_ids(&page);
+                mine.held.push((
+                    path.to_path_buf(),
+                    Document {
+                        path: loaded.abs.clone(),
+                        root: loaded.root.clone().unwrap_or_else(|| loaded.abs.clone()),
+                        links: links.collect(),
+                        ids,
+                    },
+                ));
+            }
+            if mine.held.len() >= 64 {
+                mine.hand_over();
+            }
+            uriscan::walking::Flow::Continue
+        }
+    });
+    let mut docs = docs.into_inner().unwrap_or_else(|e| e.into_inner());
+    docs.sort_by(|a, b| a.0.cmp(&b.0));
+    let (labels, docs): (Vec<PathBuf>, Vec<Document>) = docs.into_iter().unzip();
+
+    // Reduce: the checker.
+    let mut checker = Checker::builder();
+    checker
+        .index_files(args.index_files.clone())
+        .fallback_extensions(args.fallback_extensions.clone())
+        .fragments(!args.no_fragments)
+        .anchors(match args.anchors {
+            AnchorsArg::Github => AnchorStyle::Github,
+            AnchorsArg::Gitlab => AnchorStyle::Gitlab,
+            AnchorsArg::Mdbook => AnchorStyle::Mdbook,
+        })
+        .allow_outside_root(args.allow_outside_root);
+    let verdicts = checker.build().check(&docs);
+
+    // Report.
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    } && !args.json;
+    let mut out = Vec::with_capacity(1 << 16);
+    let mut counts = Counts::default();
+    for ((label, doc), verdicts) in labels.iter().zip(&docs).zip(&verdicts) {
+        counts.files += 1;
+        for (link, v) in doc.links.iter().zip(verdicts) {
+            counts.add(link, v);
+            write_one(&mut out, &args, color, label, &sources.cwd, &doc.root, link, v);
+            if out.len() > 1 << 16 && flush(&mut out).is_err() {
+                return Ok(2);
+            }
+        }
+    }
+    if flush(&mut out).is_err() {
+        return Ok(2);
+    }
+    if !args.json && args.format == ReportFormat::Human {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{} files, {} links: {} local checked, {} broken, {} skipped (remote), {} excluded in {:.2} s",
+            counts.files,
+            counts.links,
+            counts.local,
+            counts.broken,
+            counts.skipped,
+            counts.excluded,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if errored.load(Ordering::Relaxed) {
+        2
+    } else if counts.broken > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+/// A worker's documents, handed over to the shared list 64 at a time (one
+/// lock per batch, not per file) and when the worker ends.
+struct Batch<'a> {
+    docs: &'a Mutex<Vec<(PathBuf, Document)>>,
+    held: Vec<(PathBuf, Document)>,
+}
+
+impl Batch<'_> {
+    fn hand_over(&mut self) {
+        self.docs.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.held);
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.hand_over();
+    }
+}
+
+fn flush(out: &mut Vec<u8>) -> Result<(), ()> {
+    let res = io::stdout().lock().write_all(out);
+    out.clear();
+    match res {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(()),
+        Err(e) => {
+            let _ = writeln!(io::stderr().lock(), "uriscan: standard output: {}", io_message(&e));
+            Err(())
+        }
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    files: u64,
+    links: u64,
+    local: u64,
+    broken: u64,
+    skipped: u64,
+    excluded: u64,
+}
+
+impl Counts {
+    fn add(&mut self, link: &Link, v: &Verdict) {
+        self.links += 1;
+        match v.status() {
+            Status::Broken => self.broken += 1,
+            Status::Skipped => self.skipped += 1,
+            Status::Excluded => self.excluded += 1,
+            _ => {}
+        }
+        if link.target().is_some_and(|t| t.starts_with("file:")) {
+            self.local += 1;
+        }
+    }
+}
+
+/// One row of `check --json`: the fields of `links --json`, then the
+/// verdict.
+#[derive(Serialize)]
+struct JsonCheck<'a> {
+    path: std::borrow::Cow<'a, str>,
+    line: u64,
+    column: u64,
+    offset: usize,
+    kind: String,
+    raw: &'a str,
+    link: &'a str,
+    target: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    local: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fragment: Option<std::borrow::Cow<'a, str>>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<&'a str>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_one(
+    out: &mut Vec<u8>,
+    args: &CheckArgs,
+    color: bool,
+    label: &Path,
+    cwd: &Path,
+    root: &Path,
+    link: &Link,
+    v: &Verdict,
+) {
+    let broken = v.status() == Status::Broken;
+    if args.json {
+        if args.errors_only && !broken {
+            return;
+        }
+        let local = link
+            .file_path()
+            .filter(|p| p.starts_with(root))
+            .map(|p| super::links::relative_to(cwd, &p).to_string_lossy().into_owned());
+        let row = JsonCheck {
+            path: label.to_string_lossy(),
+            line: link.line(),
+            column: link.column(),
+            offset: link.span().start,
+            kind: link.kind().to_string(),
+            raw: link.raw(),
+            link: link.link(),
+            target: link.target(),
+            local,
+            fragment: link.fragment(),
+            status: v.status().as_str(),
+            reason: v.reason().map(|r| r.to_string()),
+            suggestion: v.suggestion(),
+        };
+        let _ = serde_json::to_writer(&mut *out, &row);
+        out.push(b'\n');
+        return;
+    }
+    if !broken {
+        return;
+    }
+    let reason = v.reason().map(|r| r.to_string()).unwrap_or_default();
+    let hint = v.suggestion().map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
+    match args.format {
+        ReportFormat::Github => {
+            // Workflow commands: `%`, CR and LF escaped in the message,
+            // and `,` and `:` too in properties.
+            let esc = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+            let prop = |s: &str| esc(s).replace(',', "%2C").replace(':', "%3A");
+            let _ = writeln!(
+                out,
+                "::error file={},line={},col={}::{}",
+                prop(&label.to_string_lossy()),
+                link.line(),
+                link.column(),
+                esc(&format!("broken link '{}': {reason}{hint}", link.link()))
+            );
+        }
+        ReportFormat::Human => {
+            let (p, r) = if color { ("\x1b[35m", "\x1b[0m") } else { ("", "") };
+            let (l, lr) = if color { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+            let _ = writeln!(
+                out,
+                "{p}{}{r}:{}:{}: broken link '{l}{}{lr}': {reason}{hint}",
+                label.display(),
+                link.line(),
+                link.column(),
+                link.link()
+            );
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Reading the documents of a walk for their links: what `links` and
+//! `check` share. Each file is read whole into a buffer that a worker
+//! reuses, its format taken from its name, and its base and root decided:
+//! the file's own `file:` URI, and for root-relative links `--root`, else
+//! the git repository of a Markdown file, else the walked directory.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+use uriscan::walking::{Contents, Error, FileReader};
+
+use super::config::Input;
+
+/// The largest document read whole: HTML and Markdown are parsed in
+/// memory (a `<base href>` anywhere changes every link), so a larger file
+/// is reported rather than read.
+pub const MAX_DOCUMENT: u64 = 1 << 30;
+
+/// How documents are read, resolved once from the arguments.
+#[derive(Debug)]
+pub struct Sources {
+    pub extractor: LinkExtractor,
+    /// `--format`, else by extension.
+    pub format: Option<Format>,
+    pub base_url: Option<String>,
+    /// `--root`, canonical.
+    pub root: Option<PathBuf>,
+    pub cwd: PathBuf,
+    /// The walked directories, for the default root of a file.
+    walked: Vec<PathBuf>,
+}
+
+impl Sources {
+    pub fn new(
+        inputs: &[Input],
+        extractor: LinkExtractor,
+        format: Option<Format>,
+        base_url: Option<String>,
+        root: Option<&Path>,
+    ) -> anyhow::Result<Sources> {
+        if let Some(b) = &base_url {
+            uriscan::syntax::resolve::parse_base(
+                uriscan::syntax::Parser::new().iri(true),
+                b,
+            )
+            .map_err(|e| anyhow::anyhow!("--base-url {b:?}: {e}"))?;
+        }
+        let cwd = std::env::current_dir().context("the current directory")?;
+        let root = match root {
+            Some(r) => Some(
+                std::fs::canonicalize(r)
+                    .with_context(|| format!("--root {}", r.display()))?,
+            ),
+            None => None,
+        };
+        let walked = inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Path(p) => Some(absolute(&cwd, p)),
+                Input::Stdin => None,
+            })
+            .map(|p| {
+                if p.is_dir() {
+                    p
+                } else {
+                    p.parent().map_or(p.clone(), Path::to_path_buf)
+                }
+            })
+            .collect();
+        Ok(Sources { extractor, format, base_url, root, cwd, walked })
+    }
+
+    /// The page to extract: `doc` at `url`, with its root and the base.
+    pub fn page<'a>(
+        &'a self,
+        doc: &'a [u8],
+        loaded: &'a Loaded,
+    ) -> Page<'a> {
+        let mut page = Page::new(doc, loaded.format).url(&loaded.url);
+        if let Some(r) = &loaded.root_uri {
+            page = page.root(r);
+        }
+        if let Some(b) = &self.base_url {
+            page = page.base(b);
+        }
+        page
+    }
+}
+
+/// The canonical form of `p`, or `p` under `cwd` when it has none.
+pub fn absolute(cwd: &Path, p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| cwd.join(p))
+}
+
+/// A document read into a [`DocReader`]'s buffer.
+#[derive(Debug)]
+pub struct Loaded {
+    pub format: Format,
+    /// The absolute path.
+    pub abs: PathBuf,
+    pub url: String,
+    pub root: Option<PathBuf>,
+    pub root_uri: Option<String>,
+}
+
+/// What went wrong reading a document; what was read before an error is
+/// still in the buffer.
+pub enum LoadError {
+    /// Nothing was read.
+    Unreadable(Error),
+    /// Read in part: the rest is lost, what came before is kept.
+    Partial(Error),
+    /// Larger than [`MAX_DOCUMENT`]; not read.
+    TooLarge,
+}
+
+/// One worker's reader: the file reader, the document buffer and the git
+/// roots met, all reused from file to file.
+pub struct DocReader {
+    reader: FileReader,
+    doc: Vec<u8>,
+    git_roots: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl DocReader {
+    pub fn new(search_zip: bool, text: bool) -> DocReader {
+        let mut reader = FileReader::new();
+        reader
+            .decompress(search_zip)
+            .skip_binary(!text)
+            .stream_above(Some(MAX_DOCUMENT));
+        DocReader { reader, doc: vec![], git_roots: HashMap::new() }
+    }
+
+    /// The bytes of the last document loaded.
+    pub fn doc(&self) -> &[u8] {
+        &self.doc
+    }
+
+    /// Reads standard input as a document at the working directory.
+    pub fn load_stdin(
+        &mut self,
+        src: &Sources,
+    ) -> (Loaded, Option<std::io::Error>) {
+        self.doc.clear();
+        let err = std::io::stdin().lock().read_to_end(&mut self.doc).err();
+        let root = src.root.clone();
+        let loaded = Loaded {
+            format: src.format.unwrap_or(Format::Text),
+            abs: src.cwd.clone(),
+            url: file_uri(&src.cwd, true),
+            root_uri: root.as_ref().map(|r| file_uri(r, true)),
+            root,
+        };
+        (loaded, err)
+    }
+
+    /// Reads the file at `path` into the buffer. `Ok(None)` for a binary
+    /// file that is skipped; on `Err(Partial)` the buffer holds what was
+    /// read, and the document is still to be read for its links.
+    pub fn load(
+        &mut self,
+        src: &Sources,
+        path: &Path,
+    ) -> (Option<Loaded>, Option<LoadError>) {
+        let compressed = self.reader.is_compressed(path);
+        let format = src.format.unwrap_or_else(|| {
+            if compressed {
+                Format::from_path(&path.with_extension(""))
+            } else {
+                Format::from_path(path)
+            }
+        });
+        self.doc.clear();
+        let err = match self.reader.read(path) {
+            Err(e) => return (None, Some(LoadError::Unreadable(Error::io(path, &e)))),
+            Ok(Contents::Binary) => return (None, None),
+            Ok(Contents::Text(t)) => {
+                self.doc.extend_from_slice(t);
+                None
+            }
+            Ok(Contents::Stream(r)) => {
+                let mut limited = r.take(MAX_DOCUMENT + 1);
+                let res = limited.read_to_end(&mut self.doc);
+                if res.is_ok() && self.doc.len() as u64 > MAX_DOCUMENT {
+                    return (None, Some(LoadError::TooLarge));
+                }
+                res.err().map(|e| LoadError::Partial(Error::io(path, &e)))
+            }
+        };
+        let abs = absolute(&src.cwd, path);
+        let root = self.root_of(src, &abs, format);
+        let loaded = Loaded {
+            format,
+            url: file_uri(&abs, false),
+            root_uri: root.as_ref().map(|r| file_uri(r, true)),
+            root,
+            abs,
+        };
+        (Some(loaded), err)
+    }
+
+    /// The root of root-relative links for a file: `--root`, else the git
+    /// repository holding a Markdown file (as GitHub renders it), else the
+    /// walked directory.
+    fn root_of(
+        &mut self,
+        src: &Sources,
+        abs: &Path,
+        format: Format,
+    ) -> Option<PathBuf> {
+        if let Some(r) = &src.root {
+            return Some(r.clone());
+        }
+        if format == Format::Markdown {
+            let dir = abs.parent()?.to_path_buf();
+            let git = self
+                .git_roots
+                .entry(dir.clone())
+                .or_insert_with(|| {
+                    dir.ancestors()
+                        .find(|d| d.join(".git").exists())
+                        .map(Path::to_path_buf)
+                })
+                .clone();
+            if git.is_some() {
+                return git;
+            }
+        }
+        src.walked
+            .iter()
+            .filter(|w| abs.starts_with(w))
+            .max_by_key(|w| w.as_os_str().len())
+            .cloned()
+    }
+}
+
+impl LoadError {
+    /// The line to print for it.
+    pub fn message(&self, path: &Path) -> String {
+        match self {
+            LoadError::Unreadable(e) | LoadError::Partial(e) => e.to_string(),
+            LoadError::TooLarge => format!(
+                "{}: larger than {} MiB: its links were not read",
+                path.display(),
+                MAX_DOCUMENT >> 20
+            ),
+        }
+    }
+}
