@@ -78,10 +78,12 @@ use std::fmt;
 use crate::Span;
 use crate::scanning::Finder;
 
-mod charset;
+// Crate-visible for `checking::anchors`, which reads the same parse
+// (Markdown options, start tags, line starts) for a document's anchors.
+pub(crate) mod charset;
 mod html;
-mod markdown;
-mod tags;
+pub(crate) mod markdown;
+pub(crate) mod tags;
 mod target;
 
 pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
