@@ -17,6 +17,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod checking;
 pub mod links;
 pub mod scanning;
 mod span;
