@@ -97,7 +97,9 @@ impl fmt::Display for Reason {
             Reason::CaseDiffers(actual) => {
                 write!(f, "the file is named '{actual}' (case differs)")
             }
-            Reason::OutsideRoot => f.write_str("the target is outside the root"),
+            Reason::OutsideRoot => {
+                f.write_str("the target is outside the root")
+            }
             Reason::NoIndexFile => {
                 f.write_str("a fragment on a directory without an index file")
             }
@@ -233,11 +235,15 @@ struct Listings(Mutex<HashMap<PathBuf, Arc<Vec<OsString>>>>);
 
 impl Listings {
     fn get(&self, dir: &Path) -> Arc<Vec<OsString>> {
-        if let Some(l) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
+        if let Some(l) =
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).get(dir)
+        {
             return l.clone();
         }
         let names: Vec<OsString> = std::fs::read_dir(dir)
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect())
+            .map(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect()
+            })
             .unwrap_or_default();
         let names = Arc::new(names);
         self.0
@@ -270,7 +276,8 @@ impl Checker {
         // Step 2: each distinct local target once.
         let targets: HashSet<&Path> =
             paths.iter().flatten().filter_map(|p| p.as_deref()).collect();
-        let owned: Vec<PathBuf> = targets.iter().map(|p| p.to_path_buf()).collect();
+        let owned: Vec<PathBuf> =
+            targets.iter().map(|p| p.to_path_buf()).collect();
         let found: HashMap<PathBuf, Found> = owned
             .into_par_iter()
             .map(|p| {
@@ -313,7 +320,9 @@ impl Checker {
                 d.links
                     .iter()
                     .zip(p)
-                    .map(|(l, p)| self.verdict(d, l, p.as_deref(), &found, &known, &read))
+                    .map(|(l, p)| {
+                        self.verdict(d, l, p.as_deref(), &found, &known, &read)
+                    })
                     .collect()
             })
             .collect()
@@ -334,7 +343,8 @@ impl Checker {
         let Some(target) = link.target() else {
             return Verdict::skipped();
         };
-        let scheme = target.split(':').next().unwrap_or("").to_ascii_lowercase();
+        let scheme =
+            target.split(':').next().unwrap_or("").to_ascii_lowercase();
         match scheme.as_str() {
             "file" => {}
             "mailto" | "tel" => {
@@ -358,15 +368,22 @@ impl Checker {
             Some(Found::Dir(index)) => index.as_ref(),
             Some(Found::CaseDiffers(actual)) => {
                 let s = replace_tail(link.link(), actual);
-                return Verdict::broken(Reason::CaseDiffers(actual.clone()), s);
+                return Verdict::broken(
+                    Reason::CaseDiffers(actual.clone()),
+                    s,
+                );
             }
             Some(Found::Missing(near)) => {
-                let s = near.as_ref().and_then(|n| replace_last_segment(link.link(), n));
+                let s = near
+                    .as_ref()
+                    .and_then(|n| replace_last_segment(link.link(), n));
                 return Verdict::broken(Reason::NoSuchFile, s);
             }
             None => return Verdict::skipped(),
         };
-        let Some(fragment) = checked_fragment(link).filter(|_| self.opts.fragments) else {
+        let Some(fragment) =
+            checked_fragment(link).filter(|_| self.opts.fragments)
+        else {
             return Verdict::ok();
         };
         let Some(doc_path) = doc_path else {
@@ -384,8 +401,11 @@ impl Checker {
                 if ids.iter().any(|i| self.matches(i, &fragment, doc_path)) {
                     return Verdict::ok();
                 }
-                let s = anchors::suggest(&fragment, ids.iter().map(String::as_str))
-                    .map(|a| format!("#{a}"));
+                let s = anchors::suggest(
+                    &fragment,
+                    ids.iter().map(String::as_str),
+                )
+                .map(|a| format!("#{a}"));
                 Verdict::broken(Reason::NoAnchor(fragment), s)
             }
             Targets::Lines(n) => match line_fragment(&fragment) {
@@ -399,16 +419,15 @@ impl Checker {
     }
 
     /// Whether anchor `id` of the document at `path` is what `fragment`
-    /// names. HTML ids match exactly (the HTML standard compares them
-    /// case-sensitively); Markdown anchors as the renderer matches them:
-    /// its anchors are lowercase, and GitHub's page script also finds
-    /// `#Usage` at the anchor `usage`, so the fragment is lowercased
-    /// before comparing for a Markdown target.
+    /// names: HTML ids exactly (the HTML standard compares them
+    /// case-sensitively), Markdown anchors as their renderer matches them
+    /// ([`AnchorStyle::fragment_matches`]).
     fn matches(&self, id: &str, fragment: &str, path: &Path) -> bool {
-        id == fragment
-            || (is_markdown(path)
-                && self.opts.anchors == AnchorStyle::Github
-                && id == fragment.to_lowercase())
+        if is_markdown(path) {
+            self.opts.anchors.fragment_matches(fragment, id)
+        } else {
+            id == fragment
+        }
     }
 
     /// What the file system says of `path`.
@@ -480,12 +499,15 @@ impl Checker {
             }
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
-                let (_, ids) = crate::links::LinkExtractor::new().extract_with_ids(&page);
+                let (_, ids) =
+                    crate::links::LinkExtractor::new().extract_with_ids(&page);
                 Targets::Ids(ids.unwrap_or_default())
             }
             _ => Targets::Lines(
                 memchr::memchr_iter(b'\n', &bytes).count()
-                    + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n")),
+                    + usize::from(
+                        !bytes.is_empty() && !bytes.ends_with(b"\n"),
+                    ),
             ),
         }
     }
@@ -551,7 +573,10 @@ fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
             continue;
         }
         let lower = name.to_string_lossy().to_lowercase();
-        match names.iter().find(|n| n.to_string_lossy().to_lowercase() == lower) {
+        match names
+            .iter()
+            .find(|n| n.to_string_lossy().to_lowercase() == lower)
+        {
             Some(n) => {
                 first_diff.get_or_insert(i);
                 at.push(n);
@@ -574,8 +599,10 @@ fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
     let parent = path.parent()?;
     let name = path.file_name()?.to_string_lossy();
     let names = listings.get(parent);
-    let strings: Vec<String> = names.iter().map(|n| n.to_string_lossy().into_owned()).collect();
-    anchors::suggest(&name, strings.iter().map(String::as_str)).map(str::to_owned)
+    let strings: Vec<String> =
+        names.iter().map(|n| n.to_string_lossy().into_owned()).collect();
+    anchors::suggest(&name, strings.iter().map(String::as_str))
+        .map(str::to_owned)
 }
 
 /// `link` with the last segment of its path replaced by `name`: how a
@@ -625,13 +652,16 @@ fn address_ok(scheme: &str, target: &str) -> bool {
             decoded.is_empty() && rest.starts_with('?')
                 || decoded.split(',').all(|a| {
                     let a = a.trim();
-                    a.split_once('@').is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
+                    a.split_once('@')
+                        .is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
                 })
         }
         _ => {
             let num = body.split(';').next().unwrap_or("");
             num.chars().any(|c| c.is_ascii_digit())
-                && num.chars().all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
+                && num
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
         }
     }
 }

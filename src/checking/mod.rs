@@ -1,8 +1,13 @@
-//! Checking links: whether what a document's links name exists.
+//! Whether the links of a document resolve, offline: local files and the
+//! fragments that point into them (`uriscan check`). This layer sits on
+//! [`links`](crate::links), which finds and resolves each link.
 //!
-//! [`local`] checks the local targets (files, directories, anchors)
-//! offline; [`anchors`] holds the heading-anchor rules of the Markdown
-//! renderers.
+//! - [`local`] checks local targets (files, directories, case, index
+//!   files, fallback extensions, fragments) as a map-reduce over the
+//!   documents;
+//! - [`anchors`] computes the fragments a target document offers: heading
+//!   anchors by the rules of the renderer that will show it (GitHub,
+//!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML.
 
 pub mod anchors;
 pub mod local;

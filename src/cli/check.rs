@@ -77,13 +77,23 @@ pub struct CheckArgs {
     pub index_files: Vec<String>,
     /// Extensions tried for a missing file (`ch01.html` satisfied by
     /// `ch01.md`, `guide/intro` by `guide/intro.md`).
-    #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "Checking")]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Checking"
+    )]
     pub fallback_extensions: Vec<String>,
     /// Do not check fragments.
     #[arg(long, help_heading = "Checking")]
     pub no_fragments: bool,
     /// Whose heading anchors Markdown targets have.
-    #[arg(long, value_name = "STYLE", default_value = "github", help_heading = "Checking")]
+    #[arg(
+        long,
+        value_name = "STYLE",
+        default_value = "github",
+        help_heading = "Checking"
+    )]
     pub anchors: AnchorsArg,
     /// A target outside the root is not an error (when it exists).
     #[arg(long, help_heading = "Checking")]
@@ -104,10 +114,21 @@ pub struct CheckArgs {
     #[arg(long, help_heading = "Output")]
     pub errors_only: bool,
     /// The report's form.
-    #[arg(long, value_name = "FORMAT", default_value = "human", conflicts_with = "json", help_heading = "Output")]
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "human",
+        conflicts_with = "json",
+        help_heading = "Output"
+    )]
     pub format: ReportFormat,
     /// When to color the report.
-    #[arg(long, value_name = "WHEN", default_value = "auto", help_heading = "Output")]
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "auto",
+        help_heading = "Output"
+    )]
     pub color: ColorChoice,
 
     #[command(flatten)]
@@ -117,13 +138,24 @@ pub struct CheckArgs {
 /// Runs `uriscan check`; returns the exit code.
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
-    let inputs: Vec<_> = paths.iter().cloned().map(super::config::Input::Path).collect();
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let inputs: Vec<_> =
+        paths.iter().cloned().map(super::config::Input::Path).collect();
     let mut extractor = LinkExtractor::builder();
     // Text files are read only with --include-text; HTML text nodes are
     // never links of the document.
     extractor.include_text(false);
-    let sources = Sources::new(&inputs, extractor.build(), None, None, args.root.as_deref())?;
+    let sources = Sources::new(
+        &inputs,
+        extractor.build(),
+        None,
+        None,
+        args.root.as_deref(),
+    )?;
     let mut walker = WalkerBuilder::new();
     walker
         .hidden(args.walk.hidden)
@@ -176,7 +208,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
                     path.to_path_buf(),
                     Document {
                         path: loaded.abs.clone(),
-                        root: loaded.root.clone().unwrap_or_else(|| loaded.abs.clone()),
+                        root: loaded
+                            .root
+                            .clone()
+                            .unwrap_or_else(|| loaded.abs.clone()),
                         links: links.collect(),
                         ids,
                     },
@@ -190,7 +225,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     });
     let mut docs = docs.into_inner().unwrap_or_else(|e| e.into_inner());
     docs.sort_by(|a, b| a.0.cmp(&b.0));
-    let (labels, docs): (Vec<PathBuf>, Vec<Document>) = docs.into_iter().unzip();
+    let (labels, docs): (Vec<PathBuf>, Vec<Document>) =
+        docs.into_iter().unzip();
 
     // Reduce: the checker.
     let mut checker = Checker::builder();
@@ -211,7 +247,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     } && !args.json;
     let mut out = Vec::with_capacity(1 << 16);
@@ -220,7 +257,16 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         counts.files += 1;
         for (link, v) in doc.links.iter().zip(verdicts) {
             counts.add(link, v);
-            write_one(&mut out, &args, color, label, &sources.cwd, &doc.root, link, v);
+            write_one(
+                &mut out,
+                &args,
+                color,
+                label,
+                &sources.cwd,
+                &doc.root,
+                link,
+                v,
+            );
             if out.len() > 1 << 16 && flush(&mut out).is_err() {
                 return Ok(2);
             }
@@ -260,7 +306,10 @@ struct Batch<'a> {
 
 impl Batch<'_> {
     fn hand_over(&mut self) {
-        self.docs.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.held);
+        self.docs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .append(&mut self.held);
     }
 }
 
@@ -277,7 +326,11 @@ fn flush(out: &mut Vec<u8>) -> Result<(), ()> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(()),
         Err(e) => {
-            let _ = writeln!(io::stderr().lock(), "uriscan: standard output: {}", io_message(&e));
+            let _ = writeln!(
+                io::stderr().lock(),
+                "uriscan: standard output: {}",
+                io_message(&e)
+            );
             Err(())
         }
     }
@@ -347,10 +400,12 @@ fn write_one(
         if args.errors_only && !broken {
             return;
         }
-        let local = link
-            .file_path()
-            .filter(|p| p.starts_with(root))
-            .map(|p| super::links::relative_to(cwd, &p).to_string_lossy().into_owned());
+        let local =
+            link.file_path().filter(|p| p.starts_with(root)).map(|p| {
+                super::links::relative_to(cwd, &p)
+                    .to_string_lossy()
+                    .into_owned()
+            });
         let row = JsonCheck {
             path: label.to_string_lossy(),
             line: link.line(),
@@ -374,13 +429,19 @@ fn write_one(
         return;
     }
     let reason = v.reason().map(|r| r.to_string()).unwrap_or_default();
-    let hint = v.suggestion().map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
+    let hint = v
+        .suggestion()
+        .map(|s| format!(" (did you mean '{s}'?)"))
+        .unwrap_or_default();
     match args.format {
         ReportFormat::Github => {
             // Workflow commands: `%`, CR and LF escaped in the message,
             // and `,` and `:` too in properties.
-            let esc = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
-            let prop = |s: &str| esc(s).replace(',', "%2C").replace(':', "%3A");
+            let esc = |s: &str| {
+                s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+            };
+            let prop =
+                |s: &str| esc(s).replace(',', "%2C").replace(':', "%3A");
             let _ = writeln!(
                 out,
                 "::error file={},line={},col={}::{}",
@@ -391,8 +452,10 @@ fn write_one(
             );
         }
         ReportFormat::Human => {
-            let (p, r) = if color { ("\x1b[35m", "\x1b[0m") } else { ("", "") };
-            let (l, lr) = if color { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+            let (p, r) =
+                if color { ("\x1b[35m", "\x1b[0m") } else { ("", "") };
+            let (l, lr) =
+                if color { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
             let _ = writeln!(
                 out,
                 "{p}{}{r}:{}:{}: broken link '{l}{}{lr}': {reason}{hint}",

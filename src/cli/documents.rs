@@ -74,11 +74,7 @@ impl Sources {
     }
 
     /// The page to extract: `doc` at `url`, with its root and the base.
-    pub fn page<'a>(
-        &'a self,
-        doc: &'a [u8],
-        loaded: &'a Loaded,
-    ) -> Page<'a> {
+    pub fn page<'a>(&'a self, doc: &'a [u8], loaded: &'a Loaded) -> Page<'a> {
         let mut page = Page::new(doc, loaded.format).url(&loaded.url);
         if let Some(r) = &loaded.root_uri {
             page = page.root(r);
@@ -176,7 +172,12 @@ impl DocReader {
         });
         self.doc.clear();
         let err = match self.reader.read(path) {
-            Err(e) => return (None, Some(LoadError::Unreadable(Error::io(path, &e)))),
+            Err(e) => {
+                return (
+                    None,
+                    Some(LoadError::Unreadable(Error::io(path, &e))),
+                );
+            }
             Ok(Contents::Binary) => return (None, None),
             Ok(Contents::Text(t)) => {
                 self.doc.extend_from_slice(t);

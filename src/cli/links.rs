@@ -39,7 +39,6 @@ Examples:
   uriscan links --json README.md | jq 'select(.local)'
   uriscan links --base-url https://example.com/ --format html < page.html";
 
-
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
@@ -156,7 +155,6 @@ pub(super) fn relative_to(dir: &Path, path: &Path) -> PathBuf {
     }
     out
 }
-
 
 struct Shared<'c> {
     cfg: &'c LinksConfig,

@@ -78,10 +78,12 @@ use std::fmt;
 use crate::Span;
 use crate::scanning::Finder;
 
-mod charset;
+// Crate-visible for `checking::anchors`, which reads the same parse
+// (Markdown options, start tags, line starts) for a document's anchors.
+pub(crate) mod charset;
 mod html;
-mod markdown;
-mod tags;
+pub(crate) mod markdown;
+pub(crate) mod tags;
 mod target;
 
 pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
@@ -410,13 +412,20 @@ impl LinkExtractor {
     /// The links of `page`, and for an HTML page the fragment identifiers
     /// it defines (every element's `id`, every `a@name`), read in the same
     /// pass: what a link checker needs of each document it reads.
-    pub fn extract_with_ids(&self, page: &Page<'_>) -> (Links, Option<Vec<String>>) {
+    pub fn extract_with_ids(
+        &self,
+        page: &Page<'_>,
+    ) -> (Links, Option<Vec<String>>) {
         let mut ids = (page.format == Format::Html).then(Vec::new);
         let links = self.extract_inner(page, &mut ids);
         (links, ids)
     }
 
-    fn extract_inner(&self, page: &Page<'_>, ids: &mut Option<Vec<String>>) -> Links {
+    fn extract_inner(
+        &self,
+        page: &Page<'_>,
+        ids: &mut Option<Vec<String>>,
+    ) -> Links {
         let mut raw = vec![];
         let (decoded, html_base) = self.read(page, &mut raw, ids);
         raw.sort_by_key(|l| l.span.start);
