@@ -285,14 +285,19 @@ impl Checker {
                 (p, f)
             })
             .collect();
-        // Step 3: the anchors of each document some fragment points into.
-        let mut known: HashMap<&Path, &[String]> = HashMap::new();
-        for d in docs {
-            if let Some(ids) = &d.ids {
-                known.insert(&d.path, ids);
-            }
-        }
-        let wanted: HashSet<PathBuf> = if self.opts.fragments {
+        // Step 3: the anchors of each document some fragment points into,
+        // following redirect pages (a meta refresh, as rustdoc and site
+        // generators leave where a page moved) a few hops.
+        let known: HashMap<&Path, (&[String], Option<PathBuf>)> = docs
+            .iter()
+            .filter_map(|d| {
+                Some((
+                    d.path.as_path(),
+                    (d.ids.as_deref()?, refresh_target(&d.links)),
+                ))
+            })
+            .collect();
+        let mut wanted: HashSet<PathBuf> = if self.opts.fragments {
             docs.iter()
                 .zip(&paths)
                 .flat_map(|(d, p)| d.links.iter().zip(p))
@@ -301,16 +306,51 @@ impl Checker {
                     Found::File(p) | Found::Dir(Some(p)) => Some(p.clone()),
                     _ => None,
                 })
-                .filter(|p| !known.contains_key(p.as_path()))
                 .collect()
         } else {
             HashSet::new()
         };
-        let read: HashMap<PathBuf, Targets> = wanted
-            .into_par_iter()
+        let mut read: HashMap<PathBuf, Targets> = HashMap::new();
+        let mut pending: Vec<PathBuf> = wanted.iter().cloned().collect();
+        for _ in 0..=MAX_REDIRECTS {
+            let new: Vec<(PathBuf, Targets)> = pending
+                .par_iter()
+                .filter(|p| !known.contains_key(p.as_path()))
+                .map(|p| (p.clone(), self.targets_of(p)))
+                .collect();
+            read.extend(new);
+            let redirects: Vec<PathBuf> = pending
+                .iter()
+                .filter_map(|p| match (known.get(p.as_path()), read.get(p)) {
+                    (Some((_, r)), _) => r.clone(),
+                    (None, Some(Targets::Ids(_, r))) => r.clone(),
+                    _ => None,
+                })
+                .filter(|r| !wanted.contains(r))
+                .collect();
+            wanted.extend(redirects.iter().cloned());
+            pending = redirects;
+            if pending.is_empty() {
+                break;
+            }
+        }
+        // Each wanted document's anchors as a set, built once: a page of
+        // the Rust documentation defines thousands of ids, and hundreds of
+        // links into it each look one up.
+        let lookups: HashMap<&Path, Lookup<'_>> = wanted
+            .par_iter()
             .map(|p| {
-                let t = self.targets_of(&p);
-                (p, t)
+                let l = match known.get(p.as_path()) {
+                    Some((ids, r)) => Lookup::ids(ids, r.as_deref()),
+                    None => match read.get(p) {
+                        Some(Targets::Ids(ids, r)) => {
+                            Lookup::ids(ids, r.as_deref())
+                        }
+                        Some(Targets::Lines(n)) => Lookup::Lines(*n),
+                        _ => Lookup::Unknown,
+                    },
+                };
+                (p.as_path(), l)
             })
             .collect();
         // Step 4: the verdicts.
@@ -321,7 +361,7 @@ impl Checker {
                     .iter()
                     .zip(p)
                     .map(|(l, p)| {
-                        self.verdict(d, l, p.as_deref(), &found, &known, &read)
+                        self.verdict(d, l, p.as_deref(), &found, &lookups)
                     })
                     .collect()
             })
@@ -334,8 +374,7 @@ impl Checker {
         link: &Link,
         path: Option<&Path>,
         found: &HashMap<PathBuf, Found>,
-        known: &HashMap<&Path, &[String]>,
-        read: &HashMap<PathBuf, Targets>,
+        lookups: &HashMap<&Path, Lookup<'_>>,
     ) -> Verdict {
         if let Some(e) = link.error() {
             return Verdict::broken(Reason::Malformed(e.to_string()), None);
@@ -389,44 +428,72 @@ impl Checker {
         let Some(doc_path) = doc_path else {
             return Verdict::broken(Reason::NoIndexFile, None);
         };
-        let targets = match known.get(doc_path.as_path()) {
-            Some(ids) => Targets::Ids(ids.to_vec()),
-            None => match read.get(doc_path) {
-                Some(t) => t.clone(),
-                None => return Verdict::ok(),
-            },
-        };
-        match targets {
-            Targets::Ids(ids) => {
-                if ids.iter().any(|i| self.matches(i, &fragment, doc_path)) {
+        let raw_fragment = link
+            .target()
+            .and_then(|t| t.split_once('#'))
+            .map_or("", |(_, f)| f);
+        let mut at = doc_path.as_path();
+        for _ in 0..=MAX_REDIRECTS {
+            match lookups.get(at) {
+                Some(Lookup::Ids { redirect: Some(r), set, .. })
+                    if !self.holds(set, raw_fragment, &fragment, at) =>
+                {
+                    at = r;
+                }
+                _ => break,
+            }
+        }
+        match lookups.get(at) {
+            Some(Lookup::Ids { set, all, .. }) => {
+                if self.holds(set, raw_fragment, &fragment, at) {
                     return Verdict::ok();
                 }
                 let s = anchors::suggest(
                     &fragment,
-                    ids.iter().map(String::as_str),
+                    all.iter().map(String::as_str),
                 )
                 .map(|a| format!("#{a}"));
                 Verdict::broken(Reason::NoAnchor(fragment), s)
             }
-            Targets::Lines(n) => match line_fragment(&fragment) {
-                Some((a, b)) if a >= 1 && b <= n && a <= b => Verdict::ok(),
+            Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
+                Some((a, b)) if a >= 1 && b <= *n && a <= b => Verdict::ok(),
                 Some(_) => Verdict::broken(Reason::NoSuchLine(fragment), None),
                 // Another file's fragment cannot be checked.
                 None => Verdict::ok(),
             },
-            Targets::Unknown => Verdict::ok(),
+            _ => Verdict::ok(),
         }
     }
 
-    /// Whether anchor `id` of the document at `path` is what `fragment`
-    /// names: HTML ids exactly (the HTML standard compares them
-    /// case-sensitively), Markdown anchors as their renderer matches them
-    /// ([`AnchorStyle::fragment_matches`]).
-    fn matches(&self, id: &str, fragment: &str, path: &Path) -> bool {
+    /// Whether the document at `path`, with anchors `set`, has what the
+    /// fragment names. As the HTML standard finds "the indicated part of
+    /// the document": the fragment as written first, then
+    /// percent-decoded (rustdoc writes ids such as `impl-From%3CT%3E`).
+    /// Markdown anchors match as their renderer matches them
+    /// ([`AnchorStyle::fragment_matches`]). A range `12-20` holds when
+    /// both lines' ids exist: rustdoc's source pages and other code
+    /// viewers highlight such ranges by script.
+    fn holds(
+        &self,
+        set: &HashSet<&str>,
+        raw: &str,
+        decoded: &str,
+        path: &Path,
+    ) -> bool {
+        if set.contains(raw) || set.contains(decoded) {
+            return true;
+        }
         if is_markdown(path) {
-            self.opts.anchors.fragment_matches(fragment, id)
-        } else {
-            id == fragment
+            let lower = decoded.to_lowercase();
+            return lower != decoded
+                && set.contains(lower.as_str())
+                && self.opts.anchors.fragment_matches(decoded, &lower);
+        }
+        match decoded.split_once('-') {
+            Some((a, b)) if is_digits(a) && is_digits(b) => {
+                set.contains(a) && set.contains(b)
+            }
+            _ => false,
         }
     }
 
@@ -495,13 +562,17 @@ impl Checker {
                         .into_iter()
                         .map(|a| a.name)
                         .collect(),
+                    None,
                 )
             }
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
-                let (_, ids) =
+                let url = crate::links::file_uri(path, false);
+                let page = page.url(&url);
+                let (links, ids) =
                     crate::links::LinkExtractor::new().extract_with_ids(&page);
-                Targets::Ids(ids.unwrap_or_default())
+                let links: Vec<Link> = links.collect();
+                Targets::Ids(ids.unwrap_or_default(), refresh_target(&links))
             }
             _ => Targets::Lines(
                 memchr::memchr_iter(b'\n', &bytes).count()
@@ -522,12 +593,54 @@ impl Default for Checker {
 /// What a fragment may name in a target.
 #[derive(Clone, Debug)]
 enum Targets {
-    /// HTML ids or Markdown anchors.
-    Ids(Vec<String>),
+    /// HTML ids or Markdown anchors, and a redirect page's target.
+    Ids(Vec<String>, Option<PathBuf>),
     /// Another file: its number of lines, for GitHub's `#L10`.
     Lines(usize),
     /// Unreadable now: nothing to say.
     Unknown,
+}
+
+/// How many redirect pages a fragment is followed through.
+const MAX_REDIRECTS: usize = 5;
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Where a redirect page sends the reader: its meta refresh's local target.
+fn refresh_target(links: &[Link]) -> Option<PathBuf> {
+    links
+        .iter()
+        .find(|l| {
+            l.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
+        })
+        .and_then(Link::file_path)
+}
+
+/// A wanted document's anchors, ready for lookups.
+enum Lookup<'a> {
+    /// The anchors as a set, and as a list for suggestions; the page a
+    /// redirect page sends to.
+    Ids {
+        set: HashSet<&'a str>,
+        all: &'a [String],
+        redirect: Option<&'a Path>,
+    },
+    /// Another file's number of lines.
+    Lines(usize),
+    /// Nothing known.
+    Unknown,
+}
+
+impl<'a> Lookup<'a> {
+    fn ids(ids: &'a [String], redirect: Option<&'a Path>) -> Lookup<'a> {
+        Lookup::Ids {
+            set: ids.iter().map(String::as_str).collect(),
+            all: ids,
+            redirect,
+        }
+    }
 }
 
 fn is_markdown(path: &Path) -> bool {
