@@ -1,0 +1,185 @@
+//! `uriscan check` on trees built for each rule: the links expected
+//! broken, and only those, with their reasons and suggestions; exit codes
+//! and output formats.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn write(root: &Path, path: &str, text: &str) {
+    let p = root.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Runs `uriscan check ARGS` in `dir`: (stdout, exit code).
+fn check(dir: &Path, args: &[&str]) -> (String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+/// The broken links of a human report, as `path:line: link: reason`
+/// without the column.
+fn broken(report: &str) -> Vec<String> {
+    report.lines().map(str::to_owned).collect()
+}
+
+fn docs_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(
+        d,
+        "README.md",
+        "# Project\n\n## Install\n\n## Usage\n\n## Usage\n\n## 🚀 Launch\n\n## `foo()` usage\n\n## Custom {#my-id}\n\n<a name=\"raw-anchor\"></a>\n",
+    );
+    write(
+        d,
+        "docs/guide.md",
+        "# Guide\n\n\
+         [ok](../README.md#install)\n\
+         [dup](../README.md#usage-1)\n\
+         [emoji](../README.md#-launch)\n\
+         [code](../README.md#foo-usage)\n\
+         [custom](../README.md#my-id)\n\
+         [raw](../README.md#raw-anchor)\n\
+         [case](../README.md#Install)\n\
+         [self](#guide)\n\
+         [top](#top)\n\
+         [empty](#)\n\
+         [typo](../README.md#instal)\n\
+         [missing](../README.md#nowhere)\n\
+         [dir](sub/)\n\
+         [dir-readme](sub/#sub-title)\n\
+         [dir-none](empty/#x)\n\
+         [file-typo](../READMEE.md)\n\
+         [wrong-case](../readme.md)\n\
+         [pct](my%20file.md)\n\
+         [root](/docs/guide.md)\n\
+         [outside](../../elsewhere.md)\n\
+         [line](../code.rs#L2)\n\
+         [no-line](../code.rs#L9)\n\
+         [text-frag](../README.md#:~:text=Install)\n\
+         [web](https://example.com/)\n\
+         [mail](mailto:someone@example.com)\n\
+         [bad-mail](mailto:nobody)\n\
+         [bad](http://a:port/)\n",
+    );
+    write(d, "docs/sub/README.md", "# Sub title\n");
+    write(d, "docs/empty/.keep", "");
+    write(d, "docs/my file.md", "x\n");
+    write(d, "code.rs", "fn main() {\n}\n");
+    dir
+}
+
+#[test]
+fn markdown_rules() {
+    let dir = docs_tree();
+    let (out, code) =
+        check(dir.path(), &["--hidden", "--color", "never", "docs"]);
+    assert_eq!(code, 1, "{out}");
+    let got = broken(&out);
+    let want = [
+        "docs/guide.md:13:8: broken link '../README.md#instal': no anchor '#instal' in the target (did you mean '#install'?)",
+        "docs/guide.md:14:11: broken link '../README.md#nowhere': no anchor '#nowhere' in the target",
+        "docs/guide.md:17:12: broken link 'empty/#x': a fragment on a directory without an index file",
+        "docs/guide.md:18:13: broken link '../READMEE.md': no such file or directory (did you mean '../README.md'?)",
+        "docs/guide.md:19:14: broken link '../readme.md': the file is named 'README.md' (case differs) (did you mean '../README.md'?)",
+        "docs/guide.md:22:11: broken link '../../elsewhere.md': the target is outside the root",
+        "docs/guide.md:24:11: broken link '../code.rs#L9': the file has no line '#L9'",
+        "docs/guide.md:28:12: broken link 'mailto:nobody': not a valid address",
+        "docs/guide.md:29:7: broken link 'http://a:port/': not a URI reference: invalid port at byte 9",
+    ];
+    assert_eq!(got, want, "\n{out}");
+}
+
+#[test]
+fn exit_codes_and_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[b](b.md) [web](https://example.com/)\n");
+    write(d, "b.md", "# B\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    write(d, "c.md", "[gone](gone.md)\n");
+    let (out, code) = check(d, &["--format", "github", "."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "::error file=./c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
+    );
+    let (out, _) = check(d, &["--json", "."]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let status: Vec<_> =
+        rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["ok", "skipped", "broken"]);
+    assert_eq!(rows[2]["reason"], "no such file or directory");
+    assert_eq!(rows[2]["local"], "gone.md");
+    let (out, _) = check(d, &["--json", "--errors-only", "."]);
+    assert_eq!(out.lines().count(), 1);
+    let (_, code) = check(d, &["--anchors", "nope", "."]);
+    assert_eq!(code, 2);
+    let (_, code) = check(d, &["missing-dir"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn fallback_extensions_and_index_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "src/ch01.md",
+        "# One\n\n[two](ch02.html) [intro](guide/intro) [idx](guide/#part)\n",
+    );
+    write(d, "src/ch02.md", "# Two\n");
+    write(d, "src/guide/intro.md", "# Intro\n");
+    write(d, "src/guide/index.md", "# Guide\n## Part\n");
+    let (out, code) = check(d, &["src"]);
+    assert_eq!(code, 1, "without fallbacks, ch02.html and intro are missing");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    let (out, code) = check(d, &["--fallback-extensions", "md,html", "src"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, code) = check(d, &["--index-files", "README.md", "src"]);
+    assert!(out.contains("without an index file"), "{out}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn html_sites() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "index.html",
+        "<a href=\"page.html#sec\">a</a><a href=\"page.html#impl-From%3CT%3E\">b</a>\
+         <a href=\"old.html#sec\">c</a><a href=\"page.html#nope\">d</a>\
+         <a href=\"/page.html\">e</a><a href=\"src.html#2-3\">f</a>",
+    );
+    write(
+        d,
+        "page.html",
+        "<h2 id=sec>S</h2><div id=\"impl-From%3CT%3E\"></div><a name=named></a>",
+    );
+    write(
+        d,
+        "old.html",
+        "<meta http-equiv=refresh content=\"0;URL=page.html\">",
+    );
+    write(d, "src.html", "<a id=1></a><a id=2></a><a id=3></a>");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "./index.html:1:109: broken link 'page.html#nope': no anchor '#nope' in the target\n"
+    );
+    let (out, _) = check(d, &["--no-fragments", "."]);
+    assert_eq!(out, "");
+}
