@@ -54,7 +54,7 @@ hyperfine -N -i --warmup 1 --runs "$runs" --export-csv "$out" "${args[@]}" >/dev
 printf '%-10s %10s %12s\n' tool median 'peak RSS'
 for i in "${!names[@]}"; do
   med=$(awk -F, -v n="${names[$i]}" '$1 == n {print $4}' "$out")
-  rss=$( { /usr/bin/time -f '%M' sh -c "${cmds[$i]} >/dev/null 2>&1"; } 2>&1 | tail -1)
+  rss=$( { /usr/bin/time -f '%M' sh -c "${cmds[$i]} >/dev/null 2>&1" || true; } 2>&1 | tail -1)
   printf '%-10s %9.2fs %10d KB\n' "${names[$i]}" "$med" "$rss"
 done
 echo "(medians of $runs runs, page cache warm)"
@@ -64,6 +64,6 @@ if [[ -n $ly ]]; then
   hyperfine -N -i --runs "$lruns" --export-csv "$out" -n lychee "$cmd" >/dev/null 2>&1 \
     || die "hyperfine failed on lychee"
   med=$(awk -F, '$1 == "lychee" {print $4}' "$out")
-  rss=$( { /usr/bin/time -f '%M' sh -c "$cmd >/dev/null 2>&1"; } 2>&1 | tail -1)
+  rss=$( { /usr/bin/time -f '%M' sh -c "$cmd >/dev/null 2>&1" || true; } 2>&1 | tail -1)
   printf '%-10s %9.2fs %10d KB   (%s run)\n' lychee "$med" "$rss" "$lruns"
 fi

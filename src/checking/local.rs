@@ -268,23 +268,38 @@ impl Checker {
     /// order, for each document.
     pub fn check(&self, docs: &[Document]) -> Vec<Vec<Verdict>> {
         let listings = Listings::default();
-        // Each link's local path, decoded once.
-        let paths: Vec<Vec<Option<PathBuf>>> = docs
-            .par_iter()
-            .map(|d| d.links.iter().map(Link::file_path).collect())
-            .collect();
+        // Each link's local path, decoded once and interned: a site has
+        // millions of links to tens of thousands of files, so each link
+        // keeps a number, not a path. Decoded in parallel a batch of
+        // documents at a time, interned in order.
+        let mut index: FastMap<Vec<u8>, u32> = FastMap::default();
+        let mut uniq: Vec<PathBuf> = Vec::new();
+        let mut paths: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
+        for batch in docs.chunks(256) {
+            let decoded: Vec<Vec<Option<PathBuf>>> = batch
+                .par_iter()
+                .map(|d| d.links.iter().map(Link::file_path).collect())
+                .collect();
+            for doc in decoded {
+                paths.push(
+                    doc.into_iter()
+                        .map(|p| match p {
+                            None => NO_PATH,
+                            Some(p) => *index
+                                .entry(key(&p).to_vec())
+                                .or_insert_with(|| {
+                                    uniq.push(p);
+                                    (uniq.len() - 1) as u32
+                                }),
+                        })
+                        .collect(),
+                );
+            }
+        }
+        drop(index);
         // Step 2: each distinct local target once.
-        let targets: FastMap<&[u8], &Path> = paths
-            .iter()
-            .flatten()
-            .filter_map(|p| p.as_deref())
-            .map(|p| (key(p), p))
-            .collect();
-        let targets: Vec<&Path> = targets.into_values().collect();
-        let found: FastMap<&[u8], Found> = targets
-            .into_par_iter()
-            .map(|p| (key(p), self.find(p, &listings)))
-            .collect();
+        let found: Vec<Found> =
+            uniq.par_iter().map(|p| self.find(p, &listings)).collect();
         // Step 3: the anchors of each document some fragment points into,
         // following redirect pages (a meta refresh, as rustdoc and site
         // generators leave where a page moved) a few hops.
@@ -301,8 +316,10 @@ impl Checker {
             docs.iter()
                 .zip(&paths)
                 .flat_map(|(d, p)| d.links.iter().zip(p))
-                .filter(|(l, _)| checked_fragment(l).is_some())
-                .filter_map(|(_, p)| match found.get(key(p.as_deref()?))? {
+                .filter(|(l, p)| {
+                    **p != NO_PATH && checked_fragment(l).is_some()
+                })
+                .filter_map(|(_, &p)| match &found[p as usize] {
                     Found::File(p) | Found::Dir(Some(p)) => Some((key(p), p)),
                     _ => None,
                 })
@@ -365,8 +382,11 @@ impl Checker {
                 d.links
                     .iter()
                     .zip(p)
-                    .map(|(l, p)| {
-                        self.verdict(d, l, p.as_deref(), &found, &lookups)
+                    .map(|(l, &p)| {
+                        let path = (p != NO_PATH).then(|| {
+                            (uniq[p as usize].as_path(), &found[p as usize])
+                        });
+                        self.verdict(d, l, path, &lookups)
                     })
                     .collect()
             })
@@ -377,8 +397,7 @@ impl Checker {
         &self,
         doc: &Document,
         link: &Link,
-        path: Option<&Path>,
-        found: &FastMap<&[u8], Found>,
+        path: Option<(&Path, &Found)>,
         lookups: &FastMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         if let Some(e) = link.error() {
@@ -400,30 +419,29 @@ impl Checker {
             }
             _ => return Verdict::skipped(),
         }
-        let Some(path) = path else {
+        let Some((path, found)) = path else {
             // A file: URI with a host names another machine.
             return Verdict::skipped();
         };
         if !self.opts.allow_outside_root && !is_under(path, &doc.root) {
             return Verdict::broken(Reason::OutsideRoot, None);
         }
-        let doc_path = match found.get(key(path)) {
-            Some(Found::File(p)) => Some(p),
-            Some(Found::Dir(index)) => index.as_ref(),
-            Some(Found::CaseDiffers(actual)) => {
+        let doc_path = match found {
+            Found::File(p) => Some(p),
+            Found::Dir(index) => index.as_ref(),
+            Found::CaseDiffers(actual) => {
                 let s = replace_tail(link.link(), actual);
                 return Verdict::broken(
                     Reason::CaseDiffers(actual.clone()),
                     s,
                 );
             }
-            Some(Found::Missing(near)) => {
+            Found::Missing(near) => {
                 let s = near
                     .as_ref()
                     .and_then(|n| replace_last_segment(link.link(), n));
                 return Verdict::broken(Reason::NoSuchFile, s);
             }
-            None => return Verdict::skipped(),
         };
         let Some(fragment) =
             checked_fragment(link).filter(|_| self.opts.fragments)
@@ -657,6 +675,9 @@ fn is_under(path: &Path, root: &Path) -> bool {
     p.starts_with(r)
         && (p.len() == r.len() || p[r.len()] == b'/' || r.ends_with(b"/"))
 }
+
+/// The interned path of a link that has none.
+const NO_PATH: u32 = u32::MAX;
 
 /// How many redirect pages a fragment is followed through.
 const MAX_REDIRECTS: usize = 5;
