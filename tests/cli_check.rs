@@ -183,3 +183,33 @@ fn html_sites() {
     let (out, _) = check(d, &["--no-fragments", "."]);
     assert_eq!(out, "");
 }
+
+#[test]
+fn exclusions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[x](gone.md) [y](drafts/old.md)\n");
+    write(d, "drafts/b.md", "[z](nowhere.md)\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.lines().count(), code), (3, 1), "{out}");
+    let (out, code) = check(
+        d,
+        &[
+            "--exclude",
+            "gone\\.md$",
+            "--exclude",
+            "/drafts/",
+            "--exclude-path",
+            "drafts/**",
+            ".",
+        ],
+    );
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, _) = check(d, &["--json", "--exclude", "gone", "a.md"]);
+    assert!(
+        out.lines().next().unwrap().contains("\"status\":\"excluded\""),
+        "{out}"
+    );
+    let (_, code) = check(d, &["--exclude", "(", "."]);
+    assert_eq!(code, 2);
+}

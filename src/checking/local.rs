@@ -128,6 +128,10 @@ impl Verdict {
     fn skipped() -> Verdict {
         Verdict { status: Status::Skipped, reason: None, suggestion: None }
     }
+    /// The verdict on a link that an exclusion leaves out.
+    pub fn excluded() -> Verdict {
+        Verdict { status: Status::Excluded, reason: None, suggestion: None }
+    }
     /// The status.
     pub fn status(&self) -> Status {
         self.status

@@ -104,6 +104,14 @@ pub struct CheckArgs {
     /// Also check the URIs found in other files (code, plain text).
     #[arg(long, help_heading = "Checking")]
     pub include_text: bool,
+    /// Leave out the links whose target (or, with none, whose link)
+    /// matches REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX", help_heading = "Checking")]
+    pub exclude: Vec<String>,
+    /// Do not check the links of the files matching GLOB (they are still
+    /// targets). Repeatable.
+    #[arg(long, value_name = "GLOB", help_heading = "Checking")]
+    pub exclude_path: Vec<String>,
 
     // ---- Output ----
     /// One JSON object per checked link: the fields of `links --json`
@@ -166,6 +174,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     for g in &args.walk.globs {
         walker.glob(g.as_str());
     }
+    for g in &args.exclude_path {
+        walker.glob(format!("!{g}"));
+    }
+    let exclude = regex::RegexSet::new(&args.exclude)
+        .map_err(|e| anyhow::anyhow!("--exclude: {e}"))?;
     for p in &paths {
         walker.path(p);
     }
@@ -240,7 +253,16 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
             AnchorsArg::Mdbook => AnchorStyle::Mdbook,
         })
         .allow_outside_root(args.allow_outside_root);
-    let verdicts = checker.build().check(&docs);
+    let mut verdicts = checker.build().check(&docs);
+    if !exclude.is_empty() {
+        for (doc, vs) in docs.iter().zip(&mut verdicts) {
+            for (link, v) in doc.links.iter().zip(vs.iter_mut()) {
+                if exclude.is_match(link.target().unwrap_or(link.link())) {
+                    *v = Verdict::excluded();
+                }
+            }
+        }
+    }
 
     // Report.
     let color = match args.color {
