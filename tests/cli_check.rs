@@ -213,3 +213,30 @@ fn exclusions() {
     let (_, code) = check(d, &["--exclude", "(", "."]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn a_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "src/ch01.md", "[two](ch02.html) [gone](gone.md)\n");
+    write(d, "src/ch02.md", "# Two\n");
+    let (_, code) = check(d, &["src"]);
+    assert_eq!(code, 1);
+    write(
+        d,
+        "src/uriscan.toml",
+        "fallback-extensions = [\"md\", \"html\"]\nexclude = [\"gone\"]\n",
+    );
+    let (out, code) = check(d, &["src"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    write(d, "other.toml", "fallback-extension = [\"md\"]\n");
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "--config", "other.toml", "src"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fallback-extension"), "{err}");
+}

@@ -67,14 +67,14 @@ pub struct CheckArgs {
 
     // ---- Checking ----
     /// Files that stand for a directory when a fragment needs a document.
+    /// [default: index.html,index.htm,README.md,index.md]
     #[arg(
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = "index.html,index.htm,README.md,index.md",
         help_heading = "Checking"
     )]
-    pub index_files: Vec<String>,
+    pub index_files: Option<Vec<String>>,
     /// Extensions tried for a missing file (`ch01.html` satisfied by
     /// `ch01.md`, `guide/intro` by `guide/intro.md`).
     #[arg(
@@ -88,13 +88,9 @@ pub struct CheckArgs {
     #[arg(long, help_heading = "Checking")]
     pub no_fragments: bool,
     /// Whose heading anchors Markdown targets have.
-    #[arg(
-        long,
-        value_name = "STYLE",
-        default_value = "github",
-        help_heading = "Checking"
-    )]
-    pub anchors: AnchorsArg,
+    /// [default: github]
+    #[arg(long, value_name = "STYLE", help_heading = "Checking")]
+    pub anchors: Option<AnchorsArg>,
     /// A target outside the root is not an error (when it exists).
     #[arg(long, help_heading = "Checking")]
     pub allow_outside_root: bool,
@@ -112,6 +108,11 @@ pub struct CheckArgs {
     /// targets). Repeatable.
     #[arg(long, value_name = "GLOB", help_heading = "Checking")]
     pub exclude_path: Vec<String>,
+    /// Read settings from FILE (TOML, the long flags' names as keys);
+    /// default: `uriscan.toml` in the first PATH, else in the current
+    /// directory, when there is one. Flags win over the file.
+    #[arg(long, value_name = "FILE", help_heading = "Checking")]
+    pub config: Option<PathBuf>,
 
     // ---- Output ----
     /// One JSON object per checked link: the fields of `links --json`
@@ -144,8 +145,9 @@ pub struct CheckArgs {
 }
 
 /// Runs `uriscan check`; returns the exit code.
-pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
+    apply_config_file(&mut args)?;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -244,10 +246,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     // Reduce: the checker.
     let mut checker = Checker::builder();
     checker
-        .index_files(args.index_files.clone())
+        .index_files(args.index_files.clone().unwrap_or_else(|| {
+            ["index.html", "index.htm", "README.md", "index.md"]
+                .map(String::from)
+                .to_vec()
+        }))
         .fallback_extensions(args.fallback_extensions.clone())
         .fragments(!args.no_fragments)
-        .anchors(match args.anchors {
+        .anchors(match args.anchors.unwrap_or(AnchorsArg::Github) {
             AnchorsArg::Github => AnchorStyle::Github,
             AnchorsArg::Gitlab => AnchorStyle::Gitlab,
             AnchorsArg::Mdbook => AnchorStyle::Mdbook,
@@ -322,6 +328,79 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     } else {
         0
     })
+}
+
+/// `uriscan.toml`: the long flags of `check` as keys; an unknown key is
+/// an error that names it.
+#[derive(serde::Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FileConfig {
+    index_files: Option<Vec<String>>,
+    fallback_extensions: Option<Vec<String>>,
+    no_fragments: Option<bool>,
+    anchors: Option<String>,
+    allow_outside_root: Option<bool>,
+    root: Option<PathBuf>,
+    include_text: Option<bool>,
+    exclude: Option<Vec<String>>,
+    exclude_path: Option<Vec<String>>,
+}
+
+/// Reads `--config FILE`, or `uriscan.toml` in the first path or the
+/// current directory, into the arguments the command line left unset.
+fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
+    let path = match &args.config {
+        Some(p) => p.clone(),
+        None => {
+            let first = args.paths.first().filter(|p| p.is_dir()).cloned();
+            let found = first
+                .map(|d| d.join("uriscan.toml"))
+                .into_iter()
+                .chain([PathBuf::from("uriscan.toml")])
+                .find(|p| p.is_file());
+            match found {
+                Some(p) => p,
+                None => return Ok(()),
+            }
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        anyhow::anyhow!("{}: {}", path.display(), io_message(&e))
+    })?;
+    let file: FileConfig = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
+    // A relative root is relative to the file.
+    let base = path.parent().unwrap_or(Path::new("."));
+    if args.index_files.is_none() {
+        args.index_files = file.index_files;
+    }
+    if args.fallback_extensions.is_empty() {
+        args.fallback_extensions =
+            file.fallback_extensions.unwrap_or_default();
+    }
+    args.no_fragments |= file.no_fragments.unwrap_or(false);
+    args.allow_outside_root |= file.allow_outside_root.unwrap_or(false);
+    args.include_text |= file.include_text.unwrap_or(false);
+    if args.anchors.is_none()
+        && let Some(a) = file.anchors
+    {
+        args.anchors = Some(AnchorsArg::from_str(&a, true).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: anchors = {a:?}: github, gitlab or mdbook",
+                path.display()
+            )
+        })?);
+    }
+    if args.root.is_none() {
+        args.root = file.root.map(|r| base.join(r));
+    }
+    if args.exclude.is_empty() {
+        args.exclude = file.exclude.unwrap_or_default();
+    }
+    if args.exclude_path.is_empty() {
+        args.exclude_path = file.exclude_path.unwrap_or_default();
+    }
+    Ok(())
 }
 
 /// A worker's documents, handed over to the shared list 64 at a time (one
