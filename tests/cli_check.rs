@@ -240,3 +240,33 @@ fn a_config_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("fallback-extension"), "{err}");
 }
+
+#[test]
+fn sarif_has_the_required_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "# A\n\n[x](gone.md) [y](#nope) [z](#a)\n");
+    let (out, code) = check(d, &["--format", "sarif", "."]);
+    assert_eq!(code, 1);
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // SARIF 2.1.0, section 3.13: version and runs; 3.14: tool.driver.name;
+    // 3.27: each result's message; 3.28-3.30: its location.
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "uriscan");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for r in results {
+        assert_eq!(r["ruleId"], "broken-link");
+        assert!(
+            r["message"]["text"].as_str().unwrap().starts_with("broken link")
+        );
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "a.md");
+        assert_eq!(loc["region"]["startLine"], 3);
+    }
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["byteOffset"],
+        9
+    );
+}

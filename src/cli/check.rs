@@ -55,6 +55,9 @@ pub enum ReportFormat {
     Human,
     /// GitHub Actions annotations (`::error file=…,line=…,col=…::…`).
     Github,
+    /// SARIF 2.1.0, for code-scanning dashboards: one result per broken
+    /// link, located by line and byte offset.
+    Sarif,
 }
 
 /// The arguments of `uriscan check`.
@@ -281,10 +284,17 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     } && !args.json;
     let mut out = Vec::with_capacity(1 << 16);
     let mut counts = Counts::default();
+    let mut sarif = vec![];
     for ((label, doc), verdicts) in labels.iter().zip(&docs).zip(&verdicts) {
         counts.files += 1;
         for (link, v) in doc.links.iter().zip(verdicts) {
             counts.add(link, v);
+            if args.format == ReportFormat::Sarif && !args.json {
+                if v.status() == Status::Broken {
+                    sarif.push(sarif_result(label, link, v));
+                }
+                continue;
+            }
             write_one(
                 &mut out,
                 &args,
@@ -299,6 +309,10 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 return Ok(2);
             }
         }
+    }
+    if args.format == ReportFormat::Sarif && !args.json {
+        let _ = serde_json::to_writer_pretty(&mut out, &sarif_log(sarif));
+        out.push(b'\n');
     }
     if flush(&mut out).is_err() {
         return Ok(2);
@@ -327,6 +341,54 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         1
     } else {
         0
+    })
+}
+
+/// One SARIF result: a broken link, at its line and bytes.
+fn sarif_result(label: &Path, link: &Link, v: &Verdict) -> serde_json::Value {
+    let reason = v.reason().map(|r| r.to_string()).unwrap_or_default();
+    let mut text = format!("broken link '{}': {reason}", link.link());
+    if let Some(s) = v.suggestion() {
+        text.push_str(&format!(" (did you mean '{s}'?)"));
+    }
+    let uri = label.to_string_lossy();
+    serde_json::json!({
+        "ruleId": "broken-link",
+        "level": "error",
+        "message": { "text": text },
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": { "uri": uri.strip_prefix("./").unwrap_or(&uri) },
+                // SARIF columns count characters; a byte offset says
+                // exactly where the link is.
+                "region": {
+                    "startLine": link.line(),
+                    "byteOffset": link.span().start,
+                    "byteLength": link.span().len(),
+                }
+            }
+        }]
+    })
+}
+
+/// The SARIF 2.1.0 log of one run.
+fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
+    serde_json::json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "uriscan",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": [{
+                        "id": "broken-link",
+                        "shortDescription": { "text": "A link whose target or anchor does not exist" }
+                    }]
+                }
+            },
+            "results": results
+        }]
     })
 }
 
@@ -557,6 +619,8 @@ fn write_one(
                 esc(&format!("broken link '{}': {reason}{hint}", link.link()))
             );
         }
+        // Gathered by the caller into one log.
+        ReportFormat::Sarif => {}
         ReportFormat::Human => {
             let (p, r) =
                 if color { ("\x1b[35m", "\x1b[0m") } else { ("", "") };
