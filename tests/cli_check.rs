@@ -270,3 +270,19 @@ fn sarif_has_the_required_fields() {
         9
     );
 }
+
+#[test]
+fn orphans_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "README.md", "[a](a.md) [dir](sub/)\n");
+    write(d, "a.md", "[back](README.md)\n");
+    write(d, "sub/index.md", "# Sub\n");
+    write(d, "lonely.md", "[a](a.md)\n");
+    write(d, "start.md", "# Start\n");
+    let (out, code) = check(d, &["--orphans", "--entry", "start.md", "."]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("./lonely.md: orphan: no other document links here\n", 0)
+    );
+}

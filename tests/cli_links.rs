@@ -132,3 +132,20 @@ fn standard_input_with_a_format_and_base() {
         "https://example.com/d/x.html\nhttps://example.com/i.png\n"
     );
 }
+
+#[test]
+fn links_to_a_file_or_an_anchor() {
+    let dir = tree();
+    std::fs::write(dir.path().join("install.md"), "# Setup\n").unwrap();
+    let (out, code) = links(dir.path(), &["--to", "install.md", "docs"]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("docs/guide.md:3:15:../install.md#setup\n", 0)
+    );
+    let (out, _) = links(dir.path(), &["--to", "install.md#setup", "docs"]);
+    assert_eq!(out.lines().count(), 1);
+    let (out, code) = links(dir.path(), &["--to", "install.md#other", "docs"]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    let (_, code) = links(dir.path(), &["--to", "missing.md", "docs"]);
+    assert_eq!(code, 2);
+}

@@ -111,6 +111,14 @@ pub struct CheckArgs {
     /// targets). Repeatable.
     #[arg(long, value_name = "GLOB", help_heading = "Checking")]
     pub exclude_path: Vec<String>,
+    /// Also list the documents that no other document links to, apart
+    /// from the entry points (README.md, index.html, index.htm and
+    /// --entry files).
+    #[arg(long, help_heading = "Checking")]
+    pub orphans: bool,
+    /// An entry point for --orphans. Repeatable.
+    #[arg(long, value_name = "FILE", help_heading = "Checking")]
+    pub entry: Vec<PathBuf>,
     /// Read settings from FILE (TOML, the long flags' names as keys);
     /// default: `uriscan.toml` in the first PATH, else in the current
     /// directory, when there is one. Flags win over the file.
@@ -310,6 +318,24 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    if args.orphans {
+        for label in orphans(&labels, &docs, &args.entry) {
+            if args.json {
+                let row = serde_json::json!({
+                    "path": label.to_string_lossy(),
+                    "status": "orphan",
+                });
+                let _ = serde_json::to_writer(&mut out, &row);
+                out.push(b'\n');
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{}: orphan: no other document links here",
+                    label.display()
+                );
+            }
+        }
+    }
     if args.format == ReportFormat::Sarif && !args.json {
         let _ = serde_json::to_writer_pretty(&mut out, &sarif_log(sarif));
         out.push(b'\n');
@@ -342,6 +368,43 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     } else {
         0
     })
+}
+
+/// The documents no other document links to, in path order: a link to a
+/// directory counts for its index files; README.md, index.html,
+/// index.htm and the entries are never orphans.
+fn orphans<'a>(
+    labels: &'a [PathBuf],
+    docs: &[Document],
+    entries: &[PathBuf],
+) -> Vec<&'a PathBuf> {
+    let mut linked = std::collections::HashSet::new();
+    for doc in docs {
+        for link in &doc.links {
+            let Some(p) = link.file_path() else { continue };
+            if p == doc.path {
+                continue;
+            }
+            for index in ["README.md", "index.md", "index.html", "index.htm"] {
+                linked.insert(p.join(index));
+            }
+            linked.insert(p);
+        }
+    }
+    let entries: Vec<PathBuf> =
+        entries.iter().filter_map(|e| std::fs::canonicalize(e).ok()).collect();
+    labels
+        .iter()
+        .zip(docs)
+        .filter(|(_, d)| {
+            let name =
+                d.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            !matches!(name, "README.md" | "index.html" | "index.htm")
+                && !entries.contains(&d.path)
+                && !linked.contains(&d.path)
+        })
+        .map(|(l, _)| l)
+        .collect()
 }
 
 /// One SARIF result: a broken link, at its line and bytes.

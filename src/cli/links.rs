@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::links::{Format, Link, LinkExtractor};
@@ -79,6 +80,10 @@ pub struct LinksArgs {
     /// Also list the bare URIs in HTML text (kind `text`).
     #[arg(long, help_heading = "Links")]
     pub include_text: bool,
+    /// Only the links that point at FILE (a file or directory), and with
+    /// `#ANCHOR` at that anchor: who links here, before a rename.
+    #[arg(long, value_name = "FILE[#ANCHOR]", help_heading = "Links")]
+    pub to: Option<String>,
 
     #[command(flatten)]
     pub walk: WalkArgs,
@@ -88,6 +93,8 @@ pub struct LinksArgs {
 struct LinksConfig {
     common: Common,
     sources: Sources,
+    /// `--to`: the canonical path, and the anchor.
+    to: Option<(PathBuf, Option<String>)>,
 }
 
 /// Runs `uriscan links`; returns the exit code.
@@ -108,7 +115,19 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
         args.base_url,
         args.root.as_deref(),
     )?;
-    let cfg = LinksConfig { common, sources };
+    let to = match &args.to {
+        None => None,
+        Some(t) => {
+            let (file, anchor) = match t.split_once('#') {
+                Some((f, a)) => (f, Some(a.to_owned())),
+                None => (t.as_str(), None),
+            };
+            let path = std::fs::canonicalize(file)
+                .with_context(|| format!("--to {file}"))?;
+            Some((path, anchor))
+        }
+    };
+    let cfg = LinksConfig { common, sources, to };
     let shared = Shared {
         cfg: &cfg,
         found: AtomicBool::new(false),
@@ -138,6 +157,24 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
     } else {
         1
     })
+}
+
+/// Whether `link` points at `file` (or, for a directory target, at
+/// the directory `file` is), and at `anchor` when one is asked for.
+fn points_at(link: &Link, file: &Path, anchor: Option<&str>) -> bool {
+    let Some(p) = link.file_path() else { return false };
+    // Ask the file system (symbolic links, `..`) only when the names agree.
+    if p.file_name() != file.file_name() {
+        return false;
+    }
+    let p = std::fs::canonicalize(&p).unwrap_or(p);
+    if p != file {
+        return false;
+    }
+    match anchor {
+        None => true,
+        Some(a) => link.fragment().is_some_and(|f| f == a),
+    }
 }
 
 /// `path` relative to `dir` (both absolute), with `..` where it is not
@@ -231,6 +268,11 @@ impl<'s, 'c> Worker<'s, 'c> {
         let mut links = vec![];
         links.extend(cfg.sources.extractor.extract(&page));
         for link in links {
+            if let Some((file, anchor)) = &cfg.to
+                && !points_at(&link, file, anchor.as_deref())
+            {
+                continue;
+            }
             let shown = link.target().unwrap_or(link.link());
             if let Some(seen) = &self.shared.seen
                 && !seen
