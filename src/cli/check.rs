@@ -142,6 +142,10 @@ pub struct CheckArgs {
         help_heading = "Output"
     )]
     pub format: ReportFormat,
+    /// No progress bar (it shows on standard error when that is a
+    /// terminal).
+    #[arg(long, help_heading = "Output")]
+    pub no_progress: bool,
     /// When to color the report.
     #[arg(
         long,
@@ -197,6 +201,20 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     }
     let walker = walker.build()?;
 
+    // A progress bar on a terminal: documents read, then the check.
+    let progress = if !args.no_progress && io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {pos} documents read ({per_sec}) {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Some(bar)
+    } else {
+        None
+    };
     // Map: read every document on the walker's threads.
     let docs = Mutex::new(Vec::new());
     let errored = AtomicBool::new(false);
@@ -210,6 +228,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         let report_error = &report_error;
         let sources = &sources;
         let include_text = args.include_text;
+        let progress = progress.as_ref();
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -228,6 +247,9 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 report_error(e.message(path));
             }
             if let Some(loaded) = loaded {
+                if let Some(bar) = progress {
+                    bar.inc(1);
+                }
                 let page = sources.page(reader.doc(), &loaded);
                 let (links, ids) = sources.extractor.extract_with_ids(&page);
                 mine.held.push((
@@ -270,7 +292,14 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
             AnchorsArg::Mdbook => AnchorStyle::Mdbook,
         })
         .allow_outside_root(args.allow_outside_root);
+    if let Some(bar) = &progress {
+        let n: usize = docs.iter().map(|d| d.links.len()).sum();
+        bar.set_message(format!("checking {n} links"));
+    }
     let mut verdicts = checker.build().check(&docs);
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
     if !exclude.is_empty() {
         for (doc, vs) in docs.iter().zip(&mut verdicts) {
             for (link, v) in doc.links.iter().zip(vs.iter_mut()) {
