@@ -286,3 +286,23 @@ fn orphans_are_listed() {
         ("./lonely.md: orphan: no other document links here\n", 0)
     );
 }
+
+#[test]
+fn inline_comments_disable_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.md",
+        "[one](gone1.md)\n<!-- uriscan-disable-next-line -->\n[two](gone2.md)\n\
+         <!-- uriscan-disable -->\n[three](gone3.md)\n<!-- uriscan-enable -->\n[four](gone4.md)\n",
+    );
+    write(d, "b.html", "<!-- uriscan-disable --><a href=gone5.html>x</a>");
+    let (out, code) = check(d, &["--sort-free", "."]);
+    assert_eq!(code, 2, "an unknown flag is a usage error: {out}");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    let broken: Vec<_> =
+        out.lines().map(|l| l.split(": broken").next().unwrap()).collect();
+    assert_eq!(broken, ["./a.md:1:7", "./a.md:7:8"]);
+}

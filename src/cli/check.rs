@@ -262,6 +262,13 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                             .unwrap_or_else(|| loaded.abs.clone()),
                         links: links.collect(),
                         ids,
+                        disabled: if format == Format::Text {
+                            vec![]
+                        } else {
+                            uriscan::checking::local::disabled_lines(
+                                reader.doc(),
+                            )
+                        },
                     },
                 ));
             }
