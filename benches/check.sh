@@ -18,6 +18,7 @@
 # Environment:
 #   RUNS=5        timed runs per command (hyperfine)
 #   LYCHEE_RUNS=1 timed runs of lychee, which takes minutes on this site
+#                 (0: lychee is not run)
 #   SKIP_BUILD=1  do not run cargo build --release
 # Needs hyperfine (apt-get install hyperfine).
 set -euo pipefail
@@ -58,8 +59,8 @@ for i in "${!names[@]}"; do
   printf '%-10s %9.2fs %10d KB\n' "${names[$i]}" "$med" "$rss"
 done
 echo "(medians of $runs runs, page cache warm)"
-if [[ -n $ly ]]; then
-  lruns=${LYCHEE_RUNS:-1}
+lruns=${LYCHEE_RUNS:-1}
+if [[ -n $ly && $lruns -gt 0 ]]; then
   cmd="$ly --offline --include-fragments --no-progress --root-dir $dir $dir"
   hyperfine -N -i --runs "$lruns" --export-csv "$out" -n lychee "$cmd" >/dev/null 2>&1 \
     || die "hyperfine failed on lychee"

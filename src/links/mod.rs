@@ -210,10 +210,13 @@ pub struct Link {
     span: Span,
     line: u64,
     column: u64,
-    raw: String,
-    link: String,
-    target: Option<String>,
-    error: Option<LinkError>,
+    // Sized to fit: a checker holds millions of links (3 million in the
+    // Rust documentation). `raw` is kept only where it differs from
+    // `link`, and the error, rare, is boxed.
+    raw: Option<Box<str>>,
+    link: Box<str>,
+    target: Option<Box<str>>,
+    error: Option<Box<LinkError>>,
 }
 
 impl Link {
@@ -236,7 +239,7 @@ impl Link {
     /// The link as written (entities and escapes not decoded); for a
     /// Markdown reference link, the use (`[text][label]`).
     pub fn raw(&self) -> &str {
-        &self.raw
+        self.raw.as_deref().unwrap_or(&self.link)
     }
     /// The reference as the format defines it, before resolution:
     /// entities and escapes decoded, whitespace stripped as browsers do.
@@ -251,7 +254,7 @@ impl Link {
     }
     /// Why the link names no target, when it is malformed.
     pub fn error(&self) -> Option<&LinkError> {
-        self.error.as_ref()
+        self.error.as_deref()
     }
     /// The fragment of the target (or of the link, without one),
     /// percent-decoded.
@@ -462,10 +465,10 @@ impl LinkExtractor {
                     span: Span::new(start, end.max(start)),
                     line: line as u64,
                     column: (start - line_start) as u64 + 1,
-                    raw: r.raw,
-                    link: r.link,
-                    target,
-                    error,
+                    raw: (r.raw != r.link).then(|| r.raw.into_boxed_str()),
+                    link: r.link.into_boxed_str(),
+                    target: target.map(String::into_boxed_str),
+                    error: error.map(Box::new),
                 }
             })
             .collect();
