@@ -15,7 +15,6 @@ use serde::Serialize;
 use uriscan::checking::anchors::AnchorStyle;
 use uriscan::checking::{Checker, Document, Status, Verdict};
 use uriscan::links::{Format, Link, LinkExtractor};
-use uriscan::walking::WalkerBuilder;
 
 use super::args::{ColorChoice, WalkArgs};
 use super::documents::{DocReader, Sources};
@@ -181,16 +180,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         None,
         args.root.as_deref(),
     )?;
-    let mut walker = WalkerBuilder::new();
-    walker
-        .hidden(args.walk.hidden)
-        .ignore_files(!args.walk.no_ignore)
-        .max_depth(args.walk.max_depth)
-        .follow(args.walk.follow)
-        .threads(args.walk.threads.map_or(0, usize::from));
-    for g in &args.walk.globs {
-        walker.glob(g.as_str());
-    }
+    let mut walker = super::config::walker(&args.walk, false)?;
     for g in &args.exclude_path {
         walker.glob(format!("!{g}"));
     }

@@ -191,20 +191,7 @@ impl Common {
             ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
         } && mode != Mode::Json;
 
-        let sorted = out.sort == Some(SortBy::Path);
-        let mut walker = WalkerBuilder::new();
-        walker
-            .hidden(walk.hidden)
-            .ignore_files(!walk.no_ignore)
-            .max_depth(walk.max_depth)
-            .follow(walk.follow)
-            .sort_by_path(sorted);
-        if let Some(size) = &walk.max_filesize {
-            walker.max_filesize(Some(parse_size(size)?));
-        }
-        for g in &walk.globs {
-            walker.glob(g.as_str());
-        }
+        let mut walker = walker(walk, out.sort == Some(SortBy::Path))?;
 
         let implicit_dir = paths.is_empty() && !env.stdin_is_readable;
         let mut inputs = vec![];
@@ -227,9 +214,6 @@ impl Common {
                 walker.path(p);
             }
         }
-        // 0 is the walker's default (one per core); clap keeps `-j` in
-        // 1..=MAX_THREADS.
-        walker.threads(walk.threads.map_or(0, usize::from));
         // Check the globs now so that a bad one is a usage error.
         walker.build().context("invalid --glob")?;
         Ok(Common {
@@ -252,6 +236,28 @@ impl TryFrom<LowArgs> for Config {
     fn try_from(low: LowArgs) -> anyhow::Result<Config> {
         Config::new(low, Env::current())
     }
+}
+
+/// The walker the walking flags describe, for every command that walks:
+/// ignore rules, hidden files, depth, symlinks, size, globs, threads.
+pub fn walker(walk: &WalkArgs, sorted: bool) -> anyhow::Result<WalkerBuilder> {
+    let mut walker = WalkerBuilder::new();
+    walker
+        .hidden(walk.hidden)
+        .ignore_files(!walk.no_ignore)
+        .max_depth(walk.max_depth)
+        .follow(walk.follow)
+        .sort_by_path(sorted)
+        // 0 is the walker's default (one per core); clap keeps `-j` in
+        // 1..=MAX_THREADS.
+        .threads(walk.threads.map_or(0, usize::from));
+    if let Some(size) = &walk.max_filesize {
+        walker.max_filesize(Some(parse_size(size)?));
+    }
+    for g in &walk.globs {
+        walker.glob(g.as_str());
+    }
+    Ok(walker)
 }
 
 /// `123`, `10K`, `5M`, `1G` (powers of 1024, case-insensitive).
