@@ -108,11 +108,22 @@ pub enum ErrorKind {
 pub struct ParseError {
     index: usize,
     kind: ErrorKind,
+    /// The error is inside the authority (userinfo, host or port): the
+    /// input before it has no whole host to stand on.
+    in_authority: bool,
 }
 
 impl ParseError {
     pub(crate) fn new(index: usize, kind: ErrorKind) -> ParseError {
-        ParseError { index, kind }
+        ParseError { index, kind, in_authority: false }
+    }
+
+    /// Whether the error is inside the authority (3.2: userinfo, host or
+    /// port), rather than in the scheme, the path, the query or the
+    /// fragment. The scanner drops a candidate whose authority is bad
+    /// instead of cutting it (its prefix would name another host).
+    pub(crate) fn in_authority(&self) -> bool {
+        self.in_authority
     }
 
     /// The byte offset of the first byte that could not be taken.
@@ -616,7 +627,10 @@ impl Parser {
         //               / path-noscheme / path-empty (4.2)
         let mut authority = None;
         if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'/') {
-            authority = Some(self.authority(b, i + 2)?);
+            let a = self
+                .authority(b, i + 2)
+                .map_err(|e| ParseError { in_authority: true, ..e })?;
+            authority = Some(a);
         }
         let path_start = match &authority {
             Some(a) => a.end,
