@@ -22,7 +22,9 @@
 //! the same entry point: the offset is always on a character boundary, and
 //! errors in the authority are reported so that this holds (a bad port
 //! before whatever follows it, a bad IP literal at its `[`). A scanner can
-//! cut a bad candidate to its longest valid prefix with it.
+//! cut a bad candidate to its longest valid prefix with it; the scanner
+//! also learns whether the error is inside the authority, where it drops
+//! the candidate instead.
 
 use std::fmt;
 
