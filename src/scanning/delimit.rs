@@ -22,9 +22,7 @@ use super::kernels::Kernels;
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
 use super::unicode::{Decoded, decode, ends_bare_iri, ends_delimited_iri};
-use super::validate::{
-    cut_end, data_keeps_its_data, keeps_meaning, quick_valid,
-};
+use super::validate::{cut_end, keeps_meaning, quick_valid};
 use super::work;
 
 /// The longest run of URI characters taken as one candidate. A longer
@@ -141,10 +139,14 @@ enum Run {
 
 /// Reads the run of URI and IRI characters after `colon`. It ends at
 /// whitespace, at a byte that cannot be in a URI, at Unicode punctuation
-/// ([`ends_bare_iri`]; after a `quote`, only if the quote does not
-/// close), at invalid UTF-8, at a closing bracket that no opening one
-/// inside the run balances (`bracket`), or at the closing `quote`
-/// (`closed`).
+/// ([`ends_bare_iri`]; not after a `quote`), at invalid UTF-8, at a
+/// closing bracket that no opening one inside the run balances
+/// (`bracket`), or at the closing `quote` (`closed`).
+///
+/// Inside quotes Unicode punctuation is part of the URI; but when the
+/// quote does not close, the URI is read as bare text. If the quoted
+/// reading passed over non-ASCII (the only place the two differ), the
+/// run is read again as bare: rare, and the common loop stays as it was.
 #[inline(always)]
 fn scan_run<K: Kernels>(
     k: K,
@@ -154,13 +156,39 @@ fn scan_run<K: Kernels>(
     quote: Option<u8>,
     eof: bool,
 ) -> Run {
-    let run = scan_run_inner(k, hay, start, colon, quote, eof);
-    work::add(match run {
+    let reach = |run: &Run| match run {
         Run::End(r) => r.end - colon,
         Run::NeedMore => hay.len() - colon,
         Run::Overlong { from } => from - colon,
-    });
+    };
+    let mut run = scan_run_inner(k, hay, start, colon, quote, eof);
+    if quote.is_some()
+        && matches!(
+            run,
+            Run::End(RunEnd { closed: false, shape: Shape::Wide, .. })
+                | Run::Overlong { .. }
+        )
+    {
+        work::add(reach(&run));
+        run = scan_bare_again(k, hay, start, colon, eof);
+    }
+    work::add(reach(&run));
     run
+}
+
+/// The bare reading of a run whose quote did not close, out of line:
+/// inlined, this second copy of the run loop made confirmation, which
+/// is inlined into the iterators, larger, and the scanner slower.
+#[cold]
+#[inline(never)]
+fn scan_bare_again<K: Kernels>(
+    k: K,
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    eof: bool,
+) -> Run {
+    scan_run_inner(k, hay, start, colon, None, eof)
 }
 
 #[inline(always)]
@@ -177,35 +205,22 @@ fn scan_run_inner<K: Kernels>(
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
     let mut seen = Seen::default();
-    // Inside quotes, the first character that would end a bare run
-    // (Unicode punctuation): where the run ends if the quote does not
-    // close, the URI being then read as bare text.
-    let mut bare_end = None;
-    let end =
-        |end, bracket, closed: bool, seen: Seen, bare_end: Option<usize>| {
-            Run::End(match bare_end {
-                Some(end) if !closed => {
-                    RunEnd { end, bracket: false, closed, shape: Shape::Wide }
-                }
-                _ => RunEnd { end, bracket, closed, shape: seen.shape() },
-            })
-        };
+    let end = |end, bracket, closed, seen: Seen| {
+        Run::End(RunEnd { end, bracket, closed, shape: seen.shape() })
+    };
     loop {
         i = k.skip_plain(hay, i, stop);
         if i >= limit {
-            if bare_end.is_some() {
-                return end(i, false, false, seen, bare_end);
-            }
             return Run::Overlong { from: limit };
         }
         let Some(&c) = hay.get(i) else {
             if eof {
-                return end(i, false, false, seen, bare_end);
+                return end(i, false, false, seen);
             }
             return Run::NeedMore;
         };
         match RUN_CLASS[usize::from(c)] {
-            STOP => return end(i, false, quote == Some(c), seen, bare_end),
+            STOP => return end(i, false, quote == Some(c), seen),
             MARK => {
                 seen.mark(c, hay, i);
                 i += 1;
@@ -221,35 +236,30 @@ fn scan_run_inner<K: Kernels>(
                         let depth =
                             if c == b')' { &mut paren } else { &mut square };
                         if *depth == 0 {
-                            return end(i, true, false, seen, bare_end);
+                            return end(i, true, false, seen);
                         }
                         *depth -= 1;
                     }
                     _ if quote == Some(c) => {
-                        return end(i, false, true, seen, bare_end);
+                        return end(i, false, true, seen);
                     }
                     _ => {}
                 }
                 i += 1;
             }
             _ => match decode(&hay[i..]) {
-                Decoded::Char(ch, n) => {
-                    // Bare text ends at Unicode punctuation; quoted text
-                    // only at whitespace and controls (issue 19: a
-                    // quoted `…/ジョン・スミス` is whole).
-                    if ends_bare_iri(ch) {
-                        if quote.is_none() || ends_delimited_iri(ch) {
-                            return end(i, false, false, seen, bare_end);
-                        }
-                        bare_end.get_or_insert(i);
-                    }
+                // Bare text ends at Unicode punctuation; quoted text only
+                // at whitespace and controls (issue 19: a quoted
+                // `…/ジョン・スミス` is whole).
+                Decoded::Char(ch, n)
+                    if !ends_bare_iri(ch)
+                        || (quote.is_some() && !ends_delimited_iri(ch)) =>
+                {
                     seen.wide = true;
                     i += n;
                 }
                 Decoded::Incomplete if !eof => return Run::NeedMore,
-                Decoded::Invalid | Decoded::Incomplete => {
-                    return end(i, false, false, seen, bare_end);
-                }
+                _ => return end(i, false, false, seen),
             },
         }
     }
@@ -385,13 +395,12 @@ fn settle(
         } else {
             cand.len()
         };
-        let b = &cand[..len];
-        if quick_valid(b, colon) && data_keeps_its_data(b, colon) {
+        if quick_valid(&cand[..len], colon) {
             work::add(len);
-            debug_assert!(b.is_ascii());
+            debug_assert!(cand[..len].is_ascii());
             // SAFETY: the run scan saw no byte >= 0x80 in a clean
             // candidate (the scheme and its `:` are ASCII too).
-            let text = unsafe { std::str::from_utf8_unchecked(b) };
+            let text = unsafe { std::str::from_utf8_unchecked(&cand[..len]) };
             debug_assert!(Parser::new().validate_uri(text).is_ok(), "{text}");
             return Some(Settled { text, punctuation, invalid_tail: false });
         }

@@ -32,9 +32,7 @@ use super::arch::all::RunMasks;
 use super::delimit::{Found, Outcome, label_and_opener, trim_punct};
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{SchemePolicy, scheme_start};
-use super::validate::{
-    authority_ok_portable, data_keeps_its_data, quick_valid_with,
-};
+use super::validate::{authority_ok_portable, quick_valid_with};
 use super::work;
 
 /// How far past the `:` the lane follows a run (in 32-byte chunks)
@@ -92,10 +90,7 @@ pub(crate) fn confirm<'h>(
     } else {
         trim_punct(cand, colon_at, cand.len(), &mut punctuation)
     };
-    // A `data:` URI without its data is the general path's to drop.
-    if !quick_valid(&first, &cand[..len], colon_at)
-        || !data_keeps_its_data(&cand[..len], colon_at)
-    {
+    if !quick_valid(&first, &cand[..len], colon_at) {
         return None;
     }
     debug_assert!(cand[..len].is_ascii());

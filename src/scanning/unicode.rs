@@ -30,6 +30,10 @@ pub(crate) use crate::syntax::iri::{Decoded, decode};
 /// it, and RFC 3987 decides whether it is allowed where it stands:
 /// letters, marks, numbers, symbols (`£ € © → 😀`), connector
 /// punctuation (`‿`, as `_`), private use, unassigned.
+///
+/// Out of line: it is asked only of non-ASCII characters inside a run,
+/// and its search inlined into the run loop made confirmation larger.
+#[inline(never)]
 pub(crate) fn ends_bare_iri(c: char) -> bool {
     let c = c as u32;
     let i = BARE_ENDS.partition_point(|&(lo, _)| lo <= c);

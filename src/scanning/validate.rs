@@ -49,7 +49,7 @@ pub(crate) fn cut_end(
 /// Whether the valid URI `uri` (its scheme's `:` at `colon`) is one to
 /// emit: it has a non-empty host or path (or, without an authority, a
 /// non-empty query: `magnet:?xt=...`), a `data:` URI keeps its comma and
-/// data, and, when it was `cut` from a longer candidate, a host has a
+/// data ([`data_keeps_its_data`]), and, when it was `cut` from a longer candidate, a host has a
 /// letter or digit (`http://(` of a regular expression is no URI).
 pub(crate) fn keeps_meaning(
     uri: &UriRef<'_>,
@@ -57,20 +57,24 @@ pub(crate) fn keeps_meaning(
     cut: bool,
 ) -> bool {
     let path = !uri.path().is_empty();
-    let enough = match uri.host() {
+    match uri.host() {
         Some(host) => {
             (path || !host.is_empty())
                 && (!cut || host.chars().any(char::is_alphanumeric))
         }
-        None => path || uri.query().is_some_and(|q| !q.is_empty()),
-    };
-    enough && data_keeps_its_data(uri.as_str().as_bytes(), colon)
+        None => {
+            (path || uri.query().is_some_and(|q| !q.is_empty()))
+                && data_keeps_its_data(uri.as_str().as_bytes(), colon)
+        }
+    }
 }
 
-/// Whether `b`, a URI with its scheme's `:` at `colon`, is not a `data:`
-/// URI, or is one with a comma and data after it (RFC 2397): a `data:`
-/// URI cut before its data (`data:application/json;base64` of
-/// `…;base64,{payload}`) says nothing.
+/// Whether `b`, a URI without authority with its scheme's `:` at
+/// `colon`, is not a `data:` URI, or is one with a comma and data after
+/// it (RFC 2397, whose URIs have no authority): a `data:` URI cut before
+/// its data (`data:application/json;base64` of `…;base64,{payload}`)
+/// says nothing. Asked only without an authority, it costs the common
+/// `//` URIs nothing.
 #[inline(always)]
 pub(crate) fn data_keeps_its_data(b: &[u8], colon: usize) -> bool {
     // `| 0x20` folds the capitals of a scheme onto the small letters and
@@ -81,12 +85,21 @@ pub(crate) fn data_keeps_its_data(b: &[u8], colon: usize) -> bool {
     {
         return true;
     }
+    has_data(b)
+}
+
+/// Whether the `data:` URI `b` has a comma with data after it. Out of
+/// line: the test of the scheme above is inlined into the express lane,
+/// and `data:` URIs are rare.
+#[cold]
+#[inline(never)]
+fn has_data(b: &[u8]) -> bool {
     memchr::memchr(b',', &b[5..]).is_some_and(|i| 5 + i + 1 < b.len())
 }
 
 /// The fast path of validation, for candidates the run scan has already
 /// read: whether `b` is certainly a valid URI with a host or a path (as
-/// [`keeps_meaning`] asks of an uncut URI; the `data:` rule aside).
+/// [`keeps_meaning`] asks of an uncut URI).
 /// `false` means "ask the parser", not "invalid".
 ///
 /// `b` must be what the run scan calls clean: a valid scheme and its `:`
@@ -128,7 +141,8 @@ pub(crate) fn quick_valid_with(
     if !rest.starts_with(b"//") {
         // `path-rootless` or `path-absolute`: any first byte but these
         // leaves a non-empty path.
-        return !matches!(rest.first(), None | Some(b'?' | b'#'));
+        return !matches!(rest.first(), None | Some(b'?' | b'#'))
+            && data_keeps_its_data(b, colon);
     }
     authority_ok(b, colon + 3)
 }

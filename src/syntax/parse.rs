@@ -731,3 +731,35 @@ pub fn parse_reference(s: &str) -> Result<UriRef<'_>, ParseError> {
 pub fn parse_uri(s: &str) -> Result<UriRef<'_>, ParseError> {
     Parser::new().parse_uri(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scanner drops a candidate whose authority failed and cuts one
+    /// whose path, query or fragment did: the error must say which.
+    #[test]
+    fn errors_say_whether_the_authority_failed() {
+        let p = Parser::new().iri(true);
+        for (s, inside) in [
+            ("http://h:port/", true),
+            ("https://u:pw@server:port/api", true),
+            ("http://a@b@c/", true),
+            ("http://[::1/x", true),
+            ("http://h.%s.example/", true),
+            ("http://h^x/", true),
+            ("ftp://сервер:порт/файл", true),
+            ("http://h/%zz", false),
+            ("http://h?q=%s", false),
+            ("http://h#a#b", false),
+            ("http://h/a b", false),
+            ("mailto:%zz", false),
+            ("urn:a\u{E000}", false),
+        ] {
+            let e = p.parse_uri(s).unwrap_err();
+            assert_eq!(e.in_authority(), inside, "{s}");
+            // Either way the input before the error is valid.
+            assert!(p.parse_uri(&s[..e.index()]).is_ok(), "{s}");
+        }
+    }
+}
