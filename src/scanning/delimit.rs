@@ -14,15 +14,15 @@
 use std::borrow::Cow;
 
 use crate::Span;
-use crate::syntax::Parser;
 use crate::syntax::chars::{SCHEME, URI_CHAR, is_pct_encoded};
+use crate::syntax::{ErrorKind, Parser};
 
 use super::Trimmed;
 use super::kernels::Kernels;
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
-use super::unicode::{Decoded, continues_uri, decode};
-use super::validate::{has_host_or_path, quick_valid, valid_prefix};
+use super::unicode::{Decoded, decode, ends_bare_iri, ends_delimited_iri};
+use super::validate::{cut_end, keeps_meaning, quick_valid};
 use super::work;
 
 /// The longest run of URI characters taken as one candidate. A longer
@@ -43,7 +43,7 @@ pub const MAX_ANGLE_LEN: usize = 4 * 1024;
 pub(crate) const LOOKBEHIND: usize = MAX_SCHEME_LEN + 1 + 4 + 4 + 1;
 
 /// Trailing bytes cut from a bare URI in prose.
-fn is_trailing_punctuation(b: u8) -> bool {
+pub(crate) fn is_trailing_punctuation(b: u8) -> bool {
     matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'*')
 }
 
@@ -138,9 +138,15 @@ enum Run {
 }
 
 /// Reads the run of URI and IRI characters after `colon`. It ends at
-/// whitespace, at a byte that cannot be in a URI, at Unicode punctuation,
-/// at invalid UTF-8, at a closing bracket that no opening one inside the
-/// run balances (`bracket`), or at the closing `quote` (`closed`).
+/// whitespace, at a byte that cannot be in a URI, at Unicode punctuation
+/// ([`ends_bare_iri`]; not after a `quote`), at invalid UTF-8, at a
+/// closing bracket that no opening one inside the run balances
+/// (`bracket`), or at the closing `quote` (`closed`).
+///
+/// Inside quotes Unicode punctuation is part of the URI; but when the
+/// quote does not close, the URI is read as bare text. If the quoted
+/// reading passed over non-ASCII (the only place the two differ), the
+/// run is read again as bare: rare, and the common loop stays as it was.
 #[inline(always)]
 fn scan_run<K: Kernels>(
     k: K,
@@ -150,13 +156,39 @@ fn scan_run<K: Kernels>(
     quote: Option<u8>,
     eof: bool,
 ) -> Run {
-    let run = scan_run_inner(k, hay, start, colon, quote, eof);
-    work::add(match run {
+    let reach = |run: &Run| match run {
         Run::End(r) => r.end - colon,
         Run::NeedMore => hay.len() - colon,
         Run::Overlong { from } => from - colon,
-    });
+    };
+    let mut run = scan_run_inner(k, hay, start, colon, quote, eof);
+    if quote.is_some()
+        && matches!(
+            run,
+            Run::End(RunEnd { closed: false, shape: Shape::Wide, .. })
+                | Run::Overlong { .. }
+        )
+    {
+        work::add(reach(&run));
+        run = scan_bare_again(k, hay, start, colon, eof);
+    }
+    work::add(reach(&run));
     run
+}
+
+/// The bare reading of a run whose quote did not close, out of line:
+/// inlined, this second copy of the run loop made confirmation, which
+/// is inlined into the iterators, larger, and the scanner slower.
+#[cold]
+#[inline(never)]
+fn scan_bare_again<K: Kernels>(
+    k: K,
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    eof: bool,
+) -> Run {
+    scan_run_inner(k, hay, start, colon, None, eof)
 }
 
 #[inline(always)]
@@ -216,7 +248,13 @@ fn scan_run_inner<K: Kernels>(
                 i += 1;
             }
             _ => match decode(&hay[i..]) {
-                Decoded::Char(ch, n) if continues_uri(ch) => {
+                // Bare text ends at Unicode punctuation; quoted text only
+                // at whitespace and controls (issue 19: a quoted
+                // `…/ジョン・スミス` is whole).
+                Decoded::Char(ch, n)
+                    if !ends_bare_iri(ch)
+                        || (quote.is_some() && !ends_delimited_iri(ch)) =>
+                {
                     seen.wide = true;
                     i += n;
                 }
@@ -286,7 +324,7 @@ fn scan_angle_inner<K: Kernels>(
             MARK => seen.mark(c, hay, i),
             BRACKET_OR_QUOTE => seen.odd |= matches!(c, b'[' | b']'),
             _ => match decode(&hay[i..]) {
-                Decoded::Char(ch, n) if continues_uri(ch) => {
+                Decoded::Char(ch, n) if !ends_delimited_iri(ch) => {
                     seen.wide = true;
                     i += n - 1;
                 }
@@ -334,9 +372,9 @@ pub(crate) fn trim_punct(
 }
 
 /// Cuts a candidate to the URI to emit: trailing punctuation (when
-/// `trim`), then the longest valid prefix, then punctuation again, and
-/// finally the syntax layer's parser has the last word. `None` when what
-/// is left has neither host nor path.
+/// `trim`), then, if the parser rejects it, to its longest valid prefix
+/// by the cut rule ([`cut_end`], [`keeps_meaning`]). `None` when no URI
+/// is left to emit.
 ///
 /// A [`Shape::Clean`] candidate (most of them) that [`quick_valid`]
 /// accepts skips the parser: the run scan has already checked every byte
@@ -378,12 +416,10 @@ fn settle_by_parser(
     trim: bool,
     shape: Shape,
 ) -> Option<Settled<'_>> {
-    let trim_punct =
-        |n: usize, hit: &mut bool| trim_punct(cand, colon, n, hit);
     let mut punctuation = false;
     let mut len = cand.len();
     if trim {
-        len = trim_punct(len, &mut punctuation);
+        len = trim_punct(cand, colon, len, &mut punctuation);
     }
     // Runs are made of whole characters, so this holds; checked once,
     // every prefix cut at a character boundary is a `str` too.
@@ -398,46 +434,36 @@ fn settle_by_parser(
     };
     // The UTF-8 or quick look, then the parser.
     work::add(2 * len);
-    // The parser is the authority on validity: most candidates pass it
-    // whole. Otherwise the cut to the longest valid prefix is one pass
-    // of `valid_prefix`; should the parser still disagree, cut where it
-    // says, a bounded number of times.
+    // The parser is the one grammar: most candidates pass it whole, and
+    // for the rest its error says where the longest valid prefix ends
+    // (the input before the error's index is valid) and whether the
+    // authority is what failed, which drops the candidate.
     let parser = Parser::new().iri(true);
-    let mut invalid_tail = false;
-    let mut verdict = parser.validate_uri(text);
-    if let Err(e) = verdict {
-        let valid = valid_prefix(&cand[..len], colon);
-        let cut = if valid < len { valid } else { e.index() };
-        invalid_tail = true;
-        len = trim_punct(cut.min(len), &mut punctuation);
-        verdict = Err(e);
+    let e = match parser.parse_uri(text) {
+        Ok(uri) => {
+            return keeps_meaning(&uri, colon, false).then_some(Settled {
+                text,
+                punctuation,
+                invalid_tail: false,
+            });
+        }
+        Err(e) => e,
+    };
+    debug_assert_ne!(e.kind(), ErrorKind::InvalidScheme, "{text}");
+    if e.in_authority() {
+        return None;
     }
-    for _ in 0..4 {
-        if len <= colon + 1
-            || !text.is_char_boundary(len)
-            || !has_host_or_path(&cand[..len], colon)
-        {
-            return None;
-        }
-        if verdict.is_err() {
-            verdict = parser.validate_uri(&text[..len]);
-        }
-        match verdict {
-            Ok(()) => {
-                let text = &text[..len];
-                return Some(Settled { text, punctuation, invalid_tail });
-            }
-            Err(e) => {
-                let at = e.index();
-                if at >= len {
-                    return None;
-                }
-                len = trim_punct(at, &mut punctuation);
-                verdict = Err(e);
-            }
-        }
-    }
-    None
+    let text = &text[..cut_end(cand, colon, e.index(), &mut punctuation)?];
+    // Valid by the parser's promise, and still valid without trailing
+    // punctuation: no such byte ends a `%XX`, and in an authority it
+    // can only end a host or an empty port.
+    let uri = parser.parse_uri(text);
+    debug_assert!(uri.is_ok(), "{text}");
+    keeps_meaning(&uri.ok()?, colon, true).then_some(Settled {
+        text,
+        punctuation,
+        invalid_tail: true,
+    })
 }
 
 /// Looks at the candidate `:` at `colon`. `lower` is where the previous

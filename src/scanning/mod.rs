@@ -27,7 +27,9 @@
 //!    no `[`/`]`, one `#` at most, every `%` followed by two hex digits)
 //!    needs only its authority checked (`quick_valid`, held to the parser
 //!    by a property test); any other goes to the syntax layer's parser,
-//!    and is cut to its longest valid prefix in one pass when it fails.
+//!    the one grammar: when it fails, its error gives the longest valid
+//!    prefix and whether the authority failed, and the cut rule below
+//!    decides.
 //!
 //! # Extraction policy
 //!
@@ -42,23 +44,44 @@
 //!   (`schéma://x` gives nothing; `请看http://example.com/a` gives the
 //!   URI). No URI starts inside a previous candidate's run.
 //! - A bare URI ends at whitespace, at a byte that cannot be in a URI,
-//!   at Unicode punctuation, or at a closing `)` or `]` that no opening
-//!   one inside it balances; then trailing `. , ; : ! ? ' *` are cut.
+//!   at a non-ASCII character of the Unicode general categories `Pd Ps
+//!   Pe Pi Pf Po` (punctuation but connectors: dashes, brackets, quotes,
+//!   full stops and commas, the CJK brackets and full stops among them),
+//!   `Zs Zl Zp` (spaces) or `Cc Cf` (controls, invisible format
+//!   characters), or at a closing `)` or `]` that no opening one inside
+//!   it balances; then trailing `. , ; : ! ? ' *` are cut. Every other
+//!   character continues it, symbols included (`https://shop.example/£5`
+//!   is one IRI), and RFC 3987 decides where it is allowed.
 //! - After `"` or `'`, a URI ends at the matching quote, and trailing
 //!   punctuation inside the quotes is kept; after `<`, at the `>`
 //!   (whitespace inside is removed, see [`Match::rejoined`] and
 //!   [`Match::hyphen_break`]; a wrap right after the scheme's `:` is not
 //!   recognized); `URL:` before it is recorded in
-//!   [`Trimmed::url_prefix`]. If the closing delimiter is missing, the
-//!   URI is read as bare text.
+//!   [`Trimmed::url_prefix`]. Inside the delimiters Unicode punctuation
+//!   does not end a URI, only whitespace, controls and the delimiter do
+//!   (`"https://ja.wikipedia.org/wiki/ジョン・スミス"` is whole). If the
+//!   closing delimiter is missing, the URI is read as bare text.
 //! - In markup, `href="..."` and `src='...'` are quoted values; a
 //!   Markdown link's URI ends at the `)` that closes the link, which the
 //!   bracket rule gives.
 //! - Non-ASCII letters are kept as found (IRIs), or percent-encoded with
 //!   [`FinderBuilder::ascii`].
-//! - Only valid output: a candidate with a bad part is cut to its
-//!   longest valid prefix if that still has a host or a path, else
-//!   dropped.
+//! - Only valid output, and no invented URIs (the cut rule): a valid
+//!   candidate needs a host or a path (a query will do without an
+//!   authority: `magnet:?xt=...`). A candidate with a bad part is
+//!   - dropped when the bad part is in the authority (userinfo, host or
+//!     port): `https://admin:secret@server:port/api`,
+//!     `http://%s.example/`, `ftp://сервер:порт/файл` give nothing, as a
+//!     prefix would name a host the text never meant;
+//!   - otherwise cut to its longest valid prefix, less trailing
+//!     punctuation ([`Trimmed::invalid_tail`] and [`Trimmed::suffix`]
+//!     tell what was cut), but only if the cut leaves no `; , = & (`
+//!     hanging (`http://a.example/search?q=%s` gives nothing) and, for a
+//!     scheme with `//`, a host with a letter or digit (`file:///%s`
+//!     gives nothing).
+//!
+//!   A `data:` URI must keep its comma and some data, or is dropped
+//!   (`data:application/json;base64,{payload}` gives nothing).
 //! - Limits: schemes up to [`MAX_SCHEME_LEN`] bytes; a run of
 //!   [`MAX_URI_LEN`] bytes or more is dropped whole (scanning resumes at
 //!   the next ASCII whitespace or control byte); the `>` of a `<...>` URI
@@ -112,8 +135,10 @@ pub struct Trimmed {
     pub punctuation: bool,
     /// An unbalanced closing bracket was cut.
     pub unbalanced_bracket: bool,
-    /// A tail that is not valid URI syntax was cut (the URI is the longest
-    /// valid prefix of the candidate).
+    /// A tail that is not valid URI syntax was cut from the path, query
+    /// or fragment: the URI is the longest valid prefix of the candidate
+    /// (less trailing punctuation), kept by the cut rule of the module
+    /// docs. A candidate whose authority is bad is dropped instead.
     pub invalid_tail: bool,
 }
 

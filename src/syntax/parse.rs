@@ -22,7 +22,9 @@
 //! the same entry point: the offset is always on a character boundary, and
 //! errors in the authority are reported so that this holds (a bad port
 //! before whatever follows it, a bad IP literal at its `[`). A scanner can
-//! cut a bad candidate to its longest valid prefix with it.
+//! cut a bad candidate to its longest valid prefix with it; the scanner
+//! also learns whether the error is inside the authority, where it drops
+//! the candidate instead.
 
 use std::fmt;
 
@@ -108,11 +110,22 @@ pub enum ErrorKind {
 pub struct ParseError {
     index: usize,
     kind: ErrorKind,
+    /// The error is inside the authority (userinfo, host or port): the
+    /// input before it has no whole host to stand on.
+    in_authority: bool,
 }
 
 impl ParseError {
     pub(crate) fn new(index: usize, kind: ErrorKind) -> ParseError {
-        ParseError { index, kind }
+        ParseError { index, kind, in_authority: false }
+    }
+
+    /// Whether the error is inside the authority (3.2: userinfo, host or
+    /// port), rather than in the scheme, the path, the query or the
+    /// fragment. The scanner drops a candidate whose authority is bad
+    /// instead of cutting it (its prefix would name another host).
+    pub(crate) fn in_authority(&self) -> bool {
+        self.in_authority
     }
 
     /// The byte offset of the first byte that could not be taken.
@@ -616,7 +629,10 @@ impl Parser {
         //               / path-noscheme / path-empty (4.2)
         let mut authority = None;
         if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'/') {
-            authority = Some(self.authority(b, i + 2)?);
+            let a = self
+                .authority(b, i + 2)
+                .map_err(|e| ParseError { in_authority: true, ..e })?;
+            authority = Some(a);
         }
         let path_start = match &authority {
             Some(a) => a.end,
@@ -714,4 +730,36 @@ pub fn parse_reference(s: &str) -> Result<UriRef<'_>, ParseError> {
 /// ```
 pub fn parse_uri(s: &str) -> Result<UriRef<'_>, ParseError> {
     Parser::new().parse_uri(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scanner drops a candidate whose authority failed and cuts one
+    /// whose path, query or fragment did: the error must say which.
+    #[test]
+    fn errors_say_whether_the_authority_failed() {
+        let p = Parser::new().iri(true);
+        for (s, inside) in [
+            ("http://h:port/", true),
+            ("https://u:pw@server:port/api", true),
+            ("http://a@b@c/", true),
+            ("http://[::1/x", true),
+            ("http://h.%s.example/", true),
+            ("http://h^x/", true),
+            ("ftp://сервер:порт/файл", true),
+            ("http://h/%zz", false),
+            ("http://h?q=%s", false),
+            ("http://h#a#b", false),
+            ("http://h/a b", false),
+            ("mailto:%zz", false),
+            ("urn:a\u{E000}", false),
+        ] {
+            let e = p.parse_uri(s).unwrap_err();
+            assert_eq!(e.in_authority(), inside, "{s}");
+            // Either way the input before the error is valid.
+            assert!(p.parse_uri(&s[..e.index()]).is_ok(), "{s}");
+        }
+    }
 }
