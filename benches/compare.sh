@@ -10,8 +10,7 @@
 #   FILES=20000   number of files in the tree (at least 20000 by default)
 #   MIN_MB=500    minimum total size in MB
 #   RUNS=5        timed runs per command
-#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo,
-#                 then /work/shared/corpus)
+#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo)
 #   SKIP_BUILD=1  do not run cargo build --release
 set -euo pipefail
 

@@ -7,8 +7,7 @@
 # Usage: benches/files.sh
 # Environment:
 #   RUNS=40       timed runs per command (hyperfine)
-#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo,
-#                 then /work/shared/corpus)
+#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo)
 #   SKIP_BUILD=1  do not run cargo build --release
 # Needs hyperfine and rg (apt-get install hyperfine ripgrep).
 set -euo pipefail

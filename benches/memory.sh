@@ -6,8 +6,7 @@
 # Usage: benches/memory.sh
 # Environment:
 #   GB=1          input size in GB (10^9 bytes)
-#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo,
-#                 then /work/shared/corpus)
+#   CORPUS=DIR    the corpus (default: ../shared/corpus beside the repo)
 #   SKIP_BUILD=1  do not run cargo build --release
 # Needs GNU time (/usr/bin/time; apt-get install time).
 set -euo pipefail
