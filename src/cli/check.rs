@@ -19,6 +19,8 @@ use uriscan::links::{Format, Link, LinkExtractor};
 use super::args::{ColorChoice, WalkArgs};
 use super::documents::{DocReader, Sources};
 use super::io_message::io_message;
+use super::links::JsonLink;
+use super::printer::Label;
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when every checked link holds, 1 when some link is broken, \
@@ -622,18 +624,8 @@ impl Counts {
 /// verdict.
 #[derive(Serialize)]
 struct JsonCheck<'a> {
-    path: std::borrow::Cow<'a, str>,
-    line: u64,
-    column: u64,
-    offset: usize,
-    kind: String,
-    raw: &'a str,
-    link: &'a str,
-    target: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    local: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fragment: Option<std::borrow::Cow<'a, str>>,
+    #[serde(flatten)]
+    link: JsonLink<'a>,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
@@ -657,23 +649,9 @@ fn write_one(
         if args.errors_only && !broken {
             return;
         }
-        let local =
-            link.file_path().filter(|p| p.starts_with(root)).map(|p| {
-                super::links::relative_to(cwd, &p)
-                    .to_string_lossy()
-                    .into_owned()
-            });
+        let label = Label::path(label, false);
         let row = JsonCheck {
-            path: label.to_string_lossy(),
-            line: link.line(),
-            column: link.column(),
-            offset: link.span().start,
-            kind: link.kind().to_string(),
-            raw: link.raw(),
-            link: link.link(),
-            target: link.target(),
-            local,
-            fragment: link.fragment(),
+            link: JsonLink::new(&label, link, Some(root), cwd),
             status: v.status().as_str(),
             reason: v.reason().map(|r| r.to_string()),
             suggestion: v.suggestion(),

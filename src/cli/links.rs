@@ -179,7 +179,7 @@ fn points_at(link: &Link, file: &Path, anchor: Option<&str>) -> bool {
 
 /// `path` relative to `dir` (both absolute), with `..` where it is not
 /// below it.
-pub(super) fn relative_to(dir: &Path, path: &Path) -> PathBuf {
+fn relative_to(dir: &Path, path: &Path) -> PathBuf {
     let d: Vec<_> = dir.components().collect();
     let p: Vec<_> = path.components().collect();
     let common = d.iter().zip(&p).take_while(|(a, b)| a == b).count();
@@ -324,24 +324,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 out.push(b'\n');
             }
             Mode::Json => {
-                let local = link.file_path().and_then(|p| {
-                    p.starts_with(root?)
-                        .then(|| relative_to(&cfg.sources.cwd, &p))
-                });
-                let row = JsonLink {
-                    path: label.lossy(),
-                    path_bytes: label.bytes_if_not_utf8(),
-                    line: link.line(),
-                    column: link.column(),
-                    offset: link.span().start,
-                    kind: link.kind().to_string(),
-                    raw: link.raw(),
-                    link: link.link(),
-                    target: link.target(),
-                    local: local.as_ref().map(|p| p.to_string_lossy()),
-                    fragment: link.fragment(),
-                    error: link.error().map(|e| e.to_string()),
-                };
+                let row = JsonLink::new(label, link, root, &cfg.sources.cwd);
                 let _ = serde_json::to_writer(&mut *out, &row);
                 out.push(b'\n');
             }
@@ -370,9 +353,10 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 }
 
-/// One JSON Lines row of `links`; the field order is the documented one.
+/// One JSON Lines row of `links` (and the first fields of `check`'s);
+/// the field order is the documented one.
 #[derive(Serialize)]
-struct JsonLink<'a> {
+pub(super) struct JsonLink<'a> {
     path: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     path_bytes: Option<&'a [u8]>,
@@ -384,9 +368,39 @@ struct JsonLink<'a> {
     link: &'a str,
     target: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    local: Option<std::borrow::Cow<'a, str>>,
+    local: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fragment: Option<std::borrow::Cow<'a, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+}
+
+impl<'a> JsonLink<'a> {
+    /// The row of `link` in the file `label`: `local` is the target's
+    /// file when it is under `root`, relative to `cwd`.
+    pub(super) fn new(
+        label: &'a Label<'_>,
+        link: &'a Link,
+        root: Option<&Path>,
+        cwd: &Path,
+    ) -> JsonLink<'a> {
+        let local = link.file_path().and_then(|p| {
+            p.starts_with(root?)
+                .then(|| relative_to(cwd, &p).to_string_lossy().into_owned())
+        });
+        JsonLink {
+            path: label.lossy(),
+            path_bytes: label.bytes_if_not_utf8(),
+            line: link.line(),
+            column: link.column(),
+            offset: link.span().start,
+            kind: link.kind().to_string(),
+            raw: link.raw(),
+            link: link.link(),
+            target: link.target(),
+            local,
+            fragment: link.fragment(),
+            error: link.error().map(|e| e.to_string()),
+        }
+    }
 }

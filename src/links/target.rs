@@ -254,7 +254,7 @@ impl Resolver<'_> {
 /// Percent-decodes `s` (RFC 3986 2.1), lossily where the bytes are not
 /// UTF-8.
 pub fn percent_decode(s: &str) -> Cow<'_, str> {
-    let decoded = percent_decode_bytes(s.as_bytes());
+    let decoded = crate::syntax::chars::percent_decode(s.as_bytes());
     match decoded {
         Cow::Borrowed(_) => Cow::Borrowed(s),
         Cow::Owned(v) => Cow::Owned(match String::from_utf8(v) {
@@ -262,32 +262,6 @@ pub fn percent_decode(s: &str) -> Cow<'_, str> {
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         }),
     }
-}
-
-/// Percent-decodes bytes; a `%` without two hex digits stays as it is.
-pub fn percent_decode_bytes(s: &[u8]) -> Cow<'_, [u8]> {
-    if !s.contains(&b'%') {
-        return Cow::Borrowed(s);
-    }
-    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        if s[i] == b'%'
-            && i + 2 < s.len() + 1
-            && let (Some(h), Some(l)) = (
-                s.get(i + 1).copied().and_then(hex),
-                s.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push(h << 4 | l);
-            i += 3;
-        } else {
-            out.push(s[i]);
-            i += 1;
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// The `file:` URI of an absolute path (RFC 8089), with every byte that
@@ -343,7 +317,8 @@ pub fn file_path(uri: &str) -> Option<std::path::PathBuf> {
         Some(h) if h.eq_ignore_ascii_case("localhost") => {}
         Some(_) => return None,
     }
-    let bytes = percent_decode_bytes(r.path().as_bytes()).into_owned();
+    let bytes =
+        crate::syntax::chars::percent_decode(r.path().as_bytes()).into_owned();
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStringExt;

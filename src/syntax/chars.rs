@@ -175,6 +175,31 @@ pub const fn hex_value(byte: u8) -> Option<u8> {
     }
 }
 
+/// `bytes` with each `pct-encoded` octet (2.1) decoded; a `%` without two
+/// hex digits after it stays as it is. Borrowed when there is no `%`.
+pub(crate) fn percent_decode(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr::memchr(b'%', bytes).is_none() {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex_value),
+                bytes.get(i + 2).copied().and_then(hex_value),
+            )
+        {
+            out.push(h << 4 | l);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `pct-encoded = "%" HEXDIG HEXDIG` (2.1): whether `bytes` starts with a
 /// complete percent-encoded octet.
 #[inline]

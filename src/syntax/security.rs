@@ -19,6 +19,7 @@
 
 use std::fmt;
 
+use crate::syntax::chars::{hex_value, percent_decode};
 use crate::syntax::{HostKind, UriRef};
 
 /// Something section 7 warns about.
@@ -134,7 +135,7 @@ pub fn warnings(uri: &UriRef<'_>) -> Vec<Warning> {
 /// of letters, digits and hyphens, like a host name or an IPv4 address.
 fn userinfo_looks_like_host(userinfo: &str) -> bool {
     let user = userinfo.split(':').next().unwrap_or("");
-    let decoded = pct_decode(user);
+    let decoded = percent_decode(user.as_bytes());
     let Ok(user) = std::str::from_utf8(&decoded) else { return false };
     let user = user.strip_suffix('.').unwrap_or(user);
     let labels: Vec<&str> = user.split('.').collect();
@@ -204,37 +205,12 @@ fn is_suspicious_in_path(b: u8) -> bool {
 fn has_encoded(s: &str, bad: fn(u8) -> bool) -> bool {
     let b = s.as_bytes();
     memchr::memchr_iter(b'%', b).any(|i| match (b.get(i + 1), b.get(i + 2)) {
-        (Some(&h), Some(&l)) => match (hex(h), hex(l)) {
+        (Some(&h), Some(&l)) => match (hex_value(h), hex_value(l)) {
             (Some(h), Some(l)) => bad(h << 4 | l),
             _ => false,
         },
         _ => false,
     })
-}
-
-fn hex(b: u8) -> Option<u8> {
-    (b as char).to_digit(16).map(|d| d as u8)
-}
-
-fn pct_decode(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push(h << 4 | l);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
 }
 
 /// The scripts that matter for homographs. Digits, `-` and other common
@@ -285,7 +261,7 @@ fn script_checks(host: &str) -> (bool, bool) {
     if host.is_ascii() && !host.contains('%') {
         return (false, false);
     }
-    let decoded = pct_decode(host);
+    let decoded = percent_decode(host.as_bytes());
     let Ok(host) = std::str::from_utf8(&decoded) else {
         return (false, false);
     };
