@@ -20,7 +20,7 @@ use super::args::{ColorChoice, WalkArgs};
 use super::documents::{DocReader, Sources};
 use super::io_message::io_message;
 use super::links::JsonLink;
-use super::printer::Label;
+use super::printer::{Label, write_stdout};
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when every checked link holds, 1 when some link is broken, \
@@ -579,20 +579,12 @@ impl Drop for Batch<'_> {
 }
 
 fn flush(out: &mut Vec<u8>) -> Result<(), ()> {
-    let res = io::stdout().lock().write_all(out);
-    out.clear();
-    match res {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(()),
-        Err(e) => {
-            let _ = writeln!(
-                io::stderr().lock(),
-                "uriscan: standard output: {}",
-                io_message(&e)
-            );
-            Err(())
+    write_stdout(out).map_err(|reason| {
+        if let Some(r) = reason {
+            let _ =
+                writeln!(io::stderr().lock(), "uriscan: standard output: {r}");
         }
-    }
+    })
 }
 
 #[derive(Default)]

@@ -20,7 +20,7 @@ use super::io_message::io_message;
 use super::args::{OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};
 use super::documents::{DocReader, Loaded, Sources};
-use super::printer::Label;
+use super::printer::{Label, write_stdout};
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when a link was found, 1 when none was, 2 on an error (the \
@@ -335,16 +335,11 @@ impl<'s, 'c> Worker<'s, 'c> {
         if self.out.is_empty() {
             return Flow::Continue;
         }
-        let res = io::stdout().lock().write_all(&self.out);
-        self.out.clear();
-        match res {
+        match write_stdout(&mut self.out) {
             Ok(()) => Flow::Continue,
-            Err(e) => {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    self.shared.error(format_args!(
-                        "standard output: {}",
-                        io_message(&e)
-                    ));
+            Err(reason) => {
+                if let Some(r) = reason {
+                    self.shared.error(format_args!("standard output: {r}"));
                 }
                 self.shared.quit.store(true, Ordering::Relaxed);
                 Flow::Quit

@@ -21,6 +21,18 @@ const LINE_COLOR: &str = "\x1b[32m";
 const URI_COLOR: &str = "\x1b[1;31m";
 const RESET: &str = "\x1b[0m";
 
+/// Writes `out` to standard output in one locked write and clears it. A
+/// closed pipe (`uriscan . | head`) is `Err(None)`: the reader is gone and
+/// there is nothing to say; any other failure is `Err(Some(reason))`.
+pub fn write_stdout(out: &mut Vec<u8>) -> Result<(), Option<String>> {
+    let res = std::io::stdout().lock().write_all(out);
+    out.clear();
+    res.map_err(|e| {
+        (e.kind() != std::io::ErrorKind::BrokenPipe)
+            .then(|| super::io_message::io_message(&e))
+    })
+}
+
 /// How a file is named in the output.
 #[derive(Debug)]
 pub struct Label<'p> {

@@ -21,7 +21,7 @@ use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
 use super::io_message::io_message;
 
 use super::config::{Config, Input};
-use super::printer::{Label, Printer, SPILL_AT, Texts};
+use super::printer::{Label, Printer, SPILL_AT, Texts, write_stdout};
 
 /// State shared by the workers.
 struct Shared<'c> {
@@ -193,16 +193,11 @@ fn write_out(shared: &Shared<'_>, out: &mut Vec<u8>) -> Flow {
     if out.is_empty() {
         return Flow::Continue;
     }
-    let res = io::stdout().lock().write_all(out);
-    out.clear();
-    match res {
+    match write_stdout(out) {
         Ok(()) => Flow::Continue,
-        Err(e) => {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                shared.error(format_args!(
-                    "standard output: {}",
-                    io_message(&e)
-                ));
+        Err(reason) => {
+            if let Some(r) = reason {
+                shared.error(format_args!("standard output: {r}"));
             }
             shared.quit.store(true, Ordering::Relaxed);
             Flow::Quit
