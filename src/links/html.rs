@@ -49,55 +49,65 @@ const SVG_HREF: &[&str] = &[
     "cursor",
 ];
 
+/// The elements that hold a link in attribute `attr`, the attribute's
+/// static name, and how its value holds the links: the one table that
+/// both [`link_attr`] and the tag layer's choice of values to copy read.
+fn link_attr_elements(
+    attr: &[u8],
+) -> Option<(&'static [&'static [&'static str]], &'static str, Value)> {
+    Some(match attr {
+        b"href" => {
+            (&[&["a", "area", "link", "base"], SVG_HREF], "href", Value::Url)
+        }
+        b"xlink:href" => (&[SVG_HREF], "xlink:href", Value::Url),
+        b"src" => (
+            &[&[
+                "img", "script", "iframe", "embed", "track", "input", "audio",
+                "video", "source", "frame",
+            ]],
+            "src",
+            Value::Url,
+        ),
+        b"srcset" => (&[&["img", "source"]], "srcset", Value::SrcSet),
+        b"imagesrcset" => (&[&["link"]], "imagesrcset", Value::SrcSet),
+        b"ping" => (&[&["a", "area"]], "ping", Value::List),
+        b"poster" => (&[&["video"]], "poster", Value::Url),
+        b"action" => (&[&["form"]], "action", Value::Url),
+        b"formaction" => (&[&["button", "input"]], "formaction", Value::Url),
+        b"data" => (&[&["object"]], "data", Value::Url),
+        b"cite" => (&[&["blockquote", "q", "del", "ins"]], "cite", Value::Url),
+        // Obsolete, still met in old pages (HTML standard 16.2).
+        b"longdesc" => {
+            (&[&["img", "iframe", "frame"]], "longdesc", Value::Url)
+        }
+        b"background" => (
+            &[&["body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"]],
+            "background",
+            Value::Url,
+        ),
+        b"lowsrc" => (&[&["img"]], "lowsrc", Value::Url),
+        b"dynsrc" => (&[&["img"]], "dynsrc", Value::Url),
+        b"codebase" => (&[&["object", "applet"]], "codebase", Value::Url),
+        b"classid" => (&[&["object"]], "classid", Value::Url),
+        b"archive" => (&[&["object", "applet"]], "archive", Value::List),
+        b"manifest" => (&[&["html"]], "manifest", Value::Url),
+        b"profile" => (&[&["head"]], "profile", Value::List),
+        _ => return None,
+    })
+}
+
 /// The link attribute `attr` of `element`, if it is one, with the static
 /// names that a link's kind carries.
 pub(crate) fn link_attr(
     element: &[u8],
     attr: &[u8],
 ) -> Option<(HtmlAttr, Value)> {
-    let one = |els: &[&'static str], a: &'static str, v: Value| {
-        els.iter()
-            .find(|e| e.as_bytes() == element)
-            .map(|e| (HtmlAttr { element: e, attribute: a }, v))
-    };
-    match attr {
-        b"href" => one(&["a", "area", "link", "base"], "href", Value::Url)
-            .or_else(|| one(SVG_HREF, "href", Value::Url)),
-        b"xlink:href" => one(SVG_HREF, "xlink:href", Value::Url),
-        b"src" => one(
-            &[
-                "img", "script", "iframe", "embed", "track", "input", "audio",
-                "video", "source", "frame",
-            ],
-            "src",
-            Value::Url,
-        ),
-        b"srcset" => one(&["img", "source"], "srcset", Value::SrcSet),
-        b"imagesrcset" => one(&["link"], "imagesrcset", Value::SrcSet),
-        b"ping" => one(&["a", "area"], "ping", Value::List),
-        b"poster" => one(&["video"], "poster", Value::Url),
-        b"action" => one(&["form"], "action", Value::Url),
-        b"formaction" => one(&["button", "input"], "formaction", Value::Url),
-        b"data" => one(&["object"], "data", Value::Url),
-        b"cite" => one(&["blockquote", "q", "del", "ins"], "cite", Value::Url),
-        // Obsolete, still met in old pages (HTML standard 16.2).
-        b"longdesc" => {
-            one(&["img", "iframe", "frame"], "longdesc", Value::Url)
-        }
-        b"background" => one(
-            &["body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"],
-            "background",
-            Value::Url,
-        ),
-        b"lowsrc" => one(&["img"], "lowsrc", Value::Url),
-        b"dynsrc" => one(&["img"], "dynsrc", Value::Url),
-        b"codebase" => one(&["object", "applet"], "codebase", Value::Url),
-        b"classid" => one(&["object"], "classid", Value::Url),
-        b"archive" => one(&["object", "applet"], "archive", Value::List),
-        b"manifest" => one(&["html"], "manifest", Value::Url),
-        b"profile" => one(&["head"], "profile", Value::List),
-        _ => None,
-    }
+    let (lists, attribute, value) = link_attr_elements(attr)?;
+    lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .find(|e| e.as_bytes() == element)
+        .map(|e| (HtmlAttr { element: e, attribute }, value))
 }
 
 fn is_ws(b: u8) -> bool {
@@ -397,31 +407,9 @@ impl TagSink for HtmlLinks<'_> {
         if self.ids.is_some() && (name == b"id" || name == b"name") {
             return true;
         }
-        matches!(
-            name,
-            b"href"
-                | b"src"
-                | b"srcset"
-                | b"imagesrcset"
-                | b"ping"
-                | b"poster"
-                | b"action"
-                | b"formaction"
-                | b"data"
-                | b"cite"
-                | b"content"
-                | b"http-equiv"
-                | b"longdesc"
-                | b"background"
-                | b"lowsrc"
-                | b"dynsrc"
-                | b"codebase"
-                | b"classid"
-                | b"archive"
-                | b"manifest"
-                | b"profile"
-                | b"xlink:href"
-        )
+        // The meta refresh needs both of its attributes.
+        matches!(name, b"content" | b"http-equiv")
+            || link_attr_elements(name).is_some()
     }
 }
 
