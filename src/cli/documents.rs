@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use uriscan::links::{Format, LinkExtractor, Page, file_uri};
-use uriscan::walking::{Contents, Error, FileReader};
+use uriscan::reading::{Contents, FileReader};
+use uriscan::walking::Error;
 
 use super::config::Input;
 
