@@ -17,6 +17,8 @@ mod generate;
 mod io_message;
 mod links;
 mod printer;
+#[cfg(feature = "remote")]
+mod remote;
 mod search;
 mod syntax_cmds;
 
