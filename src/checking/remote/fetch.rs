@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
+use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
 use super::address::{RefusedName, SafeResolver, refused_range};
@@ -36,9 +37,20 @@ pub(super) fn client(opts: &Options) -> Result<reqwest::Client, RemoteError> {
     b.build().map_err(|e| RemoteError(format!("the HTTP client: {e}")))
 }
 
+/// Each hop's answer, asked once per run: a redirect to a URI that is
+/// also linked directly, or that several chains share, is not asked
+/// again. Keyed by the URI and whether the body was read.
+type Memo = std::sync::Mutex<
+    std::collections::HashMap<
+        (String, bool),
+        Arc<OnceCell<Result<Answer, Failure>>>,
+    >,
+>;
+
 /// What every task shares.
 pub(super) struct Ctx {
     client: reqwest::Client,
+    memo: Memo,
     sched: Scheduler,
     headers: HeaderMap,
     opts: Options,
@@ -69,6 +81,7 @@ impl Ctx {
         }
         Ctx {
             client,
+            memo: Memo::default(),
             sched: Scheduler::new(
                 opts.max_concurrency,
                 opts.host_concurrency,
@@ -84,6 +97,7 @@ impl Ctx {
 
 /// What one request got: a status and what the caller needs of the
 /// headers and body.
+#[derive(Clone)]
 struct Answer {
     status: StatusCode,
     location: Option<String>,
@@ -95,6 +109,7 @@ struct Answer {
 }
 
 /// Why a request got no answer.
+#[derive(Clone)]
 struct Failure {
     status: RemoteStatus,
     reason: String,
@@ -173,7 +188,22 @@ async fn follow(
         if let Some(why) = refused_literal(&url, ctx.opts.allow_private) {
             return End::new(Error, None, current, why);
         }
-        let (answer, n) = ask_with_retries(ctx, &url, need_body).await;
+        let cell = ctx
+            .memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((current.clone(), need_body))
+            .or_default()
+            .clone();
+        let mut n = 0;
+        let answer = cell
+            .get_or_init(|| async {
+                let (r, made) = ask_with_retries(ctx, &url, need_body).await;
+                n = made;
+                r
+            })
+            .await
+            .clone();
         *requests += n;
         let a = match answer {
             Ok(a) => a,
