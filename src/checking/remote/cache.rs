@@ -77,8 +77,9 @@ impl Cache {
         Cache { entries }
     }
 
-    /// The entry of `uri` if it is a success no older than `max_age` at
-    /// `now`: the one kind of entry that saves a request.
+    /// The entry of `uri` if it is a success younger than `max_age` at
+    /// `now`: the one kind of entry that saves a request. (A `max_age`
+    /// of zero uses no entry.)
     pub fn fresh(
         &self,
         uri: &str,
@@ -89,8 +90,8 @@ impl Cache {
         let now = unix_seconds(now);
         (e.status.is_success()
             && e.at <= now
-            && now - e.at <= max_age.as_secs())
-        .then_some(*e)
+            && Duration::from_secs(now - e.at) < max_age)
+            .then_some(*e)
     }
 
     /// Records a result.
@@ -173,7 +174,9 @@ mod tests {
         assert_eq!(c.fresh("http://c/", day, now), None);
         assert_eq!(c.fresh("http://d/", day, now), None);
         // Too old.
-        assert_eq!(c.fresh("http://a/", Duration::from_secs(59), now), None);
+        assert_eq!(c.fresh("http://a/", Duration::from_secs(60), now), None);
+        assert!(c.fresh("http://a/", Duration::from_secs(61), now).is_some());
+        assert_eq!(c.fresh("http://a/", Duration::ZERO, now), None);
         assert_eq!(c.fresh("http://x/", day, now), None);
     }
 
