@@ -273,3 +273,46 @@ fn bad_options_are_usage_errors() {
         assert_eq!(code, 2, "{args:?}");
     }
 }
+
+#[test]
+fn remote_settings_in_the_config_file() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "doc.md",
+        &format!("[a]({})\n[b]({})\n", s.url("/404"), s.url("/410")),
+    );
+    write(
+        d,
+        "uriscan.toml",
+        "remote = true\nallow-private = true\naccept = [\"200..=299\", \"404\"]\n\
+         timeout = \"5s\"\ncache-file = \"results.cache\"\n",
+    );
+    // Run without --remote on the command line.
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "--no-progress", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout,
+        format!("./doc.md:2:5: broken link '{}': 410 Gone\n", s.url("/410"))
+    );
+    assert!(d.join("results.cache").is_file());
+    // A bad value names its key.
+    write(d, "uriscan.toml", "remote = true\ntimeout = \"soon\"\n");
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("timeout: 'soon' is not a duration"), "{err}");
+}

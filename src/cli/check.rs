@@ -581,9 +581,11 @@ fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
 }
 
 /// `uriscan.toml`: the long flags of `check` as keys; an unknown key is
-/// an error that names it.
+/// an error that names it. (Collected in `unknown` rather than by
+/// `deny_unknown_fields`, which serde does not combine with the
+/// flattened remote keys.)
 #[derive(serde::Deserialize, Default, Debug)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 struct FileConfig {
     index_files: Option<Vec<String>>,
     fallback_extensions: Option<Vec<String>>,
@@ -594,6 +596,11 @@ struct FileConfig {
     include_text: Option<bool>,
     exclude: Option<Vec<String>>,
     exclude_path: Option<Vec<String>>,
+    #[cfg(feature = "remote")]
+    #[serde(flatten)]
+    remote: super::remote::RemoteKeys,
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
 }
 
 /// Reads `--config FILE`, or `uriscan.toml` in the first path or the
@@ -619,8 +626,15 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     })?;
     let file: FileConfig = toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
+    if let Some(key) = file.unknown.keys().next() {
+        anyhow::bail!("{}: unknown key `{key}`", path.display());
+    }
     // A relative root is relative to the file.
     let base = path.parent().unwrap_or(Path::new("."));
+    #[cfg(feature = "remote")]
+    file.remote
+        .apply(&mut args.remote, base)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if args.index_files.is_none() {
         args.index_files = file.index_files;
     }

@@ -37,82 +37,67 @@ pub struct RemoteArgs {
     /// default, also when a name resolves to one).
     #[arg(long, requires = "remote", help_heading = "Remote")]
     pub allow_private: bool,
-    /// Redirects followed before a link is broken.
-    #[arg(
-        long,
-        value_name = "NUM",
-        default_value_t = 10,
-        help_heading = "Remote"
-    )]
-    pub max_redirects: usize,
+    /// Redirects followed before a link is broken. [default: 10]
+    #[arg(long, value_name = "NUM", help_heading = "Remote")]
+    pub max_redirects: Option<usize>,
     /// Accepted HTTP statuses: a list of codes and ranges (`200..=299`,
-    /// `200..300`, `200-299`, `403`).
+    /// `200..300`, `200-299`, `403`). [default: 200..=299]
     #[arg(
         long,
         value_name = "LIST",
-        default_value = "200..=299",
         value_parser = parse_accept,
         help_heading = "Remote"
     )]
-    pub accept: Accept,
-    /// The timeout of one request (`20s`, `500ms`, `1m`).
+    pub accept: Option<Accept>,
+    /// The timeout of one request (`20s`, `500ms`, `1m`). [default: 20s]
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "20s",
         value_parser = parse_duration,
         help_heading = "Remote"
     )]
-    pub timeout: Duration,
+    pub timeout: Option<Duration>,
     /// A header sent with every request, `Name: value`. Repeatable.
     #[arg(long, value_name = "HEADER", help_heading = "Remote")]
     pub header: Vec<String>,
-    /// Requests in flight at once, in all.
+    /// Requests in flight at once, in all. [default: 64]
     #[arg(
         long,
         value_name = "NUM",
-        default_value_t = 64,
         value_parser = clap::value_parser!(u32).range(1..=4096),
         help_heading = "Remote"
     )]
-    pub max_concurrency: u32,
-    /// Requests in flight at once to one host.
+    pub max_concurrency: Option<u32>,
+    /// Requests in flight at once to one host. [default: 4]
     #[arg(
         long,
         value_name = "NUM",
-        default_value_t = 4,
         value_parser = clap::value_parser!(u32).range(1..=1024),
         help_heading = "Remote"
     )]
-    pub host_concurrency: u32,
+    pub host_concurrency: Option<u32>,
     /// Retries after a timeout, a connection error, 429 or 5xx.
-    #[arg(
-        long,
-        value_name = "NUM",
-        default_value_t = 3,
-        help_heading = "Remote"
-    )]
-    pub retries: u32,
+    /// [default: 3]
+    #[arg(long, value_name = "NUM", help_heading = "Remote")]
+    pub retries: Option<u32>,
     /// The wait before the first retry, doubled for each next one (with
-    /// jitter); a host's `Retry-After` wins.
+    /// jitter); a host's `Retry-After` wins. [default: 1s]
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "1s",
         value_parser = parse_duration,
         help_heading = "Remote"
     )]
-    pub retry_wait: Duration,
+    pub retry_wait: Option<Duration>,
     /// The longest wait before a retry; a `Retry-After` beyond it is not
-    /// waited for.
+    /// waited for. [default: 60s]
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "60s",
         value_parser = parse_duration,
         help_heading = "Remote"
     )]
-    pub max_retry_wait: Duration,
+    pub max_retry_wait: Option<Duration>,
     /// Keep results in a cache file (`.uriscan-cache` under --root, else
     /// under the first PATH) and skip the URIs that were fine within
     /// --max-cache-age. Failures are always checked again.
@@ -127,14 +112,87 @@ pub struct RemoteArgs {
     )]
     pub cache_file: Option<PathBuf>,
     /// How old a cached success may be (`1d`, `12h`, `30m`).
+    /// [default: 1d]
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "1d",
         value_parser = parse_duration,
         help_heading = "Remote"
     )]
-    pub max_cache_age: Duration,
+    pub max_cache_age: Option<Duration>,
+}
+
+/// The keys of `uriscan.toml` for the remote check: the long flags'
+/// names.
+#[derive(serde::Deserialize, Default, Debug)]
+#[serde(rename_all = "kebab-case")]
+pub struct RemoteKeys {
+    remote: Option<bool>,
+    warn_remote: Option<bool>,
+    remote_fragments: Option<bool>,
+    allow_private: Option<bool>,
+    max_redirects: Option<usize>,
+    accept: Option<Vec<String>>,
+    timeout: Option<String>,
+    header: Option<Vec<String>>,
+    max_concurrency: Option<u32>,
+    host_concurrency: Option<u32>,
+    retries: Option<u32>,
+    retry_wait: Option<String>,
+    max_retry_wait: Option<String>,
+    cache: Option<bool>,
+    cache_file: Option<PathBuf>,
+    max_cache_age: Option<String>,
+}
+
+impl RemoteKeys {
+    /// Fills what the command line left unset; a relative cache file is
+    /// relative to `base`, the config file's directory.
+    pub fn apply(
+        self,
+        args: &mut RemoteArgs,
+        base: &Path,
+    ) -> anyhow::Result<()> {
+        args.remote |= self.remote.unwrap_or(false);
+        args.warn_remote |= self.warn_remote.unwrap_or(false);
+        args.remote_fragments |= self.remote_fragments.unwrap_or(false);
+        args.allow_private |= self.allow_private.unwrap_or(false);
+        args.cache |= self.cache.unwrap_or(false);
+        let duration = |key: &str, v: Option<String>| {
+            v.map(|v| {
+                parse_duration(&v).map_err(|e| anyhow::anyhow!("{key}: {e}"))
+            })
+            .transpose()
+        };
+        args.max_redirects = args.max_redirects.or(self.max_redirects);
+        if args.accept.is_none()
+            && let Some(list) = self.accept
+        {
+            let a = parse_accept(&list.join(","))
+                .map_err(|e| anyhow::anyhow!("accept: {e}"))?;
+            args.accept = Some(a);
+        }
+        args.timeout = args.timeout.or(duration("timeout", self.timeout)?);
+        if args.header.is_empty() {
+            args.header = self.header.unwrap_or_default();
+        }
+        args.max_concurrency = args.max_concurrency.or(self.max_concurrency);
+        args.host_concurrency =
+            args.host_concurrency.or(self.host_concurrency);
+        args.retries = args.retries.or(self.retries);
+        args.retry_wait =
+            args.retry_wait.or(duration("retry-wait", self.retry_wait)?);
+        args.max_retry_wait = args
+            .max_retry_wait
+            .or(duration("max-retry-wait", self.max_retry_wait)?);
+        if args.cache_file.is_none() {
+            args.cache_file = self.cache_file.map(|f| base.join(f));
+        }
+        args.max_cache_age = args
+            .max_cache_age
+            .or(duration("max-cache-age", self.max_cache_age)?);
+        Ok(())
+    }
 }
 
 /// Accepted statuses.
@@ -244,15 +302,32 @@ impl Remote {
             return Ok(None);
         }
         let mut b = RemoteChecker::builder();
-        b.max_redirects(args.max_redirects)
-            .accept(args.accept.0.clone())
-            .timeout(args.timeout)
-            .max_concurrency(args.max_concurrency as usize)
-            .host_concurrency(args.host_concurrency as usize)
-            .retries(args.retries)
-            .retry_wait(args.retry_wait)
-            .max_retry_wait(args.max_retry_wait)
-            .allow_private(args.allow_private)
+        // The builder holds the defaults that the help text names.
+        if let Some(n) = args.max_redirects {
+            b.max_redirects(n);
+        }
+        if let Some(a) = &args.accept {
+            b.accept(a.0.clone());
+        }
+        if let Some(t) = args.timeout {
+            b.timeout(t);
+        }
+        if let Some(n) = args.max_concurrency {
+            b.max_concurrency(n as usize);
+        }
+        if let Some(n) = args.host_concurrency {
+            b.host_concurrency(n as usize);
+        }
+        if let Some(n) = args.retries {
+            b.retries(n);
+        }
+        if let Some(d) = args.retry_wait {
+            b.retry_wait(d);
+        }
+        if let Some(d) = args.max_retry_wait {
+            b.max_retry_wait(d);
+        }
+        b.allow_private(args.allow_private)
             .fragments(args.remote_fragments)
             .github_token(std::env::var("GITHUB_TOKEN").ok());
         for h in &args.header {
@@ -311,12 +386,14 @@ impl Remote {
         let mut results: Vec<Option<RemoteResult>> = vec![None; targets.len()];
         if let Some((_, cache)) = &cache {
             let now = SystemTime::now();
+            let max_age =
+                args.max_cache_age.unwrap_or(Duration::from_secs(86400));
             for (t, r) in targets.iter().zip(&mut results) {
                 // A page whose fragments are checked is fetched again:
                 // the cache keeps statuses, not ids.
                 if t.fragments.is_empty() || !args.remote_fragments {
                     *r = cache
-                        .fresh(&t.uri, args.max_cache_age, now)
+                        .fresh(&t.uri, max_age, now)
                         .map(|e| RemoteResult::from_cache(&t.uri, e));
                 }
             }
