@@ -494,6 +494,38 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// What is requested is an http(s) URI with a host, no userinfo
+        /// and no fragment, and a fixed point: asking again for it asks
+        /// for the same URI.
+        #[test]
+        fn request_uris_are_fixed_points(
+            scheme in "(?i)https?",
+            user in proptest::option::of("[a-z]{1,3}(:[a-z]{0,3})?@"),
+            host in "[A-Za-z0-9.-]{1,12}|\\[::1\\]",
+            port in proptest::option::of(":[0-9]{0,5}"),
+            path in "(/[a-zA-Z0-9._~%!$&'()*+,;=:@-]{0,6}){0,4}",
+            query in proptest::option::of("\\?[a-z=&/?%]{0,8}"),
+            frag in proptest::option::of("#[a-z%]{0,5}"),
+        ) {
+            let t = format!(
+                "{scheme}://{}{host}{}{path}{}{}",
+                user.unwrap_or_default(),
+                port.unwrap_or_default(),
+                query.unwrap_or_default(),
+                frag.unwrap_or_default()
+            );
+            if let Some(u) = request_uri(&t) {
+                let r = Parser::new().iri(true).parse_uri(&u).unwrap();
+                proptest::prop_assert!(r.userinfo().is_none(), "{}", u);
+                proptest::prop_assert!(r.fragment().is_none(), "{}", u);
+                proptest::prop_assert!(!r.host().unwrap_or("").is_empty());
+                let again = request_uri(&u);
+                proptest::prop_assert_eq!(again.as_deref(), Some(u.as_str()));
+            }
+        }
+    }
+
     #[test]
     fn statuses_round_trip_by_name() {
         for s in [

@@ -74,6 +74,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any text: no panic; digits are that many seconds; a date
+        /// formatted as IMF-fixdate is read back to the second.
+        #[test]
+        fn any_value(v in "\\PC{0,40}", secs in 0u64..4_000_000_000, ahead in 0u64..100_000) {
+            let now = at(secs);
+            let got = parse_retry_after(&v, now);
+            let t = v.trim_matches([' ', '\t']);
+            if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                proptest::prop_assert_eq!(got, Some(Duration::from_secs(t.parse().unwrap_or(u64::MAX))));
+            }
+            let date = httpdate::fmt_http_date(at(secs + ahead));
+            proptest::prop_assert_eq!(
+                parse_retry_after(&date, now),
+                Some(Duration::from_secs(ahead))
+            );
+        }
+    }
+
     #[test]
     fn a_past_date_is_no_wait() {
         let now = at(EPOCH_1994 + 3600);
