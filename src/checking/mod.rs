@@ -8,7 +8,7 @@
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
-//! - [`remote`] (the `remote` feature) checks `http` and `https` links
+//! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
 pub mod anchors;
