@@ -316,3 +316,29 @@ fn remote_settings_in_the_config_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("timeout: 'soon' is not a duration"), "{err}");
 }
+
+#[test]
+fn json_rows_stream_as_results_come() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The slow link first in the document; its result comes last.
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[slow]({})\n[fast]({})\n[local](doc.md)\n",
+            s.url("/slow"),
+            s.url("/ok")
+        ),
+    );
+    let (out, _) = check(d, &["--allow-private", "--json", "doc.md"]);
+    let rows = json_rows(&out);
+    let order: Vec<&str> =
+        rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    // The offline rows first, then the remote ones as they come.
+    assert_eq!(order, ["ok", "ok", "timeout"]);
+    assert_eq!(rows[0]["link"], "doc.md");
+    assert_eq!(rows[1]["link"], s.url("/ok"));
+    assert!(rows[2]["time_ms"].as_u64().unwrap() >= 300);
+}

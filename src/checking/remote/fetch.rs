@@ -463,12 +463,19 @@ async fn send(
         .headers(ctx.headers.clone())
         .timeout(ctx.opts.timeout);
     if let Some(token) = &ctx.opts.github_token
-        && url.scheme() == "https"
-        && matches!(url.host_str(), Some("github.com" | "api.github.com"))
+        && takes_github_token(url)
     {
         req = req.bearer_auth(token);
     }
     req.send().await
+}
+
+/// Whether `GITHUB_TOKEN` goes with a request to `url`: GitHub's own
+/// hosts, over https, on the default port.
+fn takes_github_token(url: &Url) -> bool {
+    url.scheme() == "https"
+        && matches!(url.host_str(), Some("github.com" | "api.github.com"))
+        && url.port().is_none()
 }
 
 fn failure(e: &reqwest::Error) -> Failure {
@@ -558,6 +565,20 @@ mod tests {
         let want = ["intro", "usage", "gone", ":~:text=x", "top", ""]
             .map(String::from);
         assert_eq!(missing_fragments(&ids, &want), ["gone"]);
+    }
+
+    #[test]
+    fn the_github_token_goes_to_github_only() {
+        let yes = |s| takes_github_token(&Url::parse(s).unwrap());
+        assert!(yes("https://github.com/rust-lang/rust"));
+        assert!(yes("https://api.github.com/repos/a/b"));
+        assert!(yes("https://GitHub.com/a"));
+        assert!(!yes("http://github.com/a"));
+        assert!(!yes("https://github.com:8443/a"));
+        assert!(!yes("https://gist.github.com/a"));
+        assert!(!yes("https://github.com.evil.example/a"));
+        assert!(!yes("https://evil.example/github.com"));
+        assert!(!yes("https://raw.githubusercontent.com/a"));
     }
 
     #[test]
