@@ -14,6 +14,7 @@
 //!
 //! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fmt;
@@ -22,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::links::{Format, Link};
+use crate::links::{Format, Link, file_path_bytes, path_from_bytes};
 
 use super::anchors::{self, AnchorStyle};
 
@@ -336,9 +337,14 @@ impl Checker {
         let mut uniq: Vec<PathBuf> = Vec::new();
         let mut paths: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
         for batch in docs.chunks(256) {
-            let decoded: Vec<Vec<Option<PathBuf>>> = batch
+            let decoded: Vec<Vec<Option<Cow<'_, [u8]>>>> = batch
                 .par_iter()
-                .map(|d| d.links.iter().map(Link::file_path).collect())
+                .map(|d| {
+                    d.links
+                        .iter()
+                        .map(|l| file_path_bytes(l.target()?))
+                        .collect()
+                })
                 .collect();
             for doc in decoded {
                 paths.push(
@@ -348,12 +354,13 @@ impl Checker {
                             // Looked up before inserting: most links
                             // point at a path already met, and `entry`
                             // would copy the key for each.
-                            Some(p) => match index.get(key(&p)) {
+                            Some(p) => match index.get(&*p) {
                                 Some(&id) => id,
                                 None => {
                                     let id = uniq.len() as u32;
-                                    index.insert(key(&p).to_vec(), id);
-                                    uniq.push(p);
+                                    let p = p.into_owned();
+                                    index.insert(p.clone(), id);
+                                    uniq.push(path_from_bytes(p));
                                     id
                                 }
                             },
@@ -547,11 +554,14 @@ impl Checker {
                     all.iter().map(String::as_str),
                 )
                 .map(|a| format!("#{a}"));
-                Verdict::broken(Reason::NoAnchor(fragment), s)
+                Verdict::broken(Reason::NoAnchor(fragment.into_owned()), s)
             }
             Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
                 Some((a, b)) if a >= 1 && b <= *n && a <= b => Verdict::ok(),
-                Some(_) => Verdict::broken(Reason::NoSuchLine(fragment), None),
+                Some(_) => Verdict::broken(
+                    Reason::NoSuchLine(fragment.into_owned()),
+                    None,
+                ),
                 // Another file's fragment cannot be checked.
                 None => Verdict::ok(),
             },
@@ -569,7 +579,7 @@ impl Checker {
     /// viewers highlight such ranges by script.
     fn holds(
         &self,
-        set: &HashSet<&str>,
+        set: &FastSet<&str>,
         raw: &str,
         decoded: &str,
         path: &Path,
@@ -701,6 +711,9 @@ enum Targets {
 /// documentation, perf said). The paths come decoded from `file:` URIs
 /// after dot-segment removal, so equal bytes are equal paths.
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+/// The anchors of a page as a set, hashed the same way: a link's
+/// fragment is looked up in it for each of millions of links.
+type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// The hash of rustc (FxHash): a rotate, xor and multiply per word.
 #[derive(Default)]
@@ -772,7 +785,7 @@ enum Lookup<'a> {
     /// The anchors as a set, and as a list for suggestions; the page a
     /// redirect page sends to.
     Ids {
-        set: HashSet<&'a str>,
+        set: FastSet<&'a str>,
         all: &'a [String],
         redirect: Option<&'a Path>,
     },
@@ -798,7 +811,7 @@ fn is_markdown(path: &Path) -> bool {
 
 /// The fragment to check, decoded: none for an empty one, `top` (which
 /// always holds, HTML 7.4.6.4), or a text fragment (`:~:text=`).
-fn checked_fragment(link: &Link) -> Option<String> {
+fn checked_fragment(link: &Link) -> Option<Cow<'_, str>> {
     // Most links have no fragment: say so before decoding anything.
     if !link.target().unwrap_or(link.link()).contains('#') {
         return None;
@@ -807,7 +820,7 @@ fn checked_fragment(link: &Link) -> Option<String> {
     if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
         return None;
     }
-    Some(f.into_owned())
+    Some(f)
 }
 
 /// `L10` or `L10-L20` (GitHub's line fragments).
