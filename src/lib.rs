@@ -11,6 +11,7 @@
 //! - `cli` (default): the `uriscan` binary and its dependencies (clap,
 //!   serde_json, ...). Turns on `walk`.
 //! - `walk`: the [`walking`] module, with ignore and flate2.
+//! - `warc`: the [`warc`] module (WARC and WET files), with flate2.
 //!
 //! With `default-features = false` the crate is [`scanning`] and
 //! [`syntax`] over memchr alone.
@@ -25,6 +26,8 @@ mod span;
 pub mod syntax;
 #[cfg(feature = "walk")]
 pub mod walking;
+#[cfg(feature = "warc")]
+pub mod warc;
 
 pub use span::Span;
 
