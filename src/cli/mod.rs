@@ -17,6 +17,7 @@ mod generate;
 mod io_message;
 mod links;
 mod printer;
+mod rewrite;
 mod search;
 mod syntax_cmds;
 

@@ -81,6 +81,9 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn scan_path(&mut self, path: &Path) -> Flow {
+        if uriscan::warc::is_warc_name(path) {
+            return self.scan_warc(path);
+        }
         let contents = match self.reader.read(path) {
             Ok(c) => c,
             Err(e) => {
@@ -98,6 +101,63 @@ impl<'s, 'c> Worker<'s, 'c> {
             &label,
             contents,
         );
+        self.flush()
+    }
+
+    /// A web archive: the payload of each `response`, `resource` and
+    /// `conversion` record is scanned as a text of its own, named by the
+    /// record's `WARC-Target-URI`.
+    fn scan_warc(&mut self, path: &Path) -> Flow {
+        use uriscan::warc::{RecordType, WarcReader};
+        let shared = self.shared;
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                shared.error(Error::io(path, &e));
+                return Flow::Continue;
+            }
+        };
+        let (mut n, mut bytes) = (0, 0);
+        for item in WarcReader::new(file) {
+            let record = match item {
+                Ok(r) => r,
+                Err(e) => {
+                    shared.error(format_args!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let payload = match record.record_type() {
+                RecordType::Response => match record.http() {
+                    Some(http) => http.payload().unwrap_or_default(),
+                    None => record.block().into(),
+                },
+                RecordType::Resource | RecordType::Conversion => {
+                    record.block().into()
+                }
+                _ => continue,
+            };
+            let page = Path::new(record.target_uri().unwrap_or(""));
+            let label = Label::path(page, false);
+            let matches = shared.cfg.finder.find_iter(&payload);
+            let seen = shared.seen.as_ref();
+            n += self.printer.file(
+                &mut self.out,
+                &label,
+                matches,
+                &payload,
+                seen,
+            );
+            bytes += payload.len() as u64;
+            if self.out.len() >= SPILL_AT && self.flush() != Flow::Continue {
+                return Flow::Quit;
+            }
+        }
+        shared.files.fetch_add(1, Ordering::Relaxed);
+        shared.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if n > 0 {
+            shared.uris.fetch_add(n, Ordering::Relaxed);
+            shared.found.store(true, Ordering::Relaxed);
+        }
         self.flush()
     }
 
