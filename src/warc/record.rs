@@ -6,7 +6,10 @@ use std::fmt;
 use std::io::{self, BufReader, Read};
 
 use super::http::HttpResponse;
-use super::source::Source;
+use super::source::{self, Source};
+
+/// The bytes read ahead to tell gzip from plain.
+const SNIFF: usize = 4096;
 
 /// The default cap on a record's block: larger blocks are cut to it
 /// ([`Record::truncated`]) and the rest skipped unread.
@@ -231,10 +234,14 @@ enum Resync {
 /// record is an `Err` item with its offset; the iteration goes on at the
 /// next record that can be found:
 ///
-/// - a gzip member that does not decompress: the next member;
+/// - a gzip member that does not decompress: the next member (searched
+///   from just after the damaged member's start, as the decoder may have
+///   read past the next one's header before it failed; in a file
+///   compressed as one stream there is no next member, and reading stops
+///   at the damage);
 /// - a header that is no WARC header, or a block that does not end at
-///   `CRLF CRLF`: the next line that starts `WARC/1.` (or member that
-///   does); when a block read by a too large `Content-Length` holds the
+///   `CRLF CRLF`: the next `WARC/1.` (or gzip member that starts with
+///   it); when a block read by a too large `Content-Length` holds the
 ///   next record's start, the reader backs up to it, so that record is
 ///   kept;
 /// - a block cut short by its gzip member's end, when the next member
@@ -261,11 +268,11 @@ pub struct WarcReader<R> {
 impl<R: Read> WarcReader<R> {
     /// A reader of `r`, which it buffers.
     pub fn new(mut r: R) -> WarcReader<R> {
-        // The first two bytes tell gzip from plain, whatever the size of
-        // the reader's reads; a read error shows again on the next read.
-        let mut head = vec![0; 2];
+        // The first bytes tell gzip from plain, whatever the size of the
+        // reader's reads; a read error shows again on the next read.
+        let mut head = vec![0; SNIFF];
         let mut n = 0;
-        while n < 2 {
+        while n < SNIFF {
             match r.read(&mut head[n..]) {
                 Ok(0) => break,
                 Ok(k) => n += k,
@@ -274,9 +281,10 @@ impl<R: Read> WarcReader<R> {
             }
         }
         head.truncate(n);
+        let gzip = source::sniff_gzip(&head);
         let r = io::Cursor::new(head).chain(r);
         WarcReader {
-            src: Source::new(BufReader::with_capacity(64 * 1024, r)),
+            src: Source::new(BufReader::with_capacity(64 * 1024, r), gzip),
             max_block: DEFAULT_MAX_BLOCK,
             done: false,
             header: vec![],
@@ -340,15 +348,15 @@ impl<R: Read> WarcReader<R> {
         }
     }
 
-    /// Skips to the next line that starts with `WARC/1.`, or the next
-    /// gzip member that does.
+    /// Skips to the next `WARC/1.`, or the next gzip member that starts
+    /// with it. Not only at a line's start: the damage may have taken the
+    /// line end before it. (A `WARC/1.` in the text of a page is then a
+    /// false start, reported as a record without a header, and the search
+    /// goes on; the real record after it is found by the header reader,
+    /// which stops at a `WARC/1.` line.)
     fn scan(&mut self) -> io::Result<()> {
-        let finder = memchr::memmem::Finder::new(b"\nWARC/1.");
+        let finder = memchr::memmem::Finder::new(MAGIC);
         let len = finder.needle().len();
-        // Right after a header's blank line, or a block, a line starts.
-        if self.src.fill(MAGIC.len()).is_ok_and(|a| a.starts_with(MAGIC)) {
-            return Ok(());
-        }
         loop {
             let avail = match self.src.fill(len) {
                 Ok(a) => a,
@@ -367,7 +375,7 @@ impl<R: Read> WarcReader<R> {
                 continue;
             }
             if let Some(i) = finder.find(avail) {
-                self.src.consume(i + 1);
+                self.src.consume(i);
                 return Ok(());
             }
             // Keep the bytes that may start the needle, unless nothing
@@ -381,8 +389,12 @@ impl<R: Read> WarcReader<R> {
     /// Starts the next gzip member: whether the scan is over, because it
     /// starts a record or there is none.
     fn next_member_at_record(&mut self) -> io::Result<bool> {
-        if !self.src.next_member()? {
-            return Ok(true);
+        match self.src.next_member() {
+            Ok(true) => {}
+            Ok(false) => return Ok(true),
+            // Bytes that are no member, skipped: the search goes on.
+            Err(e) if is_data_error(&e) => return Ok(false),
+            Err(e) => return Err(e),
         }
         match self.src.fill(MAGIC.len()) {
             Ok(a) => Ok(a.starts_with(MAGIC)),
@@ -530,7 +542,14 @@ impl<R: Read> WarcReader<R> {
                     ))
                 };
                 if !self.src.next_member().map_err(gz)? {
-                    return Err((short(), Resync::Stop));
+                    // A length past the end: the records it swallowed are
+                    // read again.
+                    let resync = if self.back_up(&block, read, &[]) {
+                        Resync::Ready
+                    } else {
+                        Resync::Stop
+                    };
+                    return Err((short(), resync));
                 }
                 // A record cut short by its member's end, when the next
                 // member starts a record; else a block that spans
@@ -602,14 +621,31 @@ impl<R: Read> WarcReader<R> {
         // member per record ends the block at the member's end.)
         if !truncated
             && !crossed
-            && let Some(i) = memchr::memmem::find(block, b"\r\n\r\nWARC/1.")
+            && self.back_up(block, 0, &TRAILER[..matched])
         {
-            let mut back = block[i + TRAILER.len()..].to_vec();
-            back.extend_from_slice(&TRAILER[..matched]);
-            self.src.unread(&back);
             return Err((wrong(), Resync::Ready));
         }
         Err((wrong(), Resync::Scan))
+    }
+
+    /// When `block` (all of it read, `read` bytes) holds the end of a
+    /// record and the start of the next, puts the bytes from that start
+    /// (and `after`, consumed since) back to be read again; whether it
+    /// did.
+    fn back_up(&mut self, block: &[u8], read: u64, after: &[u8]) -> bool {
+        if read > 0 && (block.len() as u64) < read {
+            // Cut by the cap: what followed in the file is not kept.
+            return false;
+        }
+        match memchr::memmem::find(block, b"\r\n\r\nWARC/1.") {
+            Some(i) => {
+                let mut back = block[i + TRAILER.len()..].to_vec();
+                back.extend_from_slice(after);
+                self.src.unread(&back);
+                true
+            }
+            None => false,
+        }
     }
 }
 

@@ -20,11 +20,109 @@ const CHUNK: usize = 64 * 1024;
 /// The gzip magic and the deflate method byte (RFC 1952 2.3.1).
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 
-/// A reader that counts the bytes consumed from it: the compressed offset.
-/// `None` is a placeholder while the decoder is reset.
+/// The most compressed bytes of one member kept for a rewind.
+const SEEN_CAP: usize = 4 << 20;
+
+/// A reader that counts the bytes consumed from it (the compressed
+/// offset), and keeps those of the current member so that, when the member
+/// turns out damaged, the search for the next member can start right after
+/// the damaged one's start: a decoder reading garbage may have run past the
+/// next member's header before it failed. `None` is a placeholder while the
+/// decoder is reset.
 pub(super) struct Counting<R> {
     inner: Option<R>,
     pos: u64,
+    /// The offset of the current member.
+    member_start: u64,
+    /// The bytes consumed since the member's start, unless more than
+    /// [`SEEN_CAP`].
+    seen: Vec<u8>,
+    overflow: bool,
+    /// Bytes to hand out again before the inner reader's.
+    replay: Vec<u8>,
+    rpos: usize,
+}
+
+impl<R> Counting<R> {
+    fn new(inner: Option<R>) -> Self {
+        Counting {
+            inner,
+            pos: 0,
+            member_start: 0,
+            seen: vec![],
+            overflow: false,
+            replay: vec![],
+            rpos: 0,
+        }
+    }
+
+    /// A member starts at the current position.
+    fn start_member(&mut self) {
+        self.member_start = self.pos;
+        self.seen.clear();
+        self.overflow = false;
+    }
+}
+
+impl<R: BufRead> Counting<R> {
+    /// After a damaged member: moves back to the first gzip magic after the
+    /// member's start among the bytes kept, if there is one.
+    fn rewind(&mut self) -> bool {
+        if self.overflow || self.seen.len() < 2 {
+            return false;
+        }
+        let Some(i) = memchr::memmem::find(&self.seen[1..], GZIP_MAGIC) else {
+            return false;
+        };
+        let mut replay = self.seen.split_off(1 + i);
+        replay.extend_from_slice(&self.replay[self.rpos..]);
+        self.replay = replay;
+        self.rpos = 0;
+        self.pos = self.member_start + 1 + i as u64;
+        self.seen.clear();
+        true
+    }
+}
+
+impl<R: BufRead> Counting<R> {
+    /// Moves forward to the next gzip magic, one that starts in the last
+    /// bytes consumed included (a magic cut by a buffer's edge, or by the
+    /// point where a decoder stopped, is found all the same).
+    fn seek_magic(&mut self) -> io::Result<()> {
+        let keep = GZIP_MAGIC.len() - 1;
+        let mut carry: Vec<u8> = match self.overflow {
+            true => vec![],
+            false => {
+                self.seen[self.seen.len().saturating_sub(keep)..].to_vec()
+            }
+        };
+        loop {
+            let buf = self.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let mut probe = carry.clone();
+            probe.extend_from_slice(&buf[..buf.len().min(keep)]);
+            if let Some(j) = memchr::memmem::find(&probe, GZIP_MAGIC)
+                && j < carry.len()
+            {
+                let mut replay = carry[j..].to_vec();
+                replay.extend_from_slice(&self.replay[self.rpos..]);
+                self.pos -= (carry.len() - j) as u64;
+                self.replay = replay;
+                self.rpos = 0;
+                return Ok(());
+            }
+            if let Some(i) = memchr::memmem::find(buf, GZIP_MAGIC) {
+                self.consume(i);
+                return Ok(());
+            }
+            let n = buf.len();
+            carry.clear();
+            carry.extend_from_slice(&buf[n.saturating_sub(keep)..]);
+            self.consume(n);
+        }
+    }
 }
 
 impl<R: BufRead> Read for Counting<R> {
@@ -39,17 +137,49 @@ impl<R: BufRead> Read for Counting<R> {
 
 impl<R: BufRead> BufRead for Counting<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.rpos < self.replay.len() {
+            return Ok(&self.replay[self.rpos..]);
+        }
         match &mut self.inner {
             Some(r) => r.fill_buf(),
             None => Ok(&[]),
         }
     }
     fn consume(&mut self, n: usize) {
-        if let Some(r) = &mut self.inner {
-            r.consume(n);
-            self.pos += n as u64;
+        let Some(r) = &mut self.inner else { return };
+        let replaying = self.rpos < self.replay.len();
+        if !self.overflow {
+            if self.seen.len() + n > SEEN_CAP {
+                self.overflow = true;
+                self.seen = vec![];
+            } else if replaying {
+                let bytes = &self.replay[self.rpos..self.rpos + n];
+                self.seen.extend_from_slice(bytes);
+            } else if let Ok(buf) = r.fill_buf() {
+                // The bytes being consumed are those `fill_buf` gave.
+                self.seen.extend_from_slice(&buf[..n.min(buf.len())]);
+            }
         }
+        if replaying {
+            self.rpos += n;
+            if self.rpos == self.replay.len() {
+                self.replay.clear();
+                self.rpos = 0;
+            }
+        } else {
+            r.consume(n);
+        }
+        self.pos += n as u64;
     }
+}
+
+/// Whether a file that starts with `head` is gzip: it starts with gzip's
+/// magic, or (a first member damaged at its very start) it is no WARC
+/// record and a gzip magic follows soon.
+pub(super) fn sniff_gzip(head: &[u8]) -> bool {
+    head.starts_with(&GZIP_MAGIC[..2])
+        || (!head.starts_with(b"WARC/")
+            && memchr::memmem::find(head, GZIP_MAGIC).is_some())
 }
 
 enum Kind<R> {
@@ -71,12 +201,10 @@ pub(super) struct Source<R> {
 }
 
 impl<R: BufRead> Source<R> {
-    /// Reads `r`, as gzip when its first bytes are gzip's magic.
-    pub(super) fn new(mut r: R) -> Source<R> {
-        // An error here shows again on the first read.
-        let gzip = r.fill_buf().is_ok_and(|b| b.starts_with(&GZIP_MAGIC[..2]));
+    /// Reads `r`, as gzip or as plain bytes.
+    pub(super) fn new(r: R, gzip: bool) -> Source<R> {
         let kind = if gzip {
-            let counting = Counting { inner: Some(r), pos: 0 };
+            let counting = Counting::new(Some(r));
             Kind::Gzip(Box::new(GzDecoder::new(counting)))
         } else {
             Kind::Plain(r)
@@ -181,6 +309,7 @@ impl<R: BufRead> Source<R> {
     pub(super) fn next_member(&mut self) -> io::Result<bool> {
         let Kind::Gzip(d) = &mut self.kind else { return Ok(false) };
         let r = d.get_mut();
+        r.start_member();
         let pos = r.pos;
         let head = r.fill_buf()?;
         if head.is_empty() {
@@ -199,7 +328,7 @@ impl<R: BufRead> Source<R> {
         }
         // Reuses the decoder's state: `reset` swaps the reader, so swap a
         // placeholder in and the reader back.
-        let inner = d.reset(Counting { inner: None, pos: 0 });
+        let inner = d.reset(Counting::new(None));
         d.reset(inner);
         self.member_done = false;
         Ok(true)
@@ -225,24 +354,9 @@ impl<R: BufRead> Source<R> {
         self.member_done = true;
         let Kind::Gzip(d) = &mut self.kind else { return Ok(()) };
         let r = d.get_mut();
-        loop {
-            let avail = r.fill_buf()?;
-            if avail.is_empty() {
-                return Ok(());
-            }
-            // A magic cut by the buffer's edge is missed: the member it
-            // starts is then lost with the damaged one. Buffers are 8 KiB
-            // or more, so that is rare.
-            match memchr::memmem::find(avail, GZIP_MAGIC) {
-                Some(i) => {
-                    r.consume(i);
-                    return Ok(());
-                }
-                None => {
-                    let n = avail.len();
-                    r.consume(n);
-                }
-            }
+        if r.rewind() {
+            return Ok(());
         }
+        r.seek_magic()
     }
 }
