@@ -22,7 +22,7 @@ mkdir -p "$work"
 for f in html.html markdown.md; do
   [[ -s $work/$f.gz ]] || gzip -6 -c "$corpus/$f" > "$work/$f.gz"
 done
-echo "== zcat of each corpus file, one core (medians)"
+echo "== zcat of each corpus file, one core (hyperfine means)"
 hyperfine -N --runs "${RUNS:-10}" --warmup 1 --style basic \
   -n "zcat html.html" "taskset -c ${CORE:-0} zcat $work/html.html.gz" \
   -n "zcat markdown.md" "taskset -c ${CORE:-0} zcat $work/markdown.md.gz" 2>&1 \

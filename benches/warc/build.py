@@ -32,8 +32,15 @@ def split(text, start):
 
 html = open(f"{corpus}/html.html", encoding="utf-8", errors="replace").read()
 md = open(f"{corpus}/markdown.md", encoding="utf-8", errors="replace").read()
-html_docs = split(html, re.compile(r"^\s*<(!DOCTYPE|html)", re.I))
-# Markdown: a document per top-level heading run of about 32 KB.
+html_docs = []
+for piece in split(html, re.compile(r"^\s*<(!DOCTYPE|html)", re.I)):
+    # A doctype line on its own belongs to the <html> after it.
+    if html_docs and "<html" not in html_docs[-1].lower():
+        html_docs[-1] += piece
+    else:
+        html_docs.append(piece)
+# Markdown: documents cut at top-level headings, merged up to 32 KB or
+# more (the corpus has few such headings: long READMEs).
 md_docs, cur = [], []
 for part in split(md, re.compile(r"^# ")):
     cur.append(part)
