@@ -225,6 +225,10 @@ fn the_main_command_scans_each_payload() {
     write_gz(dir.path(), "crawl.warc.gz", &crawl());
     let (out, _, code) = run(dir.path(), &["crawl.warc.gz"]);
     assert_eq!(code, 0);
+    // A plain archive by any name is found by its first bytes.
+    std::fs::write(dir.path().join("plain.dat"), crawl().concat()).unwrap();
+    let (plain, _, _) = run(dir.path(), &["plain.dat"]);
+    assert_eq!(plain, out);
     assert_eq!(
         out,
         "https://www.example.com/a/:1:152:https://B\u{fc}cher.example/de/\n\

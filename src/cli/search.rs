@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+use uriscan::warc::{RecordType, WarcReader};
 
 use super::io_message::io_message;
 
@@ -82,7 +83,21 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     fn scan_path(&mut self, path: &Path) -> Flow {
         if uriscan::warc::is_warc_name(path) {
-            return self.scan_warc(path);
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.shared.error(Error::io(path, &e));
+                    return Flow::Continue;
+                }
+            };
+            let reader = WarcReader::new(file);
+            let (shared, printer) = (self.shared, &self.printer);
+            if Self::scan_archive(shared, printer, &mut self.out, path, reader)
+                == Flow::Quit
+            {
+                return Flow::Quit;
+            }
+            return self.flush();
         }
         let contents = match self.reader.read(path) {
             Ok(c) => c,
@@ -93,6 +108,24 @@ impl<'s, 'c> Worker<'s, 'c> {
                 return Flow::Continue;
             }
         };
+        // A web archive by its first bytes, whatever its name.
+        if let Contents::Text(bytes) = contents
+            && uriscan::warc::has_warc_magic(bytes)
+        {
+            let reader = WarcReader::new(bytes);
+            let (shared, printer) = (self.shared, &self.printer);
+            let flow = Self::scan_archive(
+                shared,
+                printer,
+                &mut self.out,
+                path,
+                reader,
+            );
+            return match flow {
+                Flow::Continue => write_out(shared, &mut self.out),
+                quit => quit,
+            };
+        }
         let label = Label::path(path, self.shared.cfg.implicit_dir);
         Self::scan(
             self.shared,
@@ -106,19 +139,17 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     /// A web archive: the payload of each `response`, `resource` and
     /// `conversion` record is scanned as a text of its own, named by the
-    /// record's `WARC-Target-URI`.
-    fn scan_warc(&mut self, path: &Path) -> Flow {
-        use uriscan::warc::{RecordType, WarcReader};
-        let shared = self.shared;
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                shared.error(Error::io(path, &e));
-                return Flow::Continue;
-            }
-        };
+    /// record's `WARC-Target-URI`; the output is written as it fills.
+    fn scan_archive<R: io::Read>(
+        shared: &Shared<'_>,
+        printer: &Printer<'_>,
+        out: &mut Vec<u8>,
+        path: &Path,
+        reader: WarcReader<R>,
+    ) -> Flow {
         let (mut n, mut bytes) = (0, 0);
-        for item in WarcReader::new(file) {
+        let mut flow = Flow::Continue;
+        for item in reader {
             let record = match item {
                 Ok(r) => r,
                 Err(e) => {
@@ -140,16 +171,13 @@ impl<'s, 'c> Worker<'s, 'c> {
             let label = Label::path(page, false);
             let matches = shared.cfg.finder.find_iter(&payload);
             let seen = shared.seen.as_ref();
-            n += self.printer.file(
-                &mut self.out,
-                &label,
-                matches,
-                &payload,
-                seen,
-            );
+            n += printer.file(out, &label, matches, &payload, seen);
             bytes += payload.len() as u64;
-            if self.out.len() >= SPILL_AT && self.flush() != Flow::Continue {
-                return Flow::Quit;
+            if out.len() >= SPILL_AT {
+                flow = write_out(shared, out);
+                if flow != Flow::Continue {
+                    break;
+                }
             }
         }
         shared.files.fetch_add(1, Ordering::Relaxed);
@@ -158,7 +186,7 @@ impl<'s, 'c> Worker<'s, 'c> {
             shared.uris.fetch_add(n, Ordering::Relaxed);
             shared.found.store(true, Ordering::Relaxed);
         }
-        self.flush()
+        flow
     }
 
     fn scan_stdin(&mut self) -> Flow {
