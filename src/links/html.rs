@@ -72,53 +72,56 @@ const SVG_HREF: &[&str] = &[
 /// both [`link_attr`] and the tag layer's choice of values to copy read.
 fn link_attr_elements(
     attr: &[u8],
-) -> Option<(&'static [&'static [&'static str]], &'static str, Value)> {
+) -> Option<(&'static [&'static [&'static str]], &'static &'static str, Value)>
+{
     Some(match attr {
         b"href" => {
-            (&[&["a", "area", "link", "base"], SVG_HREF], "href", Value::Url)
+            (&[&["a", "area", "link", "base"], SVG_HREF], &"href", Value::Url)
         }
-        b"xlink:href" => (&[SVG_HREF], "xlink:href", Value::Url),
+        b"xlink:href" => (&[SVG_HREF], &"xlink:href", Value::Url),
         b"src" => (
             &[&[
                 "img", "script", "iframe", "embed", "track", "input", "audio",
                 "video", "source", "frame",
             ]],
-            "src",
+            &"src",
             Value::Url,
         ),
-        b"srcset" => (&[&["img", "source"]], "srcset", Value::SrcSet),
+        b"srcset" => (&[&["img", "source"]], &"srcset", Value::SrcSet),
         // Lazy loading: the image scripts swap in.
         b"data-src" => (
             &[&["img", "iframe", "source", "video", "audio", "embed"]],
-            "data-src",
+            &"data-src",
             Value::Url,
         ),
         b"data-srcset" => {
-            (&[&["img", "source"]], "data-srcset", Value::SrcSet)
+            (&[&["img", "source"]], &"data-srcset", Value::SrcSet)
         }
-        b"imagesrcset" => (&[&["link"]], "imagesrcset", Value::SrcSet),
-        b"ping" => (&[&["a", "area"]], "ping", Value::List),
-        b"poster" => (&[&["video"]], "poster", Value::Url),
-        b"action" => (&[&["form"]], "action", Value::Url),
-        b"formaction" => (&[&["button", "input"]], "formaction", Value::Url),
-        b"data" => (&[&["object"]], "data", Value::Url),
-        b"cite" => (&[&["blockquote", "q", "del", "ins"]], "cite", Value::Url),
+        b"imagesrcset" => (&[&["link"]], &"imagesrcset", Value::SrcSet),
+        b"ping" => (&[&["a", "area"]], &"ping", Value::List),
+        b"poster" => (&[&["video"]], &"poster", Value::Url),
+        b"action" => (&[&["form"]], &"action", Value::Url),
+        b"formaction" => (&[&["button", "input"]], &"formaction", Value::Url),
+        b"data" => (&[&["object"]], &"data", Value::Url),
+        b"cite" => {
+            (&[&["blockquote", "q", "del", "ins"]], &"cite", Value::Url)
+        }
         // Obsolete, still met in old pages (HTML standard 16.2).
         b"longdesc" => {
-            (&[&["img", "iframe", "frame"]], "longdesc", Value::Url)
+            (&[&["img", "iframe", "frame"]], &"longdesc", Value::Url)
         }
         b"background" => (
             &[&["body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"]],
-            "background",
+            &"background",
             Value::Url,
         ),
-        b"lowsrc" => (&[&["img"]], "lowsrc", Value::Url),
-        b"dynsrc" => (&[&["img"]], "dynsrc", Value::Url),
-        b"codebase" => (&[&["object", "applet"]], "codebase", Value::Url),
-        b"classid" => (&[&["object"]], "classid", Value::Url),
-        b"archive" => (&[&["object", "applet"]], "archive", Value::List),
-        b"manifest" => (&[&["html"]], "manifest", Value::Url),
-        b"profile" => (&[&["head"]], "profile", Value::List),
+        b"lowsrc" => (&[&["img"]], &"lowsrc", Value::Url),
+        b"dynsrc" => (&[&["img"]], &"dynsrc", Value::Url),
+        b"codebase" => (&[&["object", "applet"]], &"codebase", Value::Url),
+        b"classid" => (&[&["object"]], &"classid", Value::Url),
+        b"archive" => (&[&["object", "applet"]], &"archive", Value::List),
+        b"manifest" => (&[&["html"]], &"manifest", Value::Url),
+        b"profile" => (&[&["head"]], &"profile", Value::List),
         _ => return None,
     })
 }
@@ -131,7 +134,7 @@ pub(crate) fn link_attr(
 ) -> Option<(HtmlAttr, Value)> {
     if attr == b"style" {
         return Some((
-            HtmlAttr { element: "*", attribute: "style" },
+            HtmlAttr { element: &"*", attribute: &"style" },
             Value::Css,
         ));
     }
@@ -140,7 +143,7 @@ pub(crate) fn link_attr(
         .iter()
         .flat_map(|l| l.iter())
         .find(|e| e.as_bytes() == element)
-        .map(|e| (HtmlAttr { element: e, attribute }, value))
+        .map(|element| (HtmlAttr { element, attribute }, value))
 }
 
 fn is_ws(b: u8) -> bool {
@@ -243,7 +246,7 @@ pub(crate) fn css_urls(v: &[u8], out: &mut Vec<(usize, usize)>) {
 /// The role of a link in the attribute `a`, its element's `rel` tested
 /// by `has_rel`.
 pub(crate) fn role(a: HtmlAttr, has_rel: impl Fn(&str) -> bool) -> Role {
-    match (a.element, a.attribute) {
+    match (a.element(), a.attribute()) {
         ("a" | "area", _) | ("form", "action") | ("meta", "refresh") => {
             Role::Navigate
         }
@@ -270,13 +273,13 @@ pub(crate) fn rel_embeds(has_rel: impl Fn(&str) -> bool) -> bool {
 /// The Open Graph and Twitter card metas whose `content` is a URL: the
 /// `property` (or `name`) value and the kind's static name.
 fn meta_url(tag: &StartTag) -> Option<HtmlAttr> {
-    const METAS: [&str; 3] = ["og:url", "og:image", "twitter:image"];
+    static METAS: [&str; 3] = ["og:url", "og:image", "twitter:image"];
     let key = tag.attr(b"property").or_else(|| tag.attr(b"name"))?;
     let key = key.value.trim_ascii();
     METAS
         .iter()
         .find(|m| key.eq_ignore_ascii_case(m.as_bytes()))
-        .map(|m| HtmlAttr { element: "meta", attribute: m })
+        .map(|attribute| HtmlAttr { element: &"meta", attribute })
 }
 
 /// The URLs of an image candidate string, by the HTML standard's "parse a
@@ -440,7 +443,8 @@ pub(crate) struct HtmlLinks<'a> {
 }
 
 /// The kind of a CSS `url()` in a `<style>` element.
-const STYLE_URL: HtmlAttr = HtmlAttr { element: "style", attribute: "url()" };
+const STYLE_URL: HtmlAttr =
+    HtmlAttr { element: &"style", attribute: &"url()" };
 
 impl<'a> HtmlLinks<'a> {
     pub(crate) fn new(
@@ -490,7 +494,7 @@ impl TagSink for HtmlLinks<'_> {
                 });
                 if refresh {
                     Some((
-                        HtmlAttr { element: "meta", attribute: "refresh" },
+                        HtmlAttr { element: &"meta", attribute: &"refresh" },
                         Value::Refresh,
                     ))
                 } else {
@@ -507,7 +511,7 @@ impl TagSink for HtmlLinks<'_> {
                 self.pieces.truncate(left);
                 self.css_urls += self.pieces.len();
             }
-            if attr.element == "base" && self.base.is_none() {
+            if attr.element() == "base" && self.base.is_none() {
                 let (s, e) = trim(&a.value, 0, a.value.len());
                 self.base = Some(text(&a.value[s..e]));
             }
@@ -669,13 +673,19 @@ mod tests {
         assert_eq!(links.last().unwrap().link(), "last");
     }
 
+    /// A name of the table's kind, for an `HtmlAttr` made by hand.
+    fn leak(s: &'static str) -> &'static &'static str {
+        Box::leak(Box::new(s))
+    }
+
     #[test]
     fn roles() {
         let role = |e: &'static str, a: &'static str, rel: &str| {
             let rels: Vec<&str> = rel.split(' ').collect();
-            super::role(HtmlAttr { element: e, attribute: a }, |t| {
-                rels.contains(&t)
-            })
+            super::role(
+                HtmlAttr { element: leak(e), attribute: leak(a) },
+                |t| rels.contains(&t),
+            )
         };
         assert_eq!(role("a", "href", "nofollow"), Role::Navigate);
         assert_eq!(role("area", "href", ""), Role::Navigate);
@@ -702,7 +712,7 @@ mod tests {
     fn the_table() {
         let k = |e: &str, a: &str| {
             link_attr(e.as_bytes(), a.as_bytes())
-                .map(|(h, _)| format!("{}@{}", h.element, h.attribute))
+                .map(|(h, _)| format!("{}@{}", h.element(), h.attribute()))
         };
         assert_eq!(k("a", "href").as_deref(), Some("a@href"));
         assert_eq!(k("use", "xlink:href").as_deref(), Some("use@xlink:href"));

@@ -130,10 +130,13 @@ impl Format {
 }
 
 /// An HTML element and one of its attributes, lowercase.
+// Each name is a thin pointer to a `&str` of the link table: a `Kind` is
+// held for each of millions of links, and two `&str` made it 40 bytes
+// (24 now). Equality and hashing are of the names, not the pointers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HtmlAttr {
-    element: &'static str,
-    attribute: &'static str,
+    element: &'static &'static str,
+    attribute: &'static &'static str,
 }
 
 impl HtmlAttr {
@@ -224,7 +227,9 @@ impl fmt::Display for Kind {
             Kind::MdDefinition => f.write_str("md:definition"),
             Kind::MdAutolink => f.write_str("md:autolink"),
             Kind::MdHtml(_) => f.write_str("md:html"),
-            Kind::Html(a) => write!(f, "html:{}@{}", a.element, a.attribute),
+            Kind::Html(a) => {
+                write!(f, "html:{}@{}", a.element(), a.attribute())
+            }
             Kind::Text => f.write_str("text"),
             Kind::Code => f.write_str("code"),
             Kind::HttpLocation => f.write_str("http:location"),
@@ -276,23 +281,77 @@ impl Extra {
 }
 
 /// One link of a document.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Link {
     kind: Kind,
     span: Span,
     line: u64,
     column: u64,
     // Sized to fit: a checker holds millions of links (3 million in the
-    // Rust documentation). `raw` is kept only where it differs from
-    // `link`, and the error, rare, is boxed.
-    raw: Option<Box<str>>,
-    link: Box<str>,
-    target: Option<Box<str>>,
+    // Rust documentation). The link, its target and its raw text (kept
+    // only where it differs from the link) share one allocation:
+    // `text[..link_end]` is the link, `text[link_end..target_end]` the
+    // target (none when empty: a target is an absolute URI), and the
+    // rest the raw text when `has_raw`. The error, rare, is boxed.
+    text: Box<str>,
+    link_end: usize,
+    target_end: usize,
+    has_raw: bool,
     error: Option<Box<LinkError>>,
     extra: Option<Box<Extra>>,
 }
 
+impl fmt::Debug for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Link")
+            .field("kind", &self.kind)
+            .field("span", &self.span)
+            .field("line", &self.line)
+            .field("column", &self.column)
+            .field("raw", &self.raw())
+            .field("link", &self.link())
+            .field("target", &self.target())
+            .field("error", &self.error)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
 impl Link {
+    /// A link of `kind` at `span`, its texts laid out in one allocation.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kind: Kind,
+        span: Span,
+        (line, column): (u64, u64),
+        link: &str,
+        target: Option<&str>,
+        raw: Option<&str>,
+        error: Option<LinkError>,
+        extra: Option<Box<Extra>>,
+    ) -> Link {
+        debug_assert!(target != Some(""), "a target is never empty");
+        let has_raw = raw.is_some();
+        let (target, raw) = (target.unwrap_or(""), raw.unwrap_or(""));
+        let mut text =
+            String::with_capacity(link.len() + target.len() + raw.len());
+        text.push_str(link);
+        text.push_str(target);
+        text.push_str(raw);
+        Link {
+            kind,
+            span,
+            line,
+            column,
+            text: text.into_boxed_str(),
+            link_end: link.len(),
+            target_end: link.len() + target.len(),
+            has_raw,
+            error: error.map(Box::new),
+            extra,
+        }
+    }
+
     /// What the link is.
     pub fn kind(&self) -> Kind {
         self.kind
@@ -312,18 +371,19 @@ impl Link {
     /// The link as written (entities and escapes not decoded); for a
     /// Markdown reference link, the use (`[text][label]`).
     pub fn raw(&self) -> &str {
-        self.raw.as_deref().unwrap_or(&self.link)
+        if self.has_raw { &self.text[self.target_end..] } else { self.link() }
     }
     /// The reference as the format defines it, before resolution:
     /// entities and escapes decoded, whitespace stripped as browsers do.
     pub fn link(&self) -> &str {
-        &self.link
+        &self.text[..self.link_end]
     }
     /// The URI the link names, resolved against the document's base;
     /// `None` when the link is malformed ([`Link::error`]) or relative
     /// with no base known.
     pub fn target(&self) -> Option<&str> {
-        self.target.as_deref()
+        (self.target_end > self.link_end)
+            .then(|| &self.text[self.link_end..self.target_end])
     }
     /// Why the link names no target, when it is malformed.
     pub fn error(&self) -> Option<&LinkError> {
@@ -332,14 +392,14 @@ impl Link {
     /// The fragment of the target (or of the link, without one),
     /// percent-decoded.
     pub fn fragment(&self) -> Option<Cow<'_, str>> {
-        let s = self.target.as_deref().unwrap_or(&self.link);
+        let s = self.target().unwrap_or(self.link());
         let f = &s[s.find('#')? + 1..];
         Some(percent_decode(f))
     }
     /// The local file the target names, when it is a `file:` URI: its
     /// path, percent-decoded.
     pub fn file_path(&self) -> Option<std::path::PathBuf> {
-        file_path(self.target.as_deref()?)
+        file_path(self.target()?)
     }
     /// The link's `rel` tokens (of its `a`, `area`, `link` or `form`, or
     /// of an HTTP `Link` header), lowercased, separated by one space:
@@ -407,17 +467,16 @@ impl Link {
                 Err(e) => (None, Some(e)),
             },
         };
-        Link {
+        Link::new(
             kind,
             span,
-            line,
-            column,
-            raw: None,
-            link: value.into(),
-            target: target.map(String::into_boxed_str),
-            error: error.map(Box::new),
-            extra: Extra::new(rel, None),
-        }
+            (line, column),
+            value,
+            target.as_deref(),
+            None,
+            error,
+            Extra::new(rel, None),
+        )
     }
 }
 
@@ -598,7 +657,7 @@ impl LinkExtractor {
                 let start = decoded.byte_offset(r.span.start);
                 let end = decoded.byte_offset(r.span.end);
                 let is_base =
-                    r.kind.html_attr().is_some_and(|a| a.element == "base");
+                    r.kind.html_attr().is_some_and(|a| a.element() == "base");
                 let resolver = if is_base && page.base.is_none() {
                     &page_resolver
                 } else {
@@ -611,17 +670,16 @@ impl LinkExtractor {
                         Err(e) => (None, Some(e)),
                     },
                 };
-                Link {
-                    kind: r.kind,
-                    span: Span::new(start, end.max(start)),
-                    line: line as u64,
-                    column: (start - line_start) as u64 + 1,
-                    raw: (r.raw != r.link).then(|| r.raw.into_boxed_str()),
-                    link: r.link.into_boxed_str(),
-                    target: target.map(String::into_boxed_str),
-                    error: error.map(Box::new),
-                    extra: r.extra,
-                }
+                Link::new(
+                    r.kind,
+                    Span::new(start, end.max(start)),
+                    (line as u64, (start - line_start) as u64 + 1),
+                    &r.link,
+                    target.as_deref(),
+                    (r.raw != r.link).then_some(r.raw.as_str()),
+                    error,
+                    r.extra,
+                )
             })
             .collect();
         Links { inner: links.into_iter() }
