@@ -13,6 +13,7 @@ import re
 from typing import Iterator
 
 import pyarrow as pa
+import pyarrow.compute
 
 import uriscan
 import uriscan.arrow
@@ -55,7 +56,7 @@ def _header_links(page: str, status: int, headers) -> list[dict]:
     return rows
 
 
-def warc_batches(path: str, *, host: bool = True) -> Iterator[pa.RecordBatch]:
+def warc_batches(path: str, *, host: bool = True, kinds=None) -> Iterator[pa.RecordBatch]:
     """The links of a WARC file's response records, a batch per record."""
     from warcio.archiveiterator import ArchiveIterator
 
@@ -75,4 +76,6 @@ def warc_batches(path: str, *, host: bool = True) -> Iterator[pa.RecordBatch]:
                 doc = pa.record_batch({"content": pa.array([body], pa.binary()), "url": [page]})
                 out = uriscan.arrow.links_batch(doc, format=fmt, host=host)
                 table = pa.concat_tables([table, pa.Table.from_batches([out])])
+            if kinds is not None:
+                table = table.filter(pa.compute.is_in(table["kind"], pa.array(kinds, pa.string())))
             yield from table.to_batches()

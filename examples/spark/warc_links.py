@@ -21,7 +21,8 @@ Parquet table of every link of every response record:
 is the same job as crawlers write it in Python: warcio reads the
 records, lxml parses the HTML, and a@href and img@src are resolved with
 urljoin, as rows through mapPartitions. It is the yardstick of
-benches/spark.sh.
+benches/spark.sh; `--kinds html:a@href,html:img@src` makes the uriscan
+job write the same links.
 
 A file that cannot be read is reported on the executor's standard error
 with its path, and the job goes on with the others.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import Iterable, Iterator
 
 from pyspark.sql import SparkSession
@@ -47,19 +49,24 @@ def local_path(path: str) -> str:
     return path
 
 
-def uriscan_partition(batches):
-    """mapInArrow: batches of WARC paths in, Arrow batches of links out."""
-    import uriscan.arrow
+def uriscan_partition(kinds: list[str] | None = None):
+    """The function for mapInArrow: batches of WARC paths in, Arrow
+    batches of links out (of `kinds` only, when given)."""
 
-    warc_batches = getattr(uriscan.arrow, "warc_batches", None)
-    if warc_batches is None:  # TEMPORARY: until the Rust WARC reader is in
-        from warc_fallback import warc_batches
-    for batch in batches:
-        for path in batch.column(0).to_pylist():
-            try:
-                yield from warc_batches(local_path(path), host=True)
-            except OSError as e:
-                print(f"uriscan: {path}: {e}", file=sys.stderr)
+    def links(batches):
+        import uriscan.arrow
+
+        warc_batches = getattr(uriscan.arrow, "warc_batches", None)
+        if warc_batches is None:  # TEMPORARY: until the Rust WARC reader is in
+            from warc_fallback import warc_batches
+        for batch in batches:
+            for path in batch.column(0).to_pylist():
+                try:
+                    yield from warc_batches(local_path(path), host=True, kinds=kinds)
+                except OSError as e:
+                    print(f"uriscan: {path}: {e}", file=sys.stderr)
+
+    return links
 
 
 def lxml_partition(paths: Iterable[str]) -> Iterator[tuple]:
@@ -109,13 +116,21 @@ def lxml_partition(paths: Iterable[str]) -> Iterator[tuple]:
                         yield (page, link, f"html:{tag}@{attr}", rel, host)
 
 
-def run(spark: SparkSession, input: str, output: str, extractor: str, partitions: int | None) -> None:
-    """Reads the list of WARC files at `input` and writes the links to `output`."""
+def run(
+    spark: SparkSession,
+    input: str,
+    output: str,
+    extractor: str = "uriscan",
+    partitions: int | None = None,
+    kinds: list[str] | None = None,
+) -> None:
+    """Reads the list of WARC files at `input` and writes the links to
+    `output` (with uriscan, of `kinds` only when given)."""
     paths = spark.read.text(input).where("trim(value) != ''")
     n = partitions or max(1, paths.count())
     paths = paths.repartition(n)
     if extractor == "uriscan":
-        links = paths.mapInArrow(uriscan_partition, SCHEMA)
+        links = paths.mapInArrow(uriscan_partition(kinds), SCHEMA)
     else:
         rows = paths.rdd.map(lambda r: r.value.strip()).mapPartitions(lxml_partition)
         links = spark.createDataFrame(rows, SCHEMA)
@@ -128,7 +143,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("output", help="the Parquet directory to write")
     p.add_argument("--extractor", choices=["uriscan", "lxml"], default="uriscan")
     p.add_argument("--num-input-partitions", type=int, help="default: one per file")
+    p.add_argument(
+        "--kinds",
+        help="uriscan: keep only these kinds, comma-separated (html:a@href,html:img@src "
+        "is what the lxml extractor takes)",
+    )
     args = p.parse_args(argv)
+    kinds = args.kinds.split(",") if args.kinds else None
     spark = SparkSession.builder.appName(f"warc_links ({args.extractor})").getOrCreate()
     import uriscan.arrow
 
@@ -137,7 +158,11 @@ def main(argv: list[str] | None = None) -> None:
 
         spark.sparkContext.addPyFile(os.path.join(os.path.dirname(__file__), "warc_fallback.py"))
     try:
-        run(spark, args.input, args.output, args.extractor, args.num_input_partitions)
+        start = time.perf_counter()
+        run(spark, args.input, args.output, args.extractor, args.num_input_partitions, kinds)
+        # The job's own time, without the JVM's and the session's start
+        # (benches/spark.sh reads this line).
+        print(f"warc_links: job time {time.perf_counter() - start:.3f} s", file=sys.stderr)
     finally:
         spark.stop()
 

@@ -233,8 +233,11 @@ def test_scans_release_the_gil():
             window = []
 
             def scan():
+                # Scans for 0.2 s at least: long enough for the main
+                # thread to wake several times even on a loaded machine.
                 t = time.perf_counter()
-                call()
+                while time.perf_counter() - t < 0.2:
+                    call()
                 window.extend([t, time.perf_counter()])
 
             thread = threading.Thread(target=scan)
