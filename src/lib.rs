@@ -2,24 +2,30 @@
 //! rules of RFC 3986 (STD 66).
 //!
 //! The crate is a pipeline: [`syntax`] holds the grammar (parse, resolve,
-//! normalize), [`scanning`] finds and delimits URIs in bytes, [`walking`]
-//! lists the files of a tree. The `uriscan` binary is a thin command line
-//! on top; nothing in the library prints or exits.
+//! normalize), [`scanning`] finds and delimits URIs in bytes, [`links`]
+//! reads the links of Markdown and HTML documents, `checking` checks
+//! them, `walking` lists the files of a tree and `reading` reads them.
+//! The `uriscan` binary is a thin command line on top; nothing in the
+//! library prints or exits.
 //!
 //! # Features
 //!
 //! - `cli` (default): the `uriscan` binary and its dependencies (clap,
 //!   serde_json, ...). Turns on `walk`.
-//! - `walk`: the [`walking`] module, with ignore and flate2.
+//! - `walk`: the `walking` module, with ignore. Turns on `read`.
+//! - `read`: the `reading` module, with flate2.
+//! - `check`: the `checking` module, with rayon.
 //!
-//! With `default-features = false` the crate is [`scanning`] and
-//! [`syntax`] over memchr alone.
+//! With `default-features = false` the crate is [`syntax`], [`scanning`]
+//! and [`links`], over memchr and the document readers.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
 #[cfg(feature = "check")]
 pub mod checking;
 pub mod links;
+#[cfg(feature = "read")]
+pub mod reading;
 pub mod scanning;
 mod span;
 pub mod syntax;

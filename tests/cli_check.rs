@@ -306,3 +306,29 @@ fn inline_comments_disable_checks() {
         out.lines().map(|l| l.split(": broken").next().unwrap()).collect();
     assert_eq!(broken, ["./a.md:1:7", "./a.md:7:8"]);
 }
+
+/// A document reached through a symbolic link is read where it really
+/// is: its relative links resolve from its target's directory, as a
+/// browser opening the real file would, whether the link is the file or
+/// a directory above it.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_document_resolves_from_its_target() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "real/doc.md", "[sib](sibling.md)\n");
+    write(d, "real/sibling.md", "# Sibling\n");
+    std::fs::create_dir(d.join("top")).unwrap();
+    symlink(d.join("real/doc.md"), d.join("top/link.md")).unwrap();
+    symlink(d.join("real"), d.join("dirlink")).unwrap();
+    for path in ["top/link.md", "dirlink/doc.md", "real/doc.md"] {
+        let (out, code) = check(d, &[path]);
+        assert_eq!((out.as_str(), code), ("", 0), "{path}");
+    }
+    // Without the symlink's resolution the link would be looked for
+    // beside it, and be broken.
+    write(d, "top/plain.md", "[sib](sibling.md)\n");
+    let (out, code) = check(d, &["top/plain.md"]);
+    assert_eq!(code, 1, "{out}");
+}

@@ -14,6 +14,7 @@
 //!
 //! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fmt;
@@ -22,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::links::{Format, Link};
+use crate::links::{Format, Link, file_path_bytes, path_from_bytes};
 
 use super::anchors::{self, AnchorStyle};
 
@@ -160,23 +161,33 @@ impl fmt::Display for Reason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     status: Status,
-    reason: Option<Reason>,
+    // Boxed: a site has millions of links and few broken ones, and a
+    // verdict is held for each until the report (16 bytes, not 64: 190
+    // MB less on the Rust documentation).
+    broken: Option<Box<Broken>>,
+}
+
+/// Why a link is broken, and what it may have meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Broken {
+    reason: Reason,
     suggestion: Option<String>,
 }
 
 impl Verdict {
     fn ok() -> Verdict {
-        Verdict { status: Status::Ok, reason: None, suggestion: None }
+        Verdict { status: Status::Ok, broken: None }
     }
     fn broken(reason: Reason, suggestion: Option<String>) -> Verdict {
-        Verdict { status: Status::Broken, reason: Some(reason), suggestion }
+        let broken = Some(Box::new(Broken { reason, suggestion }));
+        Verdict { status: Status::Broken, broken }
     }
     fn skipped() -> Verdict {
-        Verdict { status: Status::Skipped, reason: None, suggestion: None }
+        Verdict { status: Status::Skipped, broken: None }
     }
     /// The verdict on a link that an exclusion leaves out.
     pub fn excluded() -> Verdict {
-        Verdict { status: Status::Excluded, reason: None, suggestion: None }
+        Verdict { status: Status::Excluded, broken: None }
     }
     /// The status.
     pub fn status(&self) -> Status {
@@ -184,12 +195,12 @@ impl Verdict {
     }
     /// Why it is broken.
     pub fn reason(&self) -> Option<&Reason> {
-        self.reason.as_ref()
+        self.broken.as_ref().map(|b| &b.reason)
     }
     /// What the link may have meant: the closest anchor or path that
     /// exists, written as the link would write it.
     pub fn suggestion(&self) -> Option<&str> {
-        self.suggestion.as_deref()
+        self.broken.as_ref()?.suggestion.as_deref()
     }
 }
 
@@ -326,9 +337,14 @@ impl Checker {
         let mut uniq: Vec<PathBuf> = Vec::new();
         let mut paths: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
         for batch in docs.chunks(256) {
-            let decoded: Vec<Vec<Option<PathBuf>>> = batch
+            let decoded: Vec<Vec<Option<Cow<'_, [u8]>>>> = batch
                 .par_iter()
-                .map(|d| d.links.iter().map(Link::file_path).collect())
+                .map(|d| {
+                    d.links
+                        .iter()
+                        .map(|l| file_path_bytes(l.target()?))
+                        .collect()
+                })
                 .collect();
             for doc in decoded {
                 paths.push(
@@ -338,12 +354,13 @@ impl Checker {
                             // Looked up before inserting: most links
                             // point at a path already met, and `entry`
                             // would copy the key for each.
-                            Some(p) => match index.get(key(&p)) {
+                            Some(p) => match index.get(&*p) {
                                 Some(&id) => id,
                                 None => {
                                     let id = uniq.len() as u32;
-                                    index.insert(key(&p).to_vec(), id);
-                                    uniq.push(p);
+                                    let p = p.into_owned();
+                                    index.insert(p.clone(), id);
+                                    uniq.push(path_from_bytes(p));
                                     id
                                 }
                             },
@@ -537,11 +554,14 @@ impl Checker {
                     all.iter().map(String::as_str),
                 )
                 .map(|a| format!("#{a}"));
-                Verdict::broken(Reason::NoAnchor(fragment), s)
+                Verdict::broken(Reason::NoAnchor(fragment.into_owned()), s)
             }
             Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
                 Some((a, b)) if a >= 1 && b <= *n && a <= b => Verdict::ok(),
-                Some(_) => Verdict::broken(Reason::NoSuchLine(fragment), None),
+                Some(_) => Verdict::broken(
+                    Reason::NoSuchLine(fragment.into_owned()),
+                    None,
+                ),
                 // Another file's fragment cannot be checked.
                 None => Verdict::ok(),
             },
@@ -559,7 +579,7 @@ impl Checker {
     /// viewers highlight such ranges by script.
     fn holds(
         &self,
-        set: &HashSet<&str>,
+        set: &FastSet<&str>,
         raw: &str,
         decoded: &str,
         path: &Path,
@@ -691,6 +711,9 @@ enum Targets {
 /// documentation, perf said). The paths come decoded from `file:` URIs
 /// after dot-segment removal, so equal bytes are equal paths.
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+/// The anchors of a page as a set, hashed the same way: a link's
+/// fragment is looked up in it for each of millions of links.
+type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// The hash of rustc (FxHash): a rotate, xor and multiply per word.
 #[derive(Default)]
@@ -762,7 +785,7 @@ enum Lookup<'a> {
     /// The anchors as a set, and as a list for suggestions; the page a
     /// redirect page sends to.
     Ids {
-        set: HashSet<&'a str>,
+        set: FastSet<&'a str>,
         all: &'a [String],
         redirect: Option<&'a Path>,
     },
@@ -788,7 +811,7 @@ fn is_markdown(path: &Path) -> bool {
 
 /// The fragment to check, decoded: none for an empty one, `top` (which
 /// always holds, HTML 7.4.6.4), or a text fragment (`:~:text=`).
-fn checked_fragment(link: &Link) -> Option<String> {
+fn checked_fragment(link: &Link) -> Option<Cow<'_, str>> {
     // Most links have no fragment: say so before decoding anything.
     if !link.target().unwrap_or(link.link()).contains('#') {
         return None;
@@ -797,7 +820,7 @@ fn checked_fragment(link: &Link) -> Option<String> {
     if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
         return None;
     }
-    Some(f.into_owned())
+    Some(f)
 }
 
 /// `L10` or `L10-L20` (GitHub's line fragments).
@@ -919,5 +942,23 @@ fn address_ok(scheme: &str, target: &str) -> bool {
                     .chars()
                     .all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A verdict is held for every link of a site until the report:
+    /// the common one, `ok`, must stay two words.
+    #[test]
+    fn a_verdict_is_small() {
+        assert!(std::mem::size_of::<Verdict>() <= 16);
+        let v = Verdict::broken(Reason::NoSuchFile, Some("a.md".into()));
+        assert_eq!(v.status(), Status::Broken);
+        assert_eq!(v.reason(), Some(&Reason::NoSuchFile));
+        assert_eq!(v.suggestion(), Some("a.md"));
+        let ok = Verdict::ok();
+        assert_eq!((ok.reason(), ok.suggestion()), (None, None));
     }
 }

@@ -7,9 +7,13 @@
 //!   documents;
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
-//!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML.
+//!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
+//! - `remote` (the `remote` feature) checks `http` and `https` links
+//!   over the network.
 
 pub mod anchors;
 pub mod local;
+#[cfg(feature = "remote")]
+pub mod remote;
 
 pub use local::{Checker, CheckerBuilder, Document, Reason, Status, Verdict};

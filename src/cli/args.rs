@@ -112,8 +112,8 @@ pub enum Command {
     /// other files), resolved.
     Links(LinksArgs),
     /// Check the links of Markdown and HTML documents offline: files,
-    /// directories and anchors.
-    Check(CheckArgs),
+    /// directories and anchors (and web links with --remote).
+    Check(Box<CheckArgs>),
     #[command(flatten)]
     Syntax(SyntaxCommand),
 }

@@ -158,6 +158,10 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub walk: WalkArgs,
+
+    #[cfg(feature = "remote")]
+    #[command(flatten)]
+    pub remote: super::remote::RemoteArgs,
 }
 
 /// Runs `uriscan check`; returns the exit code.
@@ -296,9 +300,6 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         bar.set_message(format!("checking {n} links"));
     }
     let mut verdicts = checker.build().check(&docs);
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
     if !exclude.is_empty() {
         for (doc, vs) in docs.iter().zip(&mut verdicts) {
             for (link, v) in doc.links.iter().zip(vs.iter_mut()) {
@@ -307,6 +308,27 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 }
             }
         }
+    }
+    // The remote check: with --json its rows stream out after the
+    // offline ones, as they come; the other reports wait for it and
+    // keep document order.
+    #[cfg(feature = "remote")]
+    let mut remote = {
+        let root = args.root.clone().unwrap_or_else(|| {
+            let first = &paths[0];
+            if first.is_dir() {
+                first.clone()
+            } else {
+                first.parent().map(Path::to_path_buf).unwrap_or_default()
+            }
+        });
+        super::remote::Remote::plan(&args.remote, &root, &docs, &verdicts)?
+    };
+    #[cfg(feature = "remote")]
+    if let Some(r) = &mut remote
+        && !args.json
+    {
+        r.run(progress.as_ref(), |_, _, _| {})?;
     }
 
     // Report.
@@ -321,9 +343,26 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     let mut out = Vec::with_capacity(1 << 16);
     let mut counts = Counts::default();
     let mut sarif = vec![];
-    for ((label, doc), verdicts) in labels.iter().zip(&docs).zip(&verdicts) {
+    for (di, ((label, doc), verdicts)) in
+        labels.iter().zip(&docs).zip(&verdicts).enumerate()
+    {
         counts.files += 1;
-        for (link, v) in doc.links.iter().zip(verdicts) {
+        for (li, (link, v)) in doc.links.iter().zip(verdicts).enumerate() {
+            #[cfg(feature = "remote")]
+            if let Some(r) = &remote
+                && r.is_remote(di, li)
+            {
+                // With --json, written as the result comes, below.
+                if let Some(rv) = r.verdict(di, li, link) {
+                    counts.add_remote(rv.status);
+                    let (cwd, root) = (&sources.cwd, &doc.root);
+                    let row = RemoteRow { label, cwd, root, link, v: &rv };
+                    row.write(&mut out, &args, color, &mut sarif);
+                }
+                continue;
+            }
+            #[cfg(not(feature = "remote"))]
+            let _ = (di, li);
             counts.add(link, v);
             if args.format == ReportFormat::Sarif && !args.json {
                 if v.status() == Status::Broken {
@@ -371,19 +410,63 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     if flush(&mut out).is_err() {
         return Ok(2);
     }
+    #[cfg(feature = "remote")]
+    if let Some(r) = &mut remote
+        && args.json
+    {
+        let mut failed = false;
+        r.run(progress.as_ref(), |plan, results, t| {
+            for &(di, li) in plan.links_of(t) {
+                let (di, li) = (di as usize, li as usize);
+                let (doc, link) = (&docs[di], &docs[di].links[li]);
+                let Some(rv) = plan.verdict(results, di, li, link) else {
+                    continue;
+                };
+                counts.add_remote(rv.status);
+                let (cwd, root) = (&sources.cwd, &doc.root);
+                let row =
+                    RemoteRow { label: &labels[di], cwd, root, link, v: &rv };
+                // No SARIF with --json.
+                row.write(&mut out, &args, color, &mut Vec::new());
+            }
+            // Each result goes out as it comes.
+            failed |= flush(&mut out).is_err();
+        })?;
+        if failed {
+            return Ok(2);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
     if !args.json && args.format == ReportFormat::Human {
+        let mut line = format!(
+            "{} files, {} links: {} local checked, {} broken, ",
+            counts.files, counts.links, counts.local, counts.broken,
+        );
+        #[cfg(feature = "remote")]
+        if let Some(r) = &remote {
+            let (uris, cached) = r.uri_counts();
+            line.push_str(&format!(
+                "{} remote checked ({uris} URIs, {cached} cached, {} requests), {} remote failed, ",
+                counts.remote, r.requests(), counts.remote_failed,
+            ));
+        }
+        if counts.skipped > 0 {
+            line.push_str(&format!("{} skipped (remote), ", counts.skipped));
+        }
         let _ = writeln!(
             io::stderr().lock(),
-            "{} files, {} links: {} local checked, {} broken, {} skipped (remote), {} excluded in {:.2} s",
-            counts.files,
-            counts.links,
-            counts.local,
-            counts.broken,
-            counts.skipped,
+            "{line}{} excluded in {:.2} s",
             counts.excluded,
             start.elapsed().as_secs_f64()
         );
     }
+    #[cfg(feature = "remote")]
+    let remote_fails = counts.remote_failed > 0
+        && remote.as_ref().is_some_and(|r| !r.warn_only());
+    #[cfg(not(feature = "remote"))]
+    let remote_fails = false;
     // Millions of small allocations are about to go with the process:
     // freeing them one by one took a tenth of a check of the Rust
     // documentation.
@@ -391,7 +474,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     std::mem::forget(verdicts);
     Ok(if errored.load(Ordering::Relaxed) {
         2
-    } else if counts.broken > 0 {
+    } else if counts.broken > 0 || remote_fails {
         1
     } else {
         0
@@ -442,10 +525,21 @@ fn sarif_result(label: &Path, link: &Link, v: &Verdict) -> serde_json::Value {
     if let Some(s) = v.suggestion() {
         text.push_str(&format!(" (did you mean '{s}'?)"));
     }
+    sarif_at(label, link, "broken-link", "error", &text)
+}
+
+/// A SARIF result of `rule` at `link`.
+fn sarif_at(
+    label: &Path,
+    link: &Link,
+    rule: &str,
+    level: &str,
+    text: &str,
+) -> serde_json::Value {
     let uri = label.to_string_lossy();
     serde_json::json!({
-        "ruleId": "broken-link",
-        "level": "error",
+        "ruleId": rule,
+        "level": level,
         "message": { "text": text },
         "locations": [{
             "physicalLocation": {
@@ -475,6 +569,9 @@ fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
                     "rules": [{
                         "id": "broken-link",
                         "shortDescription": { "text": "A link whose target or anchor does not exist" }
+                    }, {
+                        "id": "remote-link",
+                        "shortDescription": { "text": "A web link that redirects, is rate limited, or did not answer" }
                     }]
                 }
             },
@@ -484,9 +581,11 @@ fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
 }
 
 /// `uriscan.toml`: the long flags of `check` as keys; an unknown key is
-/// an error that names it.
+/// an error that names it. (Collected in `unknown` rather than by
+/// `deny_unknown_fields`, which serde does not combine with the
+/// flattened remote keys.)
 #[derive(serde::Deserialize, Default, Debug)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 struct FileConfig {
     index_files: Option<Vec<String>>,
     fallback_extensions: Option<Vec<String>>,
@@ -497,6 +596,11 @@ struct FileConfig {
     include_text: Option<bool>,
     exclude: Option<Vec<String>>,
     exclude_path: Option<Vec<String>>,
+    #[cfg(feature = "remote")]
+    #[serde(flatten)]
+    remote: super::remote::RemoteKeys,
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
 }
 
 /// Reads `--config FILE`, or `uriscan.toml` in the first path or the
@@ -522,8 +626,15 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     })?;
     let file: FileConfig = toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
+    if let Some(key) = file.unknown.keys().next() {
+        anyhow::bail!("{}: unknown key `{key}`", path.display());
+    }
     // A relative root is relative to the file.
     let base = path.parent().unwrap_or(Path::new("."));
+    #[cfg(feature = "remote")]
+    file.remote
+        .apply(&mut args.remote, base)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if args.index_files.is_none() {
         args.index_files = file.index_files;
     }
@@ -595,9 +706,21 @@ struct Counts {
     broken: u64,
     skipped: u64,
     excluded: u64,
+    #[cfg(feature = "remote")]
+    remote: u64,
+    #[cfg(feature = "remote")]
+    remote_failed: u64,
 }
 
 impl Counts {
+    #[cfg(feature = "remote")]
+    fn add_remote(&mut self, status: uriscan::checking::remote::RemoteStatus) {
+        self.links += 1;
+        self.remote += 1;
+        if status.is_failure() {
+            self.remote_failed += 1;
+        }
+    }
     fn add(&mut self, link: &Link, v: &Verdict) {
         self.links += 1;
         match v.status() {
@@ -662,20 +785,16 @@ fn write_one(
         .unwrap_or_default();
     match args.format {
         ReportFormat::Github => {
-            // Workflow commands: `%`, CR and LF escaped in the message,
-            // and `,` and `:` too in properties.
-            let esc = |s: &str| {
-                s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-            };
-            let prop =
-                |s: &str| esc(s).replace(',', "%2C").replace(':', "%3A");
             let _ = writeln!(
                 out,
                 "::error file={},line={},col={}::{}",
-                prop(&label.to_string_lossy()),
+                gh_property(&label.to_string_lossy()),
                 link.line(),
                 link.column(),
-                esc(&format!("broken link '{}': {reason}{hint}", link.link()))
+                gh_escape(&format!(
+                    "broken link '{}': {reason}{hint}",
+                    link.link()
+                ))
             );
         }
         // Gathered by the caller into one log.
@@ -695,4 +814,101 @@ fn write_one(
             );
         }
     }
+}
+
+/// One remote link's row, in the report's format.
+#[cfg(feature = "remote")]
+struct RemoteRow<'a> {
+    label: &'a Path,
+    cwd: &'a Path,
+    root: &'a Path,
+    link: &'a Link,
+    v: &'a super::remote::LinkVerdict<'a>,
+}
+
+#[cfg(feature = "remote")]
+impl RemoteRow<'_> {
+    fn write(
+        &self,
+        out: &mut Vec<u8>,
+        args: &CheckArgs,
+        color: bool,
+        sarif: &mut Vec<serde_json::Value>,
+    ) {
+        use uriscan::checking::remote::RemoteStatus;
+        let status = self.v.status;
+        let failure = status.is_failure();
+        if args.json {
+            if args.errors_only && !failure {
+                return;
+            }
+            #[derive(Serialize)]
+            struct Row<'a> {
+                #[serde(flatten)]
+                link: JsonLink<'a>,
+                #[serde(flatten)]
+                remote: super::remote::JsonRemote<'a>,
+            }
+            let label = Label::path(self.label, false);
+            let row = Row {
+                link: JsonLink::new(
+                    &label,
+                    self.link,
+                    Some(self.root),
+                    self.cwd,
+                )
+                .mask_passwords(),
+                remote: super::remote::JsonRemote::new(self.v),
+            };
+            let _ = serde_json::to_writer(&mut *out, &row);
+            out.push(b'\n');
+            return;
+        }
+        let Some(text) = super::remote::describe(self.link, self.v) else {
+            return;
+        };
+        let level = if failure { "error" } else { "warning" };
+        match args.format {
+            ReportFormat::Sarif => {
+                let rule = if status == RemoteStatus::Broken {
+                    "broken-link"
+                } else {
+                    "remote-link"
+                };
+                sarif
+                    .push(sarif_at(self.label, self.link, rule, level, &text));
+            }
+            ReportFormat::Github => {
+                let _ = writeln!(
+                    out,
+                    "::{level} file={},line={},col={}::{}",
+                    gh_property(&self.label.to_string_lossy()),
+                    self.link.line(),
+                    self.link.column(),
+                    gh_escape(&text)
+                );
+            }
+            ReportFormat::Human => {
+                let (p, r) =
+                    if color { ("\x1b[35m", "\x1b[0m") } else { ("", "") };
+                let _ = writeln!(
+                    out,
+                    "{p}{}{r}:{}:{}: {text}",
+                    self.label.display(),
+                    self.link.line(),
+                    self.link.column(),
+                );
+            }
+        }
+    }
+}
+
+/// A GitHub workflow command's message: `%`, CR and LF escaped.
+fn gh_escape(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property: `,` and `:` escaped too.
+fn gh_property(s: &str) -> String {
+    gh_escape(s).replace(',', "%2C").replace(':', "%3A")
 }

@@ -3,6 +3,7 @@
 //! command does (one reader, extractor handle and output buffer per
 //! worker; each file's output in one locked write).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -359,9 +360,9 @@ pub(super) struct JsonLink<'a> {
     column: u64,
     offset: usize,
     kind: String,
-    raw: &'a str,
-    link: &'a str,
-    target: Option<&'a str>,
+    raw: Cow<'a, str>,
+    link: Cow<'a, str>,
+    target: Option<Cow<'a, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     local: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -390,12 +391,30 @@ impl<'a> JsonLink<'a> {
             column: link.column(),
             offset: link.span().start,
             kind: link.kind().to_string(),
-            raw: link.raw(),
-            link: link.link(),
-            target: link.target(),
+            raw: Cow::Borrowed(link.raw()),
+            link: Cow::Borrowed(link.link()),
+            target: link.target().map(Cow::Borrowed),
             local,
             fragment: link.fragment(),
             error: link.error().map(|e| e.to_string()),
+        }
+    }
+
+    /// The row with the password of each URI masked (`user:***@host`),
+    /// for reports: the remote check never prints credentials in clear.
+    #[cfg(feature = "remote")]
+    pub(super) fn mask_passwords(self) -> JsonLink<'a> {
+        let mask = |s: Cow<'a, str>| match s {
+            Cow::Borrowed(b) => super::printer::mask_password(b),
+            Cow::Owned(o) => {
+                Cow::Owned(super::printer::mask_password(&o).into_owned())
+            }
+        };
+        JsonLink {
+            raw: mask(self.raw),
+            link: mask(self.link),
+            target: self.target.map(mask),
+            ..self
         }
     }
 }

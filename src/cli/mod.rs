@@ -17,6 +17,8 @@ mod generate;
 mod io_message;
 mod links;
 mod printer;
+#[cfg(feature = "remote")]
+mod remote;
 mod search;
 mod syntax_cmds;
 
@@ -34,7 +36,7 @@ pub fn run() -> i32 {
     let result = if let Some(cmd) = low.command {
         match cmd {
             args::Command::Links(a) => links::run(a),
-            args::Command::Check(a) => check::run(a),
+            args::Command::Check(a) => check::run(*a),
             args::Command::Syntax(s) => syntax_cmds::run(s),
         }
     } else if let Some(kind) = low.generate {

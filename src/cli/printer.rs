@@ -380,6 +380,14 @@ impl<'c> Printer<'c> {
 
 /// Replaces what follows the first `:` of the userinfo with `***`
 /// (RFC 3986 3.2.1: a password must not be rendered as clear text).
+///
+/// This reads the authority as a browser does (up to the first `/ ? #`,
+/// the userinfo up to its last `@`) rather than by the parser, on
+/// purpose: it also masks what the grammar rejects. A password with a
+/// `^` or a space is no valid userinfo, and the parser's longest valid
+/// prefix (`http://admin:`) holds no password to mask; the link is
+/// still printed (a malformed link, a raw text wrapped across lines),
+/// and its password must not be.
 pub fn mask_password(uri: &str) -> Cow<'_, str> {
     let Some(colon) = uri.find(':') else { return Cow::Borrowed(uri) };
     let rest = &uri[colon + 1..];
@@ -419,6 +427,10 @@ mod tests {
             ("mailto:a:b@example.com", "mailto:a:b@example.com"),
             ("http://h?u:p@x", "http://h?u:p@x"),
             ("http://ü:pä@h/", "http://ü:***@h/"),
+            // Not valid userinfo, masked all the same.
+            ("http://admin:p^ss@host/", "http://admin:***@host/"),
+            ("http://u:p q@h/", "http://u:***@h/"),
+            ("<http://u:pass\n word@h/>", "<http://u:***@h/>"),
         ] {
             assert_eq!(mask_password(input), want, "{input}");
         }

@@ -16,7 +16,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use uriscan::walking::{Contents, Entry, Error, FileReader, Flow};
+use uriscan::reading::{Contents, FileReader};
+use uriscan::walking::{Entry, Error, Flow};
 
 use super::io_message::io_message;
 

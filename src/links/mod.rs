@@ -87,6 +87,8 @@ pub(crate) mod tags;
 mod target;
 
 pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
+#[cfg(feature = "check")]
+pub(crate) use target::{file_path_bytes, path_from_bytes};
 
 /// How a document is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -308,6 +308,15 @@ fn path_bytes(path: &std::path::Path) -> Cow<'_, [u8]> {
 /// percent-decoded; `None` for other URIs. The query and fragment are
 /// not part of it.
 pub fn file_path(uri: &str) -> Option<std::path::PathBuf> {
+    file_path_bytes(uri).map(|b| path_from_bytes(b.into_owned()))
+}
+
+/// [`file_path`] as the bytes [`Path::as_encoded_bytes`] gives, borrowed
+/// from `uri` when nothing is percent-encoded: the checker looks
+/// millions of links up by it, and most name a path already met.
+///
+/// [`Path::as_encoded_bytes`]: std::path::Path
+pub(crate) fn file_path_bytes(uri: &str) -> Option<Cow<'_, [u8]>> {
     let r = Parser::new().iri(true).parse_uri(uri).ok()?;
     if !r.scheme()?.eq_ignore_ascii_case("file") {
         return None;
@@ -317,17 +326,27 @@ pub fn file_path(uri: &str) -> Option<std::path::PathBuf> {
         Some(h) if h.eq_ignore_ascii_case("localhost") => {}
         Some(_) => return None,
     }
-    let bytes =
-        crate::syntax::chars::percent_decode(r.path().as_bytes()).into_owned();
+    let bytes = crate::syntax::chars::percent_decode(r.path().as_bytes());
+    #[cfg(not(unix))]
+    // Paths are Unicode there: what the decoded bytes name, lossily.
+    let bytes = match String::from_utf8_lossy(&bytes) {
+        Cow::Borrowed(_) => bytes,
+        Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+    };
+    Some(bytes)
+}
+
+/// The path whose [`file_path_bytes`] are `bytes`.
+pub(crate) fn path_from_bytes(bytes: Vec<u8>) -> std::path::PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStringExt;
-        Some(std::path::PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+        std::path::PathBuf::from(std::ffi::OsString::from_vec(bytes))
     }
     #[cfg(not(unix))]
     {
-        Some(std::path::PathBuf::from(
-            String::from_utf8_lossy(&bytes).into_owned(),
+        std::path::PathBuf::from(String::from_utf8(bytes).unwrap_or_else(
+            |e| String::from_utf8_lossy(e.as_bytes()).into_owned(),
         ))
     }
 }

@@ -6,7 +6,8 @@
 //! in a module of its own, neither of them imports the other for it.
 
 use super::arch::all::count_newlines;
-use super::delimit::{Found, Outcome, confirm};
+use super::candidate::{Found, Outcome};
+use super::confirm::confirm;
 use super::kernels::Kernels;
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
@@ -27,8 +28,8 @@ pub(crate) struct Cursor {
     pub(crate) newlines: u64,
 }
 
-/// What [`Cursor::step`] stopped at.
-pub(crate) enum Step<T> {
+/// What [`Cursor::advance`] stopped at.
+pub(crate) enum Stop<T> {
     /// What the caller made of a URI.
     Found(T),
     /// No `:` left in the buffer.
@@ -44,16 +45,16 @@ impl Cursor {
     /// of `k`. A URI is handed to `emit` with the 1-based line of its
     /// first byte.
     #[inline(always)]
-    pub(crate) fn step<'h, K: Kernels, T>(
+    pub(crate) fn advance<'h, K: Kernels, T>(
         &mut self,
         k: K,
         policy: &SchemePolicy,
         hay: &'h [u8],
         eof: bool,
         emit: impl FnOnce(&mut Found<'h>, u64) -> T,
-    ) -> Step<T> {
+    ) -> Stop<T> {
         let strict = matches!(policy, SchemePolicy::Default);
-        self.step_with(
+        self.advance_with(
             k,
             #[inline(always)]
             |h, c, f, n| k.find_candidate(h, c, f, strict, n),
@@ -64,7 +65,7 @@ impl Cursor {
         )
     }
 
-    /// [`step`](Cursor::step) with the candidate search `search`, so that
+    /// [`advance`](Cursor::advance) with the candidate search `search`, so that
     /// tests can run the vectorized and the portable search side by side
     /// (`k` gives the other loops).
     /// `search(hay, counted, from, newlines)` finds the next candidate in
@@ -76,7 +77,7 @@ impl Cursor {
     /// a hundred bytes just written by `confirm`, stalled on store
     /// forwarding (3% of the time on prose).
     #[inline(always)]
-    pub(crate) fn step_with<'h, K: Kernels, T>(
+    pub(crate) fn advance_with<'h, K: Kernels, T>(
         &mut self,
         k: K,
         search: impl Fn(&[u8], usize, usize, &mut u64) -> Option<usize>,
@@ -84,7 +85,7 @@ impl Cursor {
         hay: &'h [u8],
         eof: bool,
         emit: impl FnOnce(&mut Found<'h>, u64) -> T,
-    ) -> Step<T> {
+    ) -> Stop<T> {
         loop {
             debug_assert!(self.counted <= self.pos);
             let found =
@@ -93,7 +94,7 @@ impl Cursor {
                 work::add(hay.len().saturating_sub(self.counted));
                 self.pos = hay.len();
                 self.counted = hay.len();
-                return Step::Exhausted;
+                return Stop::Exhausted;
             };
             work::add(colon + 1 - self.counted);
             self.pos = colon;
@@ -121,12 +122,12 @@ impl Cursor {
                     }
                     self.pos = resume;
                     self.lower = resume;
-                    return Step::Found(out);
+                    return Stop::Found(out);
                 }
-                Outcome::NeedMore => return Step::NeedMore,
+                Outcome::NeedMore => return Stop::NeedMore,
                 Outcome::Overlong { from } => {
                     self.pos = from;
-                    return Step::Skip;
+                    return Stop::Skip;
                 }
             }
         }

@@ -1,9 +1,10 @@
 //! Confirming one candidate `:`: where the URI begins and ends, by the
 //! extraction policy and RFC 3986 Appendix C.
 //!
-//! [`confirm`] is the narrow interface between candidate search and
-//! confirmation: it looks at the bytes around one `:` and says whether a
-//! URI is there, what to skip, or that it needs more input (streaming).
+//! [`confirm_general`] is the general path of confirmation, behind
+//! [`super::confirm::confirm`]: it looks at the bytes around one `:` and
+//! says whether a URI is there, what to skip, or that it needs more
+//! input (streaming).
 //! Every look is bounded: backward by [`MAX_SCHEME_LEN`] plus a few
 //! bytes of context, forward by [`MAX_URI_LEN`] (a bare run) or
 //! [`MAX_ANGLE_LEN`] (the search for the `>` of a wrapped `<...>` URI).
@@ -14,15 +15,15 @@
 use std::borrow::Cow;
 
 use crate::Span;
-use crate::syntax::chars::{SCHEME, URI_CHAR, is_pct_encoded};
-use crate::syntax::{ErrorKind, Parser};
+use crate::syntax::chars::{URI_CHAR, is_pct_encoded};
 
 use super::Trimmed;
+use super::candidate::{Found, Outcome, is_ascii_space, label_and_opener};
 use super::kernels::Kernels;
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
+use super::settle::{Settled, Shape, settle};
 use super::unicode::{Decoded, decode, ends_bare_iri, ends_delimited_iri};
-use super::validate::{cut_end, keeps_meaning, quick_valid};
 use super::work;
 
 /// The longest run of URI characters taken as one candidate. A longer
@@ -42,62 +43,23 @@ pub const MAX_ANGLE_LEN: usize = 4 * 1024;
 /// delimiter. The streaming scanner keeps this much history.
 pub(crate) const LOOKBEHIND: usize = MAX_SCHEME_LEN + 1 + 4 + 4 + 1;
 
-/// Trailing bytes cut from a bare URI in prose.
-pub(crate) fn is_trailing_punctuation(b: u8) -> bool {
-    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'*')
-}
-
-fn is_ascii_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0B' | b'\x0C')
-}
-
-/// A URI found by [`confirm`], with offsets into the haystack.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Found<'h> {
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) scheme_len: usize,
-    /// The URI: the raw bytes `start..end`, or owned when rejoined.
-    pub(crate) uri: Cow<'h, str>,
-    pub(crate) rejoined: bool,
-    pub(crate) hyphen_break: bool,
-    pub(crate) trimmed: Trimmed,
-    /// Where the search for the next candidate resumes.
-    pub(crate) resume: usize,
-    /// No newline stands between the scheme's `:` and `resume`: true of
-    /// a bare run, which whitespace ends; a `<...>` URI may be wrapped.
-    pub(crate) single_line: bool,
-}
-
-/// What [`confirm`] decided about one candidate `:`.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Outcome<'h> {
-    /// No URI here; resume after the `:`.
-    Reject,
-    /// A candidate run was read but holds no URI; resume at `resume`.
-    Drop { resume: usize },
-    /// A URI.
-    Found(Found<'h>),
-    /// The decision depends on bytes past the end of the buffer.
-    NeedMore,
-    /// The run is longer than [`MAX_URI_LEN`]: skip from `from` to the
-    /// next ASCII whitespace or control byte.
-    Overlong { from: usize },
-}
-
-/// Where a bare run ends, and what the run scan saw on the way.
+/// Where a run ends, and what the walk saw on the way.
 #[derive(Clone, Copy)]
 struct RunEnd {
     end: usize,
     /// The run ended at a closing bracket that nothing inside balances.
     bracket: bool,
-    /// The run ended at the closing quote.
+    /// The run ended at its closing delimiter: the quote, or the `>` of
+    /// a `<...>` URI.
     closed: bool,
-    /// What the scan saw of the run's bytes.
+    /// Whitespace stands inside a `<...>` URI (always false for a bare
+    /// or quoted run, which whitespace ends).
+    spaced: bool,
+    /// What the walk saw of the run's bytes.
     shape: Shape,
 }
 
-/// What a run scan notes on its way, for [`Shape`]: a non-ASCII
+/// What [`Seen`] notes on a walk: a non-ASCII
 /// character, and whatever keeps an ASCII run from being clean (a `[` or
 /// `]`, a second `#`, a `%` without two hex digits after it). It looks at
 /// the bytes where they are at hand rather than in a second pass.
@@ -130,18 +92,18 @@ impl Seen {
     }
 }
 
-/// The end of a bare run.
+/// The end of a walk.
 enum Run {
     End(RunEnd),
     NeedMore,
-    Overlong { from: usize },
+    /// The run reached the cap of its reading at `from`.
+    Overlong {
+        from: usize,
+    },
 }
 
-/// Reads the run of URI and IRI characters after `colon`. It ends at
-/// whitespace, at a byte that cannot be in a URI, at Unicode punctuation
-/// ([`ends_bare_iri`]; not after a `quote`), at invalid UTF-8, at a
-/// closing bracket that no opening one inside the run balances
-/// (`bracket`), or at the closing `quote` (`closed`).
+/// Reads the bare or quoted run of URI and IRI characters after `colon`
+/// ([`walk`]).
 ///
 /// Inside quotes Unicode punctuation is part of the URI; but when the
 /// quote does not close, the URI is read as bare text. If the quoted
@@ -161,7 +123,7 @@ fn scan_run<K: Kernels>(
         Run::NeedMore => hay.len() - colon,
         Run::Overlong { from } => from - colon,
     };
-    let mut run = scan_run_inner(k, hay, start, colon, quote, eof);
+    let mut run = walk::<K, false>(k, hay, start, colon, quote, eof);
     if quote.is_some()
         && matches!(
             run,
@@ -188,11 +150,60 @@ fn scan_bare_again<K: Kernels>(
     colon: usize,
     eof: bool,
 ) -> Run {
-    scan_run_inner(k, hay, start, colon, None, eof)
+    walk::<K, false>(k, hay, start, colon, None, eof)
 }
 
+/// What the search for the `>` of `<scheme:...>` found.
+enum Angle {
+    /// The `>` closes the URI.
+    Closed(Raw),
+    /// The `<` delimits nothing: the URI is read as bare text.
+    Open,
+    NeedMore,
+}
+
+/// The search for the `>` of `<scheme:...>`, across whitespace
+/// ([`walk`] with `ANGLE`), within [`MAX_ANGLE_LEN`] bytes.
 #[inline(always)]
-fn scan_run_inner<K: Kernels>(
+fn scan_angle<K: Kernels>(
+    k: K,
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    eof: bool,
+) -> Angle {
+    let (reached, angle) =
+        match walk::<K, true>(k, hay, start, colon, None, eof) {
+            Run::End(RunEnd { end, closed: true, shape, spaced, .. }) => {
+                (end, Angle::Closed(Raw { gt: end, shape, spaced }))
+            }
+            Run::End(RunEnd { end, .. }) => (end, Angle::Open),
+            Run::NeedMore => (hay.len(), Angle::NeedMore),
+            Run::Overlong { from } => (from, Angle::Open),
+        };
+    work::add(reached - colon);
+    angle
+}
+
+/// The one walk over a candidate's run, after its `:`, a vector of
+/// plain bytes at a time ([`Kernels::skip_plain`]) and a byte class at
+/// a time past them; the express lane ([`super::express`]) is its
+/// accelerator for the common shape.
+///
+/// A bare or quoted run (`ANGLE` false) ends at whitespace, at a byte
+/// that cannot be in a URI, at Unicode punctuation ([`ends_bare_iri`];
+/// not after a `quote`), at invalid UTF-8, at a closing bracket that no
+/// opening one inside the run balances (`bracket`), or at the closing
+/// `quote` (`closed`), within [`MAX_URI_LEN`] bytes of `start`.
+///
+/// Inside `<...>` (`ANGLE`) whitespace does not end the run (`spaced`)
+/// and brackets are plain: it is closed by the `>` within
+/// [`MAX_ANGLE_LEN`] bytes, and any other end leaves the `<` open.
+///
+/// `ANGLE` is a constant, so each reading compiles to its own loop, as
+/// fast as a loop written for it alone.
+#[inline(always)]
+fn walk<K: Kernels, const ANGLE: bool>(
     k: K,
     hay: &[u8],
     start: usize,
@@ -200,13 +211,14 @@ fn scan_run_inner<K: Kernels>(
     quote: Option<u8>,
     eof: bool,
 ) -> Run {
-    let limit = start + MAX_URI_LEN;
+    let limit = start + if ANGLE { MAX_ANGLE_LEN } else { MAX_URI_LEN };
     let stop = hay.len().min(limit);
     let (mut paren, mut square) = (0u32, 0u32);
     let mut i = colon + 1;
     let mut seen = Seen::default();
-    let end = |end, bracket, closed, seen: Seen| {
-        Run::End(RunEnd { end, bracket, closed, shape: seen.shape() })
+    let mut spaced = false;
+    let end = |end, bracket, closed, spaced, seen: Seen| {
+        Run::End(RunEnd { end, bracket, closed, spaced, shape: seen.shape() })
     };
     loop {
         i = k.skip_plain(hay, i, stop);
@@ -215,14 +227,25 @@ fn scan_run_inner<K: Kernels>(
         }
         let Some(&c) = hay.get(i) else {
             if eof {
-                return end(i, false, false, seen);
+                return end(i, false, false, spaced, seen);
             }
             return Run::NeedMore;
         };
         match RUN_CLASS[usize::from(c)] {
-            STOP => return end(i, false, quote == Some(c), seen),
+            STOP if ANGLE && c == b'>' => {
+                return end(i, false, true, spaced, seen);
+            }
+            STOP if ANGLE && is_ascii_space(c) => {
+                spaced = true;
+                i += 1;
+            }
+            STOP => return end(i, false, quote == Some(c), spaced, seen),
             MARK => {
                 seen.mark(c, hay, i);
+                i += 1;
+            }
+            BRACKET_OR_QUOTE if ANGLE => {
+                seen.odd |= matches!(c, b'[' | b']');
                 i += 1;
             }
             BRACKET_OR_QUOTE => {
@@ -236,273 +259,40 @@ fn scan_run_inner<K: Kernels>(
                         let depth =
                             if c == b')' { &mut paren } else { &mut square };
                         if *depth == 0 {
-                            return end(i, true, false, seen);
+                            return end(i, true, false, spaced, seen);
                         }
                         *depth -= 1;
                     }
                     _ if quote == Some(c) => {
-                        return end(i, false, true, seen);
+                        return end(i, false, true, spaced, seen);
                     }
                     _ => {}
                 }
                 i += 1;
             }
             _ => match decode(&hay[i..]) {
-                // Bare text ends at Unicode punctuation; quoted text only
-                // at whitespace and controls (issue 19: a quoted
+                // Bare text ends at Unicode punctuation; delimited text
+                // only at whitespace and controls (issue 19: a quoted
                 // `…/ジョン・スミス` is whole).
                 Decoded::Char(ch, n)
-                    if !ends_bare_iri(ch)
-                        || (quote.is_some() && !ends_delimited_iri(ch)) =>
+                    if if ANGLE {
+                        !ends_delimited_iri(ch)
+                    } else {
+                        !ends_bare_iri(ch)
+                            || (quote.is_some() && !ends_delimited_iri(ch))
+                    } =>
                 {
                     seen.wide = true;
                     i += n;
                 }
                 Decoded::Incomplete if !eof => return Run::NeedMore,
-                _ => return end(i, false, false, seen),
+                _ => return end(i, false, false, spaced, seen),
             },
         }
     }
 }
 
-/// The search for the `>` of `<scheme:...>`, across whitespace.
-enum Angle {
-    /// The `>` at `gt`; `spaced` when whitespace stands inside.
-    Closed {
-        gt: usize,
-        shape: Shape,
-        spaced: bool,
-    },
-    Open,
-    NeedMore,
-}
-
-#[inline(always)]
-fn scan_angle<K: Kernels>(
-    k: K,
-    hay: &[u8],
-    start: usize,
-    colon: usize,
-    eof: bool,
-) -> Angle {
-    let mut reached = colon;
-    let angle = scan_angle_inner(k, hay, start, colon, eof, &mut reached);
-    work::add(reached - colon);
-    angle
-}
-
-#[inline(always)]
-fn scan_angle_inner<K: Kernels>(
-    k: K,
-    hay: &[u8],
-    start: usize,
-    colon: usize,
-    eof: bool,
-    reached: &mut usize,
-) -> Angle {
-    let limit = start + MAX_ANGLE_LEN;
-    let stop = hay.len().min(limit);
-    let mut i = colon + 1;
-    let mut seen = Seen::default();
-    let mut spaced = false;
-    loop {
-        i = k.skip_plain(hay, i, stop);
-        *reached = i;
-        if i >= limit {
-            return Angle::Open;
-        }
-        let Some(&c) = hay.get(i) else {
-            return if eof { Angle::Open } else { Angle::NeedMore };
-        };
-        match RUN_CLASS[usize::from(c)] {
-            STOP if c == b'>' => {
-                let shape = seen.shape();
-                return Angle::Closed { gt: i, shape, spaced };
-            }
-            STOP if is_ascii_space(c) => spaced = true,
-            STOP => return Angle::Open,
-            MARK => seen.mark(c, hay, i),
-            BRACKET_OR_QUOTE => seen.odd |= matches!(c, b'[' | b']'),
-            _ => match decode(&hay[i..]) {
-                Decoded::Char(ch, n) if !ends_delimited_iri(ch) => {
-                    seen.wide = true;
-                    i += n - 1;
-                }
-                Decoded::Incomplete if !eof => return Angle::NeedMore,
-                _ => return Angle::Open,
-            },
-        }
-        i += 1;
-    }
-}
-
-/// What [`settle`] cut.
-struct Settled<'a> {
-    text: &'a str,
-    punctuation: bool,
-    invalid_tail: bool,
-}
-
-/// What the run scan knows about a candidate's bytes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// Anything: the bytes are not known to be UTF-8 yet.
-    Wide,
-    /// ASCII.
-    Ascii,
-    /// ASCII, without `[` or `]`, with at most one `#`, and every `%`
-    /// starting a `pct-encoded`: the shape [`quick_valid`] decides.
-    Clean,
-}
-
-/// The end of `cand[..n]` without its trailing punctuation (never
-/// reaching into `cand[..=colon]`); `hit` when some was cut.
-#[inline(always)]
-pub(crate) fn trim_punct(
-    cand: &[u8],
-    colon: usize,
-    mut n: usize,
-    hit: &mut bool,
-) -> usize {
-    while n > colon + 1 && is_trailing_punctuation(cand[n - 1]) {
-        n -= 1;
-        *hit = true;
-    }
-    n
-}
-
-/// Cuts a candidate to the URI to emit: trailing punctuation (when
-/// `trim`), then, if the parser rejects it, to its longest valid prefix
-/// by the cut rule ([`cut_end`], [`keeps_meaning`]). `None` when no URI
-/// is left to emit.
-///
-/// A [`Shape::Clean`] candidate (most of them) that [`quick_valid`]
-/// accepts skips the parser: the run scan has already checked every byte
-/// the parser would, but for the authority, which `quick_valid` reads.
-/// That path is inlined into [`confirm`]; the call it saves was a
-/// tenth of the instructions per URI on URI-dense text.
-#[inline(always)]
-fn settle(
-    cand: &[u8],
-    colon: usize,
-    trim: bool,
-    shape: Shape,
-) -> Option<Settled<'_>> {
-    if shape == Shape::Clean {
-        let mut punctuation = false;
-        let len = if trim {
-            trim_punct(cand, colon, cand.len(), &mut punctuation)
-        } else {
-            cand.len()
-        };
-        if quick_valid(&cand[..len], colon) {
-            work::add(len);
-            debug_assert!(cand[..len].is_ascii());
-            // SAFETY: the run scan saw no byte >= 0x80 in a clean
-            // candidate (the scheme and its `:` are ASCII too).
-            let text = unsafe { std::str::from_utf8_unchecked(&cand[..len]) };
-            debug_assert!(Parser::new().validate_uri(text).is_ok(), "{text}");
-            return Some(Settled { text, punctuation, invalid_tail: false });
-        }
-    }
-    settle_by_parser(cand, colon, trim, shape)
-}
-
-/// [`settle`] for the candidates [`quick_valid`] does not take.
-#[inline(never)]
-fn settle_by_parser(
-    cand: &[u8],
-    colon: usize,
-    trim: bool,
-    shape: Shape,
-) -> Option<Settled<'_>> {
-    let mut punctuation = false;
-    let mut len = cand.len();
-    if trim {
-        len = trim_punct(cand, colon, len, &mut punctuation);
-    }
-    // Runs are made of whole characters, so this holds; checked once,
-    // every prefix cut at a character boundary is a `str` too.
-    let text = if shape != Shape::Wide {
-        debug_assert!(cand[..len].is_ascii());
-        // SAFETY: the run scan saw no byte >= 0x80 in the candidate (the
-        // scheme and its `:` are ASCII too), and ASCII is UTF-8. Measured:
-        // the UTF-8 check was 8% of the time on Markdown.
-        unsafe { std::str::from_utf8_unchecked(&cand[..len]) }
-    } else {
-        std::str::from_utf8(&cand[..len]).ok()?
-    };
-    // The UTF-8 or quick look, then the parser.
-    work::add(2 * len);
-    // The parser is the one grammar: most candidates pass it whole, and
-    // for the rest its error says where the longest valid prefix ends
-    // (the input before the error's index is valid) and whether the
-    // authority is what failed, which drops the candidate.
-    let parser = Parser::new().iri(true);
-    let e = match parser.parse_uri(text) {
-        Ok(uri) => {
-            return keeps_meaning(&uri, colon, false).then_some(Settled {
-                text,
-                punctuation,
-                invalid_tail: false,
-            });
-        }
-        Err(e) => e,
-    };
-    debug_assert_ne!(e.kind(), ErrorKind::InvalidScheme, "{text}");
-    if e.in_authority() {
-        return None;
-    }
-    let text = &text[..cut_end(cand, colon, e.index(), &mut punctuation)?];
-    // Valid by the parser's promise, and still valid without trailing
-    // punctuation: no such byte ends a `%XX`, and in an authority it
-    // can only end a host or an empty port.
-    let uri = parser.parse_uri(text);
-    debug_assert!(uri.is_ok(), "{text}");
-    keeps_meaning(&uri.ok()?, colon, true).then_some(Settled {
-        text,
-        punctuation,
-        invalid_tail: true,
-    })
-}
-
-/// Looks at the candidate `:` at `colon`. `lower` is where the previous
-/// match or skipped run ended: no scheme reaches back past it, so no URI
-/// starts inside another. `eof` says that `hay` is all the input.
-///
-/// The common shape goes through the express lane
-/// ([`super::express`]) where the kernels have one; the rest, and
-/// everything on the baseline kernels, through [`confirm_general`].
-/// Inlined into the iterators, each compiled for its [`Kernels`].
-#[inline(always)]
-pub(crate) fn confirm<'h, K: Kernels>(
-    k: K,
-    policy: &SchemePolicy,
-    hay: &'h [u8],
-    colon: usize,
-    lower: usize,
-    eof: bool,
-) -> Outcome<'h> {
-    let express = super::express::confirm(
-        #[inline(always)]
-        |h, at| k.run_masks(h, at),
-        policy,
-        hay,
-        colon,
-        lower,
-    );
-    if let Some(outcome) = express {
-        debug_assert_eq!(
-            outcome,
-            confirm_general(k, policy, hay, colon, lower, eof),
-            "the express lane at {colon}"
-        );
-        return outcome;
-    }
-    confirm_general(k, policy, hay, colon, lower, eof)
-}
-
-/// [`confirm`] for every shape: the extraction policy and Appendix C
+/// [`super::confirm::confirm`] for every shape: the extraction policy and Appendix C
 /// step by step, the reference the express lane is held to.
 #[inline(always)]
 pub(crate) fn confirm_general<'h, K: Kernels>(
@@ -537,8 +327,8 @@ pub(crate) fn confirm_general<'h, K: Kernels>(
     if opener == Some(b'<') {
         match scan_angle(k, hay, start, colon, eof) {
             Angle::NeedMore => return Outcome::NeedMore,
-            Angle::Closed { gt, shape, spaced } => {
-                let raw = Raw { gt, shape, spaced };
+            Angle::Closed(raw) => {
+                let gt = raw.gt;
                 if let Some(found) = angled(hay, start, colon, raw, trimmed) {
                     return Outcome::Found(found);
                 }
@@ -551,7 +341,7 @@ pub(crate) fn confirm_general<'h, K: Kernels>(
         Some(q @ (b'"' | b'\'')) => Some(q),
         _ => None,
     };
-    let RunEnd { end, bracket, closed, shape } =
+    let RunEnd { end, bracket, closed, shape, .. } =
         match scan_run(k, hay, start, colon, quote, eof) {
             Run::End(run) => run,
             Run::NeedMore => return Outcome::NeedMore,
@@ -580,25 +370,6 @@ pub(crate) fn confirm_general<'h, K: Kernels>(
         resume: cand_end,
         single_line: true,
     })
-}
-
-/// Appendix C: `URL:` before the URI that starts at `start` is a label,
-/// and `<`, `"` (and, in markup, `'`) before the URI or its label
-/// delimit it. The label's span, and the byte before URI and label.
-#[inline(always)]
-pub(crate) fn label_and_opener(
-    hay: &[u8],
-    start: usize,
-) -> (Option<Span>, Option<u8>) {
-    let mut url_prefix = None;
-    if start >= 4
-        && hay[start - 4..start].eq_ignore_ascii_case(b"URL:")
-        && (start == 4 || !SCHEME.contains(hay[start - 5]))
-    {
-        url_prefix = Some(Span::new(start - 4, start));
-    }
-    let open_at = url_prefix.map_or(start, |p| p.start);
-    (url_prefix, open_at.checked_sub(1).map(|i| hay[i]))
 }
 
 /// What [`scan_angle`] saw of a closed `<scheme:...>`.
@@ -693,43 +464,4 @@ fn hyphen_before_break(raw: &[u8]) -> bool {
         }
     }
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Confirmation with the AVX2 skip decides as with the portable
-    /// one, for candidates at every offset of runs longer and shorter
-    /// than a 32-byte block.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn avx2_confirmation_equals_portable() {
-        use crate::scanning::kernels::{Avx2, Baseline};
-        use crate::scanning::tests::{avx2_features, cpu_has};
-        if !cpu_has("avx2 confirmation", &avx2_features()) {
-            return;
-        }
-        let avx2 = Avx2::detect().unwrap();
-        let text = "x http://a.example/p/q?r=1#s, (http://w.example/F_(b)) \
-                    \"ftp://f.example/%41/%zz\" <https://b.example/\n y> \
-                    mailto:u@m.example http://h.example/\u{e9}t\u{e9}/ok \
-                    <http://c.example/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa> \
-                    'http://q.example/[x]' URL:http://u.example/x:1 12:30";
-        let policy = SchemePolicy::Default;
-        for cut in [text.len(), text.len() - 20, 70, 33] {
-            let hay = &text.as_bytes()[..cut];
-            for colon in (0..hay.len()).filter(|&i| hay[i] == b':') {
-                for eof in [true, false] {
-                    let want = confirm(Baseline, &policy, hay, colon, 0, eof);
-                    let got = confirm(avx2, &policy, hay, colon, 0, eof);
-                    assert_eq!(
-                        format!("{got:?}"),
-                        format!("{want:?}"),
-                        "colon {colon} of {cut}"
-                    );
-                }
-            }
-        }
-    }
 }

@@ -4,7 +4,7 @@
 //! Economics: most URIs in documents are ASCII, without `[` or `]`, and
 //! end within a few dozen bytes of their `:` at whitespace, a quote, a
 //! `>` or a closing bracket. For these the general path
-//! ([`super::delimit::confirm`]) runs a chain of separate steps: the run
+//! ([`super::delimit::confirm_general`]) runs a chain of separate steps: the run
 //! scan a vector at a time with a dispatch on the byte that stopped it,
 //! the shape bookkeeping, the trim, then a second vector load for the
 //! authority check, each with its own bounds and state. That was about
@@ -29,10 +29,10 @@ use crate::syntax::chars::is_pct_encoded;
 
 use super::Trimmed;
 use super::arch::all::RunMasks;
-use super::delimit::{Found, Outcome, label_and_opener, trim_punct};
+use super::candidate::{Found, Outcome, label_and_opener, trim_punct};
 use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{SchemePolicy, scheme_start};
-use super::validate::{authority_ok_portable, quick_valid_with};
+use super::settle::{authority_ok_portable, quick_valid_with};
 use super::work;
 
 /// How far past the `:` the lane follows a run (in 32-byte chunks)
@@ -48,7 +48,7 @@ struct RunEnd {
 }
 
 /// Confirms the candidate `:` at `colon` when it has the common shape,
-/// as [`super::delimit::confirm`] would: a found URI, or a reject when
+/// as [`super::delimit::confirm_general`] would: a found URI, or a reject when
 /// no scheme ends there or the policy does not take it. `None` leaves
 /// the candidate to the general path. `masks(hay, at)` classifies the
 /// 32 bytes at `at` (`None` past the end of `hay`); the chunks after the
@@ -202,7 +202,7 @@ fn walk(
     }
 }
 
-/// [`super::validate::quick_valid`] on the first chunk's masks: whether
+/// [`super::settle::quick_valid`] on the first chunk's masks: whether
 /// the clean candidate `b` (its `:` at `colon`, its first chunk's masks
 /// `first`, taken at `colon + 1`) is certainly a valid URI with a host
 /// or a path. The common authority, with no `@` and no `:`, is decided

@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use crate::Span;
 
 use super::Match;
-use super::cursor::{Cursor, Step};
-use super::delimit::Found;
-use super::kernels::{Chosen, Kernels, Steps};
+use super::candidate::Found;
+use super::cursor::{Cursor, Stop};
+use super::kernels::{Chosen, KernelIter, Kernels};
 use super::lines::LineStart;
 use super::scheme::SchemePolicy;
 use crate::syntax::iri::to_uri;
@@ -228,12 +228,12 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     }
 }
 
-impl<'h> Steps for FindIter<'_, 'h> {
+impl<'h> KernelIter for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     /// The next match, with the loops of `k`.
     #[inline(always)]
-    fn step<K: Kernels>(&mut self, k: K) -> Option<Match<'h>> {
+    fn next_with<K: Kernels>(&mut self, k: K) -> Option<Match<'h>> {
         let hay = self.haystack;
         // The match is built right in the one value returned from every
         // path, so that it is written once, not built in `Step` and
@@ -245,7 +245,7 @@ impl<'h> Steps for FindIter<'_, 'h> {
             let line_start = &mut self.line_start;
             // Inlined, so that the look back for the column is compiled
             // for `k` too.
-            let step = self.cursor.step(
+            let stop = self.cursor.advance(
                 k,
                 &finder.policy,
                 hay,
@@ -257,13 +257,13 @@ impl<'h> Steps for FindIter<'_, 'h> {
                     out = Some(make_match(finder, f, line, column));
                 },
             );
-            match step {
+            match stop {
                 // The whole input is here: confirmation never asks for
                 // more.
-                Step::Found(()) | Step::Exhausted | Step::NeedMore => {
+                Stop::Found(()) | Stop::Exhausted | Stop::NeedMore => {
                     return out;
                 }
-                Step::Skip => {
+                Stop::Skip => {
                     if !self.cursor.skip(hay) {
                         return out;
                     }

@@ -236,15 +236,15 @@ impl Kernels for Avx512 {
     }
 }
 
-/// A scan that yields its items a step at a time, with the loops of any
+/// A scan that yields its items one at a time, with the loops of any
 /// [`Kernels`]: what an iterator's `next` and `fold` run through
 /// [`Chosen`].
-pub(crate) trait Steps {
+pub(crate) trait KernelIter {
     type Item;
     /// The next item, with the loops of `k`. Implementations are
-    /// `#[inline(always)]`, so that the step is compiled into the
+    /// `#[inline(always)]`, so that this is compiled into the
     /// function [`Chosen`] compiled for `k`.
-    fn step<K: Kernels>(&mut self, k: K) -> Option<Self::Item>;
+    fn next_with<K: Kernels>(&mut self, k: K) -> Option<Self::Item>;
 }
 
 /// Work that runs with the loops of any [`Kernels`], handed to
@@ -257,11 +257,11 @@ trait WithKernels {
 /// One step of a scan, as work.
 struct Next<'a, S>(&'a mut S);
 
-impl<S: Steps> WithKernels for Next<'_, S> {
+impl<S: KernelIter> WithKernels for Next<'_, S> {
     type Output = Option<S::Item>;
     #[inline(always)]
     fn with<K: Kernels>(self, k: K) -> Option<S::Item> {
-        self.0.step(k)
+        self.0.next_with(k)
     }
 }
 
@@ -272,14 +272,14 @@ struct Fold<'a, S, B, F> {
     f: F,
 }
 
-impl<S: Steps, B, F: FnMut(B, S::Item) -> B> WithKernels
+impl<S: KernelIter, B, F: FnMut(B, S::Item) -> B> WithKernels
     for Fold<'_, S, B, F>
 {
     type Output = B;
     #[inline(always)]
     fn with<K: Kernels>(mut self, k: K) -> B {
         let mut acc = self.init;
-        while let Some(item) = self.scan.step(k) {
+        while let Some(item) = self.scan.next_with(k) {
             acc = (self.f)(acc, item);
         }
         acc
@@ -317,7 +317,7 @@ impl Chosen {
 
     /// The next item of `scan`: an iterator's `next`.
     #[inline(always)]
-    pub(crate) fn next<S: Steps>(self, scan: &mut S) -> Option<S::Item> {
+    pub(crate) fn next<S: KernelIter>(self, scan: &mut S) -> Option<S::Item> {
         self.run(Next(scan))
     }
 
@@ -327,7 +327,7 @@ impl Chosen {
     /// state stays in registers between items instead of being saved and
     /// reloaded by every `next`.
     #[inline(always)]
-    pub(crate) fn fold<S: Steps, B>(
+    pub(crate) fn fold<S: KernelIter, B>(
         self,
         scan: &mut S,
         init: B,

@@ -20,10 +20,14 @@
 //!    `--cfg uriscan_disable_simd`.
 //! 2. `scheme`: extend backward over the scheme characters and apply
 //!    the scheme policy.
-//! 3. `delimit`: find where the URI ends, by the extraction policy and
-//!    RFC 3986 Appendix C (quotes, `<...>` wrapped across lines, `URL:`,
-//!    trailing punctuation, balanced brackets).
-//! 4. `validate`: a candidate the run scan saw in the common shape (ASCII,
+//! 3. `confirm`: decide the candidate, through `express` (the common
+//!    shape, from the bit masks of the chunk after the `:`) or, when the
+//!    lane leaves it, `delimit`: find where the URI ends, by the
+//!    extraction policy and RFC 3986 Appendix C (quotes, `<...>` wrapped
+//!    across lines, `URL:`, trailing punctuation, balanced brackets).
+//!    What both give, and the Appendix C pieces they share, are in
+//!    `candidate`.
+//! 4. `settle`: a candidate the run scan saw in the common shape (ASCII,
 //!    no `[`/`]`, one `#` at most, every `%` followed by two hex digits)
 //!    needs only its authority checked (`quick_valid`, held to the parser
 //!    by a property test); any other goes to the syntax layer's parser,
@@ -95,6 +99,8 @@ use std::borrow::Cow;
 use crate::Span;
 
 mod arch;
+mod candidate;
+mod confirm;
 mod cursor;
 mod delimit;
 mod express;
@@ -104,9 +110,9 @@ mod lines;
 mod plain;
 mod scheme;
 mod search;
+mod settle;
 mod stream;
 mod unicode;
-mod validate;
 mod work;
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub(crate) const BRACKET_OR_QUOTE: u8 = 2;
 pub(crate) const WIDE: u8 = 3;
 /// `%` and `#`: plain to the run, but the run scan looks at them to tell
 /// whether the candidate is in the shape that needs no parser pass
-/// (see [`super::validate::quick_valid`]).
+/// (see [`super::settle::quick_valid`]).
 pub(crate) const MARK: u8 = 4;
 
 /// The class of every byte.

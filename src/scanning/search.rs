@@ -1,6 +1,6 @@
 //! Candidate search: the offsets of the `:` bytes that may end a scheme,
 //! and the newlines on the way. Confirmation
-//! ([`super::delimit::confirm`]) does the rest.
+//! ([`super::confirm::confirm`]) does the rest.
 //!
 //! Economics: prose, Markdown and HTML hold many more `:` than URIs
 //! (`Note: `, `12:30`, `color:red`), and a per-candidate hand-off to

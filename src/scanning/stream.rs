@@ -14,10 +14,10 @@
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use super::cursor::{Cursor, Step};
+use super::cursor::{Cursor, Stop};
 use super::delimit::{LOOKBEHIND, MAX_URI_LEN};
 use super::finder::{Finder, make_match};
-use super::kernels::{Baseline, Chosen, Kernels, Steps};
+use super::kernels::{Baseline, Chosen, KernelIter, Kernels};
 use super::lines::LineStart;
 use super::{Match, Span};
 
@@ -229,7 +229,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
             let (finder, buf, base) =
                 (self.finder, &self.buf[..self.end], self.base);
             let line_start = &mut self.line_start;
-            let step = self.cursor.step(
+            let stop = self.cursor.advance(
                 k,
                 &finder.policy,
                 buf,
@@ -253,15 +253,15 @@ impl<'f, R: Read> StreamIter<'f, R> {
                     emit(m, texts)
                 },
             );
-            let pending = match step {
-                Step::Found(m) => return Some(Ok(m)),
-                Step::Exhausted if self.eof => {
+            let pending = match stop {
+                Stop::Found(m) => return Some(Ok(m)),
+                Stop::Exhausted if self.eof => {
                     self.done = true;
                     return None;
                 }
-                Step::Exhausted => false,
-                Step::NeedMore => true,
-                Step::Skip => {
+                Stop::Exhausted => false,
+                Stop::NeedMore => true,
+                Stop::Skip => {
                     self.skipping = true;
                     continue;
                 }
@@ -318,14 +318,14 @@ struct Visit<'a, 'f, R, F, B> {
     ended: Option<io::Result<ControlFlow<B>>>,
 }
 
-impl<R, F, B> Steps for Visit<'_, '_, R, F, B>
+impl<R, F, B> KernelIter for Visit<'_, '_, R, F, B>
 where
     R: Read,
     F: FnMut(Match<'_>, BufferedText<'_>) -> ControlFlow<B>,
 {
     type Item = ();
     #[inline(always)]
-    fn step<K: Kernels>(&mut self, k: K) -> Option<()> {
+    fn next_with<K: Kernels>(&mut self, k: K) -> Option<()> {
         let f = &mut self.f;
         match self.stream.next_match_with(k, f)? {
             Ok(ControlFlow::Continue(())) => Some(()),
@@ -363,14 +363,14 @@ impl<R: Read> Iterator for StreamIter<'_, R> {
 /// none of their copying).
 struct Owned<'a, 'f, R, E>(&'a mut StreamIter<'f, R>, E);
 
-impl<R, E, T> Steps for Owned<'_, '_, R, E>
+impl<R, E, T> KernelIter for Owned<'_, '_, R, E>
 where
     R: Read,
     E: Fn(Match<'_>, BufferedText<'_>) -> T,
 {
     type Item = io::Result<T>;
     #[inline(always)]
-    fn step<K: Kernels>(&mut self, k: K) -> Option<Self::Item> {
+    fn next_with<K: Kernels>(&mut self, k: K) -> Option<Self::Item> {
         self.0.next_match_with(k, &self.1)
     }
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use super::arch::all::find_candidate_portable;
 #[cfg(target_arch = "x86_64")]
 use super::arch::x86_64::search::find_candidate_sse2;
-use super::cursor::{Cursor, Step};
+use super::cursor::{Cursor, Stop};
 use super::kernels::Baseline;
 use super::scheme::SchemePolicy;
 use super::{Finder, work};
@@ -189,7 +189,7 @@ fn matches_with(
     let mut cursor = Cursor::default();
     let mut out = Vec::new();
     loop {
-        let step = cursor.step_with(
+        let stop = cursor.advance_with(
             Baseline,
             search,
             &finder.policy,
@@ -197,15 +197,15 @@ fn matches_with(
             true,
             |f, l| (f.start, f.end, f.uri.to_string(), l),
         );
-        match step {
-            Step::Found(m) => {
+        match stop {
+            Stop::Found(m) => {
                 let before = &hay[..m.0];
                 let lines = before.iter().filter(|&&b| b == b'\n').count();
                 assert_eq!(m.3, lines as u64 + 1, "{:?}", m.2);
                 out.push(m);
             }
-            Step::Exhausted | Step::NeedMore => return out,
-            Step::Skip => {
+            Stop::Exhausted | Stop::NeedMore => return out,
+            Stop::Skip => {
                 if !cursor.skip(hay) {
                     return out;
                 }

@@ -33,11 +33,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 mod io_message;
-mod read;
 
 use io_message::io_message;
-
-pub use read::{Contents, DEFAULT_STREAM_ABOVE, FileReader};
 
 /// What a visitor wants the walk to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,7 +478,7 @@ mod tests {
         b.path(&d).sort_by_path(true);
         let log = Mutex::new(vec![]);
         b.build().unwrap().run(|| {
-            let mut reader = FileReader::new();
+            let mut reader = crate::reading::FileReader::new();
             let (d, log) = (&d, &log);
             move |e: Result<Entry, Error>| {
                 let e = e.unwrap();

@@ -1,4 +1,8 @@
-//! Reading a file into a reused buffer, with binary detection and gzip.
+//! Reading files to scan: into a reused buffer, with binary detection
+//! and gzip, or as a stream when a file is large or not a regular file
+//! (a FIFO, a device), so that memory stays bounded.
+//!
+//! Apart from `walking`, which decides which files to read: a crawler that has its own list of files reads them with this.
 
 use std::fs::File;
 use std::io::{self, Read};

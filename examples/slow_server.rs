@@ -1,0 +1,92 @@
+//! The server of `benches/remote.sh`: answers every request with 200
+//! after a fixed delay, on 127.0.0.1 … 127.0.0.N (one port), so that a
+//! link checker sees N hosts on this machine and no packet leaves it.
+//!
+//! ```sh
+//! cargo run --release --example slow_server -- PORT HOSTS DELAY_MS SECONDS
+//! ```
+//!
+//! `GET /__stats` answers the number of requests served so far (not
+//! counted itself). The server stops after SECONDS, or after 2,000,000
+//! requests.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::{Request, Response, body::Incoming};
+
+const MAX_REQUESTS: u64 = 2_000_000;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: u64| {
+        args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
+    };
+    let (port, hosts, delay, seconds) =
+        (arg(0, 8600), arg(1, 200), arg(2, 20), arg(3, 900));
+    let served = Arc::new(AtomicU64::new(0));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    rt.block_on(async move {
+        for h in 1..=hosts.clamp(1, 254) {
+            let addr = format!("127.0.0.{h}:{port}");
+            let listener = tokio::net::TcpListener::bind(&addr)
+                .await
+                .unwrap_or_else(|e| panic!("{addr}: {e}"));
+            let served = served.clone();
+            tokio::spawn(async move {
+                loop {
+                    let Ok((stream, _)) = listener.accept().await else {
+                        continue;
+                    };
+                    let served = served.clone();
+                    tokio::spawn(async move {
+                        let svc = hyper::service::service_fn(
+                            move |req: Request<Incoming>| {
+                                let served = served.clone();
+                                async move {
+                                    if req.uri().path() == "/__stats" {
+                                        let n = served.load(Ordering::Relaxed);
+                                        return Ok::<_, Infallible>(
+                                            Response::new(Full::new(
+                                                Bytes::from(format!("{n}\n")),
+                                            )),
+                                        );
+                                    }
+                                    if served.fetch_add(1, Ordering::Relaxed)
+                                        >= MAX_REQUESTS
+                                    {
+                                        std::process::exit(0);
+                                    }
+                                    tokio::time::sleep(Duration::from_millis(
+                                        delay,
+                                    ))
+                                    .await;
+                                    Ok(Response::new(Full::new(
+                                        Bytes::from_static(b"<p>ok</p>"),
+                                    )))
+                                }
+                            },
+                        );
+                        let _ = hyper::server::conn::http1::Builder::new()
+                            .serve_connection(
+                                hyper_util::rt::TokioIo::new(stream),
+                                svc,
+                            )
+                            .await;
+                    });
+                }
+            });
+        }
+        eprintln!(
+            "slow_server: 127.0.0.1-{hosts} port {port}, {delay} ms, {seconds} s"
+        );
+        tokio::time::sleep(Duration::from_secs(seconds)).await;
+    });
+}

@@ -1,0 +1,596 @@
+//! Asking for one URI: the HTTP client, HEAD then GET, redirects followed
+//! by hand, retries. See the [module docs](super).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, StatusCode, Url};
+use tokio::sync::OnceCell;
+use tokio::time::Instant;
+
+use super::address::{RefusedName, SafeResolver, refused_range};
+use super::retry_after::parse_retry_after;
+use super::schedule::Scheduler;
+use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
+use crate::checking::anchors::html_anchors;
+
+/// The HTTP client: no redirects (followed by hand), no proxy (a proxy
+/// would resolve names where the address check cannot see them), the
+/// address-checking resolver unless private addresses are allowed.
+pub(super) fn client(opts: &Options) -> Result<reqwest::Client, RemoteError> {
+    // rustls needs a crypto provider; ring's, unless the embedder
+    // installed another one.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut b = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .user_agent(opts.user_agent.clone())
+        .connect_timeout(opts.timeout)
+        .pool_max_idle_per_host(opts.host_concurrency)
+        .tcp_nodelay(true);
+    if !opts.allow_private {
+        b = b.dns_resolver(Arc::new(SafeResolver));
+    }
+    b.build().map_err(|e| RemoteError(format!("the HTTP client: {e}")))
+}
+
+/// Each hop's answer, asked once per run: a redirect to a URI that is
+/// also linked directly, or that several chains share, is not asked
+/// again. Keyed by the URI and whether the body was read.
+type Memo = std::sync::Mutex<
+    std::collections::HashMap<
+        (String, bool),
+        Arc<OnceCell<Result<Answer, Failure>>>,
+    >,
+>;
+
+/// What every task shares.
+pub(super) struct Ctx {
+    client: reqwest::Client,
+    memo: Memo,
+    sched: Scheduler,
+    headers: HeaderMap,
+    opts: Options,
+    pub(super) progress: Arc<Progress>,
+}
+
+impl Ctx {
+    pub(super) fn new(
+        opts: &Options,
+        client: reqwest::Client,
+        progress: Arc<Progress>,
+    ) -> Ctx {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            reqwest::header::ACCEPT,
+            HeaderValue::from_static(
+                "text/html,application/xhtml+xml,*/*;q=0.8",
+            ),
+        );
+        for (name, value) in &opts.headers {
+            // Checked by the caller; a bad one is skipped, not sent.
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                headers.append(n, v);
+            }
+        }
+        Ctx {
+            client,
+            memo: Memo::default(),
+            sched: Scheduler::new(
+                opts.max_concurrency,
+                opts.host_concurrency,
+                opts.retry_wait,
+                opts.max_retry_wait,
+            ),
+            headers,
+            opts: opts.clone(),
+            progress,
+        }
+    }
+}
+
+/// What one request got: a status and what the caller needs of the
+/// headers and body.
+#[derive(Clone)]
+struct Answer {
+    status: StatusCode,
+    location: Option<String>,
+    retry_after: Option<Duration>,
+    /// The page's ids, when the body was read for them.
+    ids: Option<Vec<String>>,
+    /// The body could not be read whole (fragments wanted).
+    body_error: Option<String>,
+}
+
+/// Why a request got no answer.
+#[derive(Clone)]
+struct Failure {
+    status: RemoteStatus,
+    reason: String,
+    /// Worth another try (timeouts, connection errors).
+    retry: bool,
+}
+
+/// Checks one URI: follows its redirects and classifies the last answer.
+pub(super) async fn check_one(
+    ctx: &Ctx,
+    uri: &str,
+    fragments: &[String],
+) -> RemoteResult {
+    let start = Instant::now();
+    let mut chain: Vec<Hop> = vec![];
+    let mut requests = 0u32;
+    let end = follow(ctx, uri, fragments, &mut chain, &mut requests).await;
+    RemoteResult {
+        status: end.status,
+        http: end.http,
+        chain,
+        final_uri: end.uri,
+        elapsed: start.elapsed(),
+        reason: end.reason,
+        missing: end.missing,
+        requests,
+        cached: false,
+    }
+}
+
+/// How a chain of requests ended.
+struct End {
+    status: RemoteStatus,
+    http: Option<u16>,
+    uri: String,
+    reason: Option<String>,
+    missing: Vec<String>,
+}
+
+impl End {
+    fn new(
+        status: RemoteStatus,
+        http: Option<u16>,
+        uri: String,
+        reason: String,
+    ) -> End {
+        End { status, http, uri, reason: Some(reason), missing: vec![] }
+    }
+}
+
+/// Requests `uri` and the redirects it leads to, recording the chain.
+async fn follow(
+    ctx: &Ctx,
+    uri: &str,
+    fragments: &[String],
+    chain: &mut Vec<Hop>,
+    requests: &mut u32,
+) -> End {
+    use RemoteStatus::{Broken, Error};
+    let need_body = ctx.opts.fragments && !fragments.is_empty();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut current = uri.to_string();
+    seen.insert(current.clone());
+    loop {
+        let url = match Url::parse(&current) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => u,
+            Ok(_) => {
+                let why = "redirected to a URI that is not http or https";
+                return End::new(Broken, None, current, why.into());
+            }
+            Err(e) => {
+                let why = format!("cannot be requested: {e}");
+                return End::new(Error, None, current, why);
+            }
+        };
+        if let Some(why) = refused_literal(&url, ctx.opts.allow_private) {
+            return End::new(Error, None, current, why);
+        }
+        let cell = ctx
+            .memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((current.clone(), need_body))
+            .or_default()
+            .clone();
+        let mut n = 0;
+        let answer = cell
+            .get_or_init(|| async {
+                let (r, made) = ask_with_retries(ctx, &url, need_body).await;
+                n = made;
+                r
+            })
+            .await
+            .clone();
+        *requests += n;
+        let a = match answer {
+            Ok(a) => a,
+            Err(f) => return End::new(f.status, None, current, f.reason),
+        };
+        let code = a.status.as_u16();
+        if a.status.is_redirection()
+            && let Some(loc) = &a.location
+        {
+            let Some(next) = next_uri(&current, loc) else {
+                let why = format!("redirected to a malformed URI '{loc}'");
+                return End::new(Broken, Some(code), current, why);
+            };
+            chain.push(Hop { uri: current, status: code });
+            if !seen.insert(next.clone()) {
+                let why = format!("redirect loop back to {next}");
+                return End::new(Broken, Some(code), next, why);
+            }
+            if chain.len() > ctx.opts.max_redirects {
+                let why =
+                    format!("more than {} redirects", ctx.opts.max_redirects);
+                return End::new(Broken, Some(code), next, why);
+            }
+            current = next;
+            continue;
+        }
+        let accepted = ctx.opts.accept.iter().any(|r| r.contains(&code));
+        let (status, reason) = if accepted {
+            match a.body_error {
+                Some(e) => (Error, Some(e)),
+                None if chain.is_empty() => (RemoteStatus::Ok, None),
+                None => (RemoteStatus::Redirected, None),
+            }
+        } else if code == 429 {
+            (RemoteStatus::RateLimited, Some(status_words(a.status)))
+        } else {
+            (Broken, Some(status_words(a.status)))
+        };
+        let missing = match (&a.ids, accepted) {
+            (Some(ids), true) => missing_fragments(ids, fragments),
+            _ => vec![],
+        };
+        return End {
+            status,
+            http: Some(code),
+            uri: current,
+            reason,
+            missing,
+        };
+    }
+}
+
+/// `404 Not Found`.
+fn status_words(s: StatusCode) -> String {
+    match s.canonical_reason() {
+        Some(r) => format!("{} {r}", s.as_u16()),
+        None => s.as_u16().to_string(),
+    }
+}
+
+/// Why an IP literal is not requested, if it is refused.
+fn refused_literal(url: &Url, allow_private: bool) -> Option<String> {
+    if allow_private {
+        return None;
+    }
+    // The URL parser writes IP hosts in their canonical form: an IPv6
+    // one in brackets, an IPv4 one (whatever its form in the link) as a
+    // dotted quad.
+    let host = url.host_str()?;
+    let ip: std::net::IpAddr =
+        host.trim_start_matches('[').trim_end_matches(']').parse().ok()?;
+    let range = refused_range(ip)?;
+    Some(format!(
+        "not requested: {ip} is a {range} address (--allow-private to check it)"
+    ))
+}
+
+/// The redirect target: `Location` resolved against the URI it came from
+/// (RFC 9110 10.2.2, by RFC 3986 section 5), in the form requested.
+fn next_uri(current: &str, location: &str) -> Option<String> {
+    let parser = crate::syntax::Parser::new().iri(true);
+    let resolved =
+        crate::syntax::resolve::resolve_with(parser, current, location)
+            .ok()
+            // Servers send Locations with spaces and other characters no URI
+            // has; browsers encode them, and so does the URL parser.
+            .or_else(|| {
+                Some(
+                    Url::parse(current).ok()?.join(location).ok()?.to_string(),
+                )
+            })?;
+    super::request_uri(&resolved).or(Some(resolved))
+}
+
+/// The fragments of `wanted` that no id of the page matches, as is or
+/// percent-decoded, or under GitHub's `user-content-` prefix (which its
+/// script strips). Text fragments (`:~:text=`) name no id.
+fn missing_fragments(ids: &[String], wanted: &[String]) -> Vec<String> {
+    let set: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    wanted
+        .iter()
+        .filter(|f| {
+            !f.is_empty()
+                && !f.starts_with(":~:")
+                && f.as_str() != "top"
+                && !set.contains(f.as_str())
+                && !set.contains(format!("user-content-{f}").as_str())
+        })
+        .cloned()
+        .collect()
+}
+
+/// The host key of the scheduler: host and port.
+fn host_key(url: &Url) -> String {
+    format!(
+        "{}:{}",
+        url.host_str().unwrap_or(""),
+        url.port_or_known_default().unwrap_or(0)
+    )
+}
+
+/// One URI asked, with retries on timeouts, connection errors, 429 and
+/// 5xx; returns the last answer or failure and the requests made.
+async fn ask_with_retries(
+    ctx: &Ctx,
+    url: &Url,
+    need_body: bool,
+) -> (Result<Answer, Failure>, u32) {
+    let host = host_key(url);
+    let mut attempt = 0;
+    let mut requests = 0;
+    loop {
+        let permit = ctx.sched.acquire(&host).await;
+        ctx.progress.in_flight.fetch_add(1, Ordering::Relaxed);
+        let (r, n) = ask(ctx, url, need_body).await;
+        ctx.progress.in_flight.fetch_sub(1, Ordering::Relaxed);
+        drop(permit);
+        requests += n;
+        let (retry, asked) = match &r {
+            Ok(a) => {
+                let code = a.status.as_u16();
+                let accepted =
+                    ctx.opts.accept.iter().any(|r| r.contains(&code));
+                let retryable = !accepted
+                    && (code == 429 || a.status.is_server_error())
+                    || a.body_error.is_some();
+                (retryable, a.retry_after)
+            }
+            Err(f) => (f.retry, None),
+        };
+        if !retry {
+            ctx.sched.succeeded(&host);
+            return (r, requests);
+        }
+        let wait = ctx.sched.failed(&host, attempt, asked);
+        // A server that asks for a longer wait than allowed gets its
+        // answer reported, not a request sooner than it asked.
+        let too_long = asked.is_some_and(|a| a > ctx.opts.max_retry_wait);
+        if attempt >= ctx.opts.retries || too_long {
+            return (r, requests);
+        }
+        tokio::time::sleep(wait).await;
+        attempt += 1;
+    }
+}
+
+/// One try: HEAD, then GET if the server will not answer HEAD; GET at
+/// once when the body is needed. Returns the answer and the requests
+/// made.
+async fn ask(
+    ctx: &Ctx,
+    url: &Url,
+    need_body: bool,
+) -> (Result<Answer, Failure>, u32) {
+    if !need_body {
+        match send(ctx, Method::HEAD, url).await {
+            Ok(resp) => {
+                let s = resp.status().as_u16();
+                if !matches!(s, 405 | 403 | 501) {
+                    return (Ok(answer(&resp, None, None)), 1);
+                }
+            }
+            // A connection dropped (some servers close on HEAD); a
+            // timeout or a refused connection would only repeat.
+            Err(e) if !e.is_timeout() && !e.is_connect() => {}
+            Err(e) => return (Err(failure(&e)), 1),
+        }
+        return (get(ctx, url, false).await, 2);
+    }
+    (get(ctx, url, true).await, 1)
+}
+
+async fn get(
+    ctx: &Ctx,
+    url: &Url,
+    need_body: bool,
+) -> Result<Answer, Failure> {
+    let mut resp =
+        send(ctx, Method::GET, url).await.map_err(|e| failure(&e))?;
+    let html = resp
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let v = v.trim_start().to_ascii_lowercase();
+            v.starts_with("text/html") || v.starts_with("application/xhtml")
+        });
+    if !(need_body && resp.status().is_success() && html) {
+        // Only the status was wanted: the body is not read, and the
+        // connection goes with it.
+        return Ok(answer(&resp, None, None));
+    }
+    let mut body = Vec::new();
+    loop {
+        match resp.chunk().await {
+            Ok(Some(c)) => {
+                body.extend_from_slice(&c);
+                if body.len() >= ctx.opts.max_body {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                let why = format!("the body was cut short: {}", describe(&e));
+                return Ok(answer(&resp, None, Some(why)));
+            }
+        }
+    }
+    Ok(answer(&resp, Some(html_anchors(&body)), None))
+}
+
+fn answer(
+    resp: &reqwest::Response,
+    ids: Option<Vec<String>>,
+    body_error: Option<String>,
+) -> Answer {
+    let h = resp.headers();
+    let text = |name| h.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    Answer {
+        status: resp.status(),
+        location: text(reqwest::header::LOCATION).map(str::to_string),
+        retry_after: text(reqwest::header::RETRY_AFTER)
+            .and_then(|v| parse_retry_after(v, SystemTime::now())),
+        ids,
+        body_error,
+    }
+}
+
+async fn send(
+    ctx: &Ctx,
+    method: Method,
+    url: &Url,
+) -> Result<reqwest::Response, reqwest::Error> {
+    let mut req = ctx
+        .client
+        .request(method, url.clone())
+        .headers(ctx.headers.clone())
+        .timeout(ctx.opts.timeout);
+    if let Some(token) = &ctx.opts.github_token
+        && takes_github_token(url)
+    {
+        req = req.bearer_auth(token);
+    }
+    req.send().await
+}
+
+/// Whether `GITHUB_TOKEN` goes with a request to `url`: GitHub's own
+/// hosts, over https, on the default port.
+fn takes_github_token(url: &Url) -> bool {
+    url.scheme() == "https"
+        && matches!(url.host_str(), Some("github.com" | "api.github.com"))
+        && url.port().is_none()
+}
+
+fn failure(e: &reqwest::Error) -> Failure {
+    if let Some(refused) = find_source::<RefusedName>(e) {
+        return Failure {
+            status: RemoteStatus::Error,
+            reason: refused.to_string(),
+            retry: false,
+        };
+    }
+    if e.is_timeout() {
+        return Failure {
+            status: RemoteStatus::Timeout,
+            reason: "timed out".into(),
+            retry: true,
+        };
+    }
+    Failure { status: RemoteStatus::Error, reason: describe(e), retry: true }
+}
+
+/// The error and its causes, without the URL (which may be long, and is
+/// printed beside it anyway).
+fn describe(e: &reqwest::Error) -> String {
+    let mut out = String::new();
+    let mut cur: Option<&dyn std::error::Error> = Some(e);
+    let mut first = true;
+    while let Some(err) = cur {
+        let msg = if first {
+            // reqwest's own message names the URL; keep its kind only.
+            let full = err.to_string();
+            match full.find(" for url (") {
+                Some(i) => full[..i].to_string(),
+                None => full,
+            }
+        } else {
+            err.to_string()
+        };
+        if !out.contains(&msg) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&msg);
+        }
+        first = false;
+        cur = err.source();
+    }
+    out
+}
+
+fn find_source<'a, T: std::error::Error + 'static>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        if let Some(t) = err.downcast_ref::<T>() {
+            return Some(t);
+        }
+        cur = err.source();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_targets() {
+        assert_eq!(
+            next_uri("http://a/b/c", "../d#f").as_deref(),
+            Some("http://a/d")
+        );
+        assert_eq!(
+            next_uri("http://a/b", "HTTPS://B:443/x").as_deref(),
+            Some("https://b/x")
+        );
+        // Characters no URI has are encoded, as browsers do.
+        assert_eq!(
+            next_uri("http://a/b", "/a b").as_deref(),
+            Some("http://a/a%20b")
+        );
+    }
+
+    #[test]
+    fn missing_fragments_match_ids_and_github_prefixes() {
+        let ids = ["intro".to_string(), "user-content-usage".to_string()];
+        let want = ["intro", "usage", "gone", ":~:text=x", "top", ""]
+            .map(String::from);
+        assert_eq!(missing_fragments(&ids, &want), ["gone"]);
+    }
+
+    #[test]
+    fn the_github_token_goes_to_github_only() {
+        let yes = |s| takes_github_token(&Url::parse(s).unwrap());
+        assert!(yes("https://github.com/rust-lang/rust"));
+        assert!(yes("https://api.github.com/repos/a/b"));
+        assert!(yes("https://GitHub.com/a"));
+        assert!(!yes("http://github.com/a"));
+        assert!(!yes("https://github.com:8443/a"));
+        assert!(!yes("https://gist.github.com/a"));
+        assert!(!yes("https://github.com.evil.example/a"));
+        assert!(!yes("https://evil.example/github.com"));
+        assert!(!yes("https://raw.githubusercontent.com/a"));
+    }
+
+    #[test]
+    fn literals_refused_unless_allowed() {
+        let u = |s| Url::parse(s).unwrap();
+        assert!(refused_literal(&u("http://127.0.0.1/"), false).is_some());
+        assert!(refused_literal(&u("http://[::1]/"), false).is_some());
+        // WHATWG URL parsing reads this reg-name as 127.0.0.1: judged as
+        // what is connected to.
+        assert!(refused_literal(&u("http://2130706433/"), false).is_some());
+        assert!(refused_literal(&u("http://127.0.0.1/"), true).is_none());
+        assert!(refused_literal(&u("http://8.8.8.8/"), false).is_none());
+        assert!(refused_literal(&u("http://example.com/"), false).is_none());
+    }
+}
