@@ -119,6 +119,22 @@ def test_errors():
         ua.links_batch(batch, url=None, format="pdf")
 
 
+def test_bad_buffers_are_errors_not_crashes():
+    from uriscan import _uriscan
+
+    offsets = (0).to_bytes(4, "little") + (99).to_bytes(4, "little")
+    bad = (None, offsets, b"<a href=x>", 0, 1, False)
+    url = (None, bytes(8), b"", 0, 1, False)
+    with pytest.raises(ValueError, match="offsets of row 0 out of bounds"):
+        _uriscan._links_columns(bad, url, "html")
+    with pytest.raises(ValueError, match="offsets buffer too short"):
+        _uriscan._links_columns((None, bytes(4), b"", 0, 1, False), url, "html")
+    with pytest.raises(ValueError, match="validity bitmap too short"):
+        _uriscan._links_columns((b"", bytes(8), b"", 0, 1, False), url, "html")
+    with pytest.raises(ValueError, match="differ in length"):
+        _uriscan._links_columns((None, bytes(12), b"", 0, 2, False), url, "html")
+
+
 def test_empty_and_linkless_batches():
     empty = pa.record_batch({"content": pa.array([], pa.binary()), "url": pa.array([], pa.string())})
     out = ua.links_batch(empty)
