@@ -15,6 +15,7 @@
 //! - `walk`: the `walking` module, with ignore. Turns on `read`.
 //! - `read`: the `reading` module, with flate2.
 //! - `check`: the `checking` module, with rayon.
+//! - `warc`: the [`warc`] module (WARC and WET files), with flate2.
 //!
 //! With `default-features = false` the crate is [`syntax`], [`scanning`]
 //! and [`links`], over memchr and the document readers.
@@ -31,6 +32,8 @@ mod span;
 pub mod syntax;
 #[cfg(feature = "walk")]
 pub mod walking;
+#[cfg(feature = "warc")]
+pub mod warc;
 
 pub use span::Span;
 

@@ -145,6 +145,18 @@ impl DocReader {
         &self.doc
     }
 
+    /// Takes the last document's bytes out, to be read while the reader
+    /// is borrowed elsewhere; [`DocReader::restore_doc`] gives the buffer
+    /// back for reuse.
+    pub fn take_doc(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.doc)
+    }
+
+    /// Gives back the buffer [`DocReader::take_doc`] took.
+    pub fn restore_doc(&mut self, doc: Vec<u8>) {
+        self.doc = doc;
+    }
+
     /// Reads standard input as a document at the working directory.
     pub fn load_stdin(
         &mut self,

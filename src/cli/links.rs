@@ -13,22 +13,36 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
-use uriscan::links::{Format, Link, LinkExtractor};
+use uriscan::links::{Format, Link, LinkExtractor, Role};
 use uriscan::walking::{Entry, Error, Flow};
+use uriscan::warc::{WarcReader, has_warc_magic, is_warc_name, record_links};
 
 use super::io_message::io_message;
 
 use super::args::{OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};
 use super::documents::{DocReader, Loaded, Sources};
-use super::printer::{Label, write_stdout};
+use super::printer::{Label, SPILL_AT, write_stdout};
+use super::rewrite::Rewrite;
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when a link was found, 1 when none was, 2 on an error (the \
 other paths are still read).
 
 The format comes from the extension: .md .markdown .mdown .mkd are \
-Markdown, .html .htm .xhtml HTML, anything else text (its bare URIs).
+Markdown, .html .htm .xhtml HTML, .warc .warc.gz .wet .wet.gz web archives \
+(also found by their WARC/1. start), anything else text (its bare URIs).
+
+In a web archive, each response record's HTML (or Markdown) payload is read \
+with the record's WARC-Target-URI as its URL, with the Location of a \
+redirect, Content-Location and Link headers (kinds http:location, \
+http:content-location, http:link); each WET conversion record's text for \
+its bare URIs. Lines start with the record's page instead of a path; JSON \
+rows add page, record_id and record_offset (the record's gzip member). A \
+damaged record is reported with its offset and reading goes on.
+
+Targets are rewritten in this order: --normalize, --idna, --no-fragment, \
+--surt (which implies --idna); -o, -u and JSON's target show the result.
 
 A relative link resolves against --base-url, else the document's <base \
 href>, else the file's own location. A root-relative link (/x) resolves \
@@ -39,7 +53,8 @@ Examples:
   uriscan links docs/                   path:line:column:link
   uriscan links -o -u site/             each resolved target once
   uriscan links --json README.md | jq 'select(.local)'
-  uriscan links --base-url https://example.com/ --format html < page.html";
+  uriscan links --base-url https://example.com/ --format html < page.html
+  uriscan links -o -u --exclude-scheme javascript,data --no-fragment crawl.warc.gz";
 
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,6 +65,8 @@ pub enum FormatArg {
     Html,
     /// Plain text: bare URIs.
     Text,
+    /// A WARC or WET file (plain or gzip), whatever its name.
+    Warc,
 }
 
 /// The arguments of `uriscan links`.
@@ -86,6 +103,31 @@ pub struct LinksArgs {
     #[arg(long, value_name = "FILE[#ANCHOR]", help_heading = "Links")]
     pub to: Option<String>,
 
+    // ---- Crawling ----
+    /// Drop the links with these schemes (comma-separated,
+    /// case-insensitive), e.g. javascript,data,mailto.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Crawling"
+    )]
+    pub exclude_scheme: Vec<String>,
+    /// Print each target in its syntax-based normal form (RFC 3986
+    /// 6.2.2).
+    #[arg(long, help_heading = "Crawling")]
+    pub normalize: bool,
+    /// Print hosts in their ASCII (punycode) form, by IDNA (UTS 46).
+    #[arg(long, help_heading = "Crawling")]
+    pub idna: bool,
+    /// Drop the fragment (`#...`) of each target, for deduplication.
+    #[arg(long, help_heading = "Crawling")]
+    pub no_fragment: bool,
+    /// Print each target as its SURT key, the form of Common Crawl's index
+    /// (`org,archive)/goo?a=1&b`); implies --idna.
+    #[arg(long, help_heading = "Crawling")]
+    pub surt: bool,
+
     #[command(flatten)]
     pub walk: WalkArgs,
 }
@@ -96,6 +138,16 @@ struct LinksConfig {
     sources: Sources,
     /// `--to`: the canonical path, and the anchor.
     to: Option<(PathBuf, Option<String>)>,
+    /// `--format warc`.
+    warc: bool,
+    rewrite: Rewrite,
+}
+
+/// The record a link of a web archive came from.
+struct RecordCtx<'a> {
+    page: &'a str,
+    record_id: &'a str,
+    offset: u64,
 }
 
 /// Runs `uriscan links`; returns the exit code.
@@ -104,11 +156,29 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
     let common = Common::new(&args.output, &args.walk, args.paths, env)?;
     let mut extractor = LinkExtractor::builder();
     extractor.include_code(args.include_code).include_text(args.include_text);
-    let format = args.format.map(|f| match f {
-        FormatArg::Markdown => Format::Markdown,
-        FormatArg::Html => Format::Html,
-        FormatArg::Text => Format::Text,
+    let warc = args.format == Some(FormatArg::Warc);
+    let format = args.format.and_then(|f| match f {
+        FormatArg::Markdown => Some(Format::Markdown),
+        FormatArg::Html => Some(Format::Html),
+        FormatArg::Text => Some(Format::Text),
+        FormatArg::Warc => None,
     });
+    for s in &args.exclude_scheme {
+        if !uriscan::syntax::is_scheme(s) {
+            anyhow::bail!("invalid scheme in --exclude-scheme: {s:?}");
+        }
+    }
+    let rewrite = Rewrite {
+        exclude: args
+            .exclude_scheme
+            .iter()
+            .map(|s| s.to_ascii_lowercase())
+            .collect(),
+        normalize: args.normalize,
+        idna: args.idna,
+        no_fragment: args.no_fragment,
+        surt: args.surt,
+    };
     let sources = Sources::new(
         &common.inputs,
         extractor.build(),
@@ -128,7 +198,7 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
             Some((path, anchor))
         }
     };
-    let cfg = LinksConfig { common, sources, to };
+    let cfg = LinksConfig { common, sources, to, warc, rewrite };
     let shared = Shared {
         cfg: &cfg,
         found: AtomicBool::new(false),
@@ -239,9 +309,18 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn stdin(&mut self) -> Flow {
+        if self.shared.cfg.warc {
+            let reader = WarcReader::new(io::stdin().lock());
+            return self.warc(&Label::stdin(), reader);
+        }
         let (loaded, err) = self.reader.load_stdin(&self.shared.cfg.sources);
         if let Some(e) = err {
             self.shared.error(format_args!("<stdin>: {}", io_message(&e)));
+        }
+        if self.shared.cfg.sources.format.is_none()
+            && has_warc_magic(self.reader.doc())
+        {
+            return self.warc_in_buffer(&Label::stdin());
         }
         self.emit(&Label::stdin(), &loaded);
         self.flush()
@@ -249,15 +328,72 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     fn file(&mut self, path: &Path) -> Flow {
         let cfg = self.shared.cfg;
+        let label = Label::path(path, cfg.common.implicit_dir);
+        if cfg.warc || (cfg.sources.format.is_none() && is_warc_name(path)) {
+            return match std::fs::File::open(path) {
+                Ok(f) => self.warc(&label, WarcReader::new(f)),
+                Err(e) => {
+                    self.shared.error(Error::io(path, &e));
+                    Flow::Continue
+                }
+            };
+        }
         let (loaded, err) = self.reader.load(&cfg.sources, path);
         if let Some(e) = err {
             // What was read before an error is still read for links.
             self.shared.error(e.message(path));
         }
         if let Some(loaded) = loaded {
-            let label = Label::path(path, cfg.common.implicit_dir);
+            // A web archive by its first bytes, whatever its name.
+            if cfg.sources.format.is_none()
+                && has_warc_magic(self.reader.doc())
+            {
+                return self.warc_in_buffer(&label);
+            }
             self.emit(&label, &loaded);
         }
+        self.flush()
+    }
+
+    /// Reads the document just loaded as a web archive.
+    fn warc_in_buffer(&mut self, label: &Label<'_>) -> Flow {
+        let doc = self.reader.take_doc();
+        let flow = self.warc(label, WarcReader::new(&doc[..]));
+        self.reader.restore_doc(doc);
+        flow
+    }
+
+    /// Every link of every record of a web archive, each record's output
+    /// written as the buffer fills: an archive may be of any size.
+    fn warc<R: io::Read>(
+        &mut self,
+        label: &Label<'_>,
+        reader: WarcReader<R>,
+    ) -> Flow {
+        let cfg = self.shared.cfg;
+        let mut count = 0u64;
+        for item in reader {
+            let record = match item {
+                Ok(r) => r,
+                Err(e) => {
+                    self.shared.error(format_args!("{}: {e}", label.lossy()));
+                    continue;
+                }
+            };
+            let links = record_links(&record, &cfg.sources.extractor);
+            let ctx = RecordCtx {
+                page: record.target_uri().unwrap_or(""),
+                record_id: record.record_id().unwrap_or(""),
+                offset: record.offset(),
+            };
+            for link in &links {
+                count += u64::from(self.one(label, link, None, Some(&ctx)));
+            }
+            if self.out.len() >= SPILL_AT && self.flush() == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        self.file_end(label, count);
         self.flush()
     }
 
@@ -266,26 +402,46 @@ impl<'s, 'c> Worker<'s, 'c> {
         let page = cfg.sources.page(self.reader.doc(), loaded);
         let root = loaded.root.as_deref();
         let mut count = 0u64;
-        let mut links = vec![];
-        links.extend(cfg.sources.extractor.extract(&page));
-        for link in links {
-            if let Some((file, anchor)) = &cfg.to
-                && !points_at(&link, file, anchor.as_deref())
-            {
-                continue;
-            }
-            let shown = link.target().unwrap_or(link.link());
-            if let Some(seen) = &self.shared.seen
-                && !seen
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(shown.to_owned())
-            {
-                continue;
-            }
-            count += 1;
-            self.print(label, &link, root);
+        for link in cfg.sources.extractor.extract(&page) {
+            count += u64::from(self.one(label, &link, root, None));
         }
+        self.file_end(label, count);
+    }
+
+    /// Filters and prints one link; whether it was printed.
+    fn one(
+        &mut self,
+        label: &Label<'_>,
+        link: &Link,
+        root: Option<&Path>,
+        ctx: Option<&RecordCtx<'_>>,
+    ) -> bool {
+        let cfg = self.shared.cfg;
+        if let Some((file, anchor)) = &cfg.to
+            && !points_at(link, file, anchor.as_deref())
+        {
+            return false;
+        }
+        if cfg.rewrite.excludes(link) {
+            return false;
+        }
+        let target = link.target().map(|t| cfg.rewrite.target(t));
+        let shown = target.as_deref().unwrap_or(link.link());
+        if let Some(seen) = &self.shared.seen
+            && !seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(shown.to_owned())
+        {
+            return false;
+        }
+        self.print(label, link, target.as_deref(), root, ctx);
+        true
+    }
+
+    /// The count line of `-c`, and the found flag.
+    fn file_end(&mut self, label: &Label<'_>, count: u64) {
+        let cfg = self.shared.cfg;
         if count > 0 {
             self.shared.found.store(true, Ordering::Relaxed);
             if cfg.common.mode == Mode::Count {
@@ -296,9 +452,16 @@ impl<'s, 'c> Worker<'s, 'c> {
         }
     }
 
-    fn print(&mut self, label: &Label<'_>, link: &Link, root: Option<&Path>) {
+    fn print(
+        &mut self,
+        label: &Label<'_>,
+        link: &Link,
+        target: Option<&str>,
+        root: Option<&Path>,
+        ctx: Option<&RecordCtx<'_>>,
+    ) {
         let cfg = self.shared.cfg;
-        let shown = link.target().unwrap_or(link.link());
+        let shown = target.unwrap_or(link.link());
         let out = &mut self.out;
         match cfg.common.mode {
             Mode::Count => {}
@@ -311,7 +474,10 @@ impl<'s, 'c> Worker<'s, 'c> {
                 if color {
                     out.extend_from_slice(b"\x1b[35m");
                 }
-                out.extend_from_slice(label.raw());
+                // A record's page stands where a file's path does.
+                out.extend_from_slice(
+                    ctx.map_or(label.raw(), |c| c.page.as_bytes()),
+                );
                 if color {
                     out.extend_from_slice(b"\x1b[0m");
                 }
@@ -325,7 +491,14 @@ impl<'s, 'c> Worker<'s, 'c> {
                 out.push(b'\n');
             }
             Mode::Json => {
-                let row = JsonLink::new(label, link, root, &cfg.sources.cwd);
+                let mut row =
+                    JsonLink::new(label, link, root, &cfg.sources.cwd);
+                row.target = target.map(Cow::Borrowed);
+                if let Some(c) = ctx {
+                    row.page = Some(c.page);
+                    row.record_id = Some(c.record_id);
+                    row.record_offset = Some(c.offset);
+                }
                 let _ = serde_json::to_writer(&mut *out, &row);
                 out.push(b'\n');
             }
@@ -369,6 +542,19 @@ pub(super) struct JsonLink<'a> {
     fragment: Option<std::borrow::Cow<'a, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rel: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hreflang: Option<&'a str>,
+    /// `navigate` or `embed`; left out for the other links.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record_offset: Option<u64>,
 }
 
 impl<'a> JsonLink<'a> {
@@ -397,6 +583,12 @@ impl<'a> JsonLink<'a> {
             local,
             fragment: link.fragment(),
             error: link.error().map(|e| e.to_string()),
+            rel: link.rel(),
+            hreflang: link.hreflang(),
+            role: (link.role() != Role::Other).then(|| link.role().as_str()),
+            page: None,
+            record_id: None,
+            record_offset: None,
         }
     }
 

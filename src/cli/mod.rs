@@ -19,6 +19,7 @@ mod links;
 mod printer;
 #[cfg(feature = "remote")]
 mod remote;
+mod rewrite;
 mod search;
 mod syntax_cmds;
 

@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use uriscan::reading::{Contents, FileReader};
 use uriscan::walking::{Entry, Error, Flow};
+use uriscan::warc::{RecordType, WarcReader};
 
 use super::io_message::io_message;
 
@@ -82,6 +83,23 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn scan_path(&mut self, path: &Path) -> Flow {
+        if uriscan::warc::is_warc_name(path) {
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.shared.error(Error::io(path, &e));
+                    return Flow::Continue;
+                }
+            };
+            let reader = WarcReader::new(file);
+            let (shared, printer) = (self.shared, &self.printer);
+            if Self::scan_archive(shared, printer, &mut self.out, path, reader)
+                == Flow::Quit
+            {
+                return Flow::Quit;
+            }
+            return self.flush();
+        }
         let contents = match self.reader.read(path) {
             Ok(c) => c,
             Err(e) => {
@@ -91,6 +109,24 @@ impl<'s, 'c> Worker<'s, 'c> {
                 return Flow::Continue;
             }
         };
+        // A web archive by its first bytes, whatever its name.
+        if let Contents::Text(bytes) = contents
+            && uriscan::warc::has_warc_magic(bytes)
+        {
+            let reader = WarcReader::new(bytes);
+            let (shared, printer) = (self.shared, &self.printer);
+            let flow = Self::scan_archive(
+                shared,
+                printer,
+                &mut self.out,
+                path,
+                reader,
+            );
+            return match flow {
+                Flow::Continue => write_out(shared, &mut self.out),
+                quit => quit,
+            };
+        }
         let label = Label::path(path, self.shared.cfg.implicit_dir);
         Self::scan(
             self.shared,
@@ -100,6 +136,58 @@ impl<'s, 'c> Worker<'s, 'c> {
             contents,
         );
         self.flush()
+    }
+
+    /// A web archive: the payload of each `response`, `resource` and
+    /// `conversion` record is scanned as a text of its own, named by the
+    /// record's `WARC-Target-URI`; the output is written as it fills.
+    fn scan_archive<R: io::Read>(
+        shared: &Shared<'_>,
+        printer: &Printer<'_>,
+        out: &mut Vec<u8>,
+        path: &Path,
+        reader: WarcReader<R>,
+    ) -> Flow {
+        let (mut n, mut bytes) = (0, 0);
+        let mut flow = Flow::Continue;
+        for item in reader {
+            let record = match item {
+                Ok(r) => r,
+                Err(e) => {
+                    shared.error(format_args!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let payload = match record.record_type() {
+                RecordType::Response => match record.http() {
+                    Some(http) => http.payload().unwrap_or_default(),
+                    None => record.block().into(),
+                },
+                RecordType::Resource | RecordType::Conversion => {
+                    record.block().into()
+                }
+                _ => continue,
+            };
+            let page = Path::new(record.target_uri().unwrap_or(""));
+            let label = Label::path(page, false);
+            let matches = shared.cfg.finder.find_iter(&payload);
+            let seen = shared.seen.as_ref();
+            n += printer.file(out, &label, matches, &payload, seen);
+            bytes += payload.len() as u64;
+            if out.len() >= SPILL_AT {
+                flow = write_out(shared, out);
+                if flow != Flow::Continue {
+                    break;
+                }
+            }
+        }
+        shared.files.fetch_add(1, Ordering::Relaxed);
+        shared.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if n > 0 {
+            shared.uris.fetch_add(n, Ordering::Relaxed);
+            shared.found.store(true, Ordering::Relaxed);
+        }
+        flow
     }
 
     fn scan_stdin(&mut self) -> Flow {

@@ -5,13 +5,29 @@
 //! whose value is a "valid URL", a list of them, or an image candidate
 //! string), the obsolete attributes that still carry URLs in old pages
 //! (section 16.2 of the standard), and the SVG elements that refer to a
-//! resource with `href` or `xlink:href`. `usemap`, `data-*` and
-//! `meta content` other than refresh are not links here.
+//! resource with `href` or `xlink:href`. For crawlers it adds the lazy
+//! loading attributes (`data-src`, `data-srcset`), the Open Graph and
+//! Twitter card metas (`og:url`, `og:image`, `twitter:image`) and CSS
+//! `url()` in `style` attributes and `<style>` elements. `usemap`, other
+//! `data-*` and other `meta content` are not links here.
+//!
+//! CSS is read as crawlers read it, by a small scan and not a CSS parser:
+//! `url(...)` tokens (quoted or not, `\` escapes left as written) in the
+//! first [`CSS_SCAN`] bytes of each `<style>` element and `style`
+//! attribute, and at most [`CSS_MAX_URLS`] of them per document, so that
+//! a page of generated CSS costs a bounded time.
 
 use crate::Span;
 
 use super::tags::{StartTag, TagSink};
-use super::{HtmlAttr, RawLink};
+use super::{Extra, HtmlAttr, RawLink, Role};
+
+/// The bytes of each `<style>` element or `style` attribute scanned for
+/// `url()`.
+pub(crate) const CSS_SCAN: usize = 64 * 1024;
+
+/// The most CSS `url()` links taken from one document.
+pub(crate) const CSS_MAX_URLS: usize = 1024;
 
 /// How an attribute's value holds its links.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +41,8 @@ pub(crate) enum Value {
     SrcSet,
     /// `<meta http-equiv="refresh" content="5; url=...">`.
     Refresh,
+    /// CSS: the `url()` tokens of a `style` attribute.
+    Css,
 }
 
 /// Elements of SVG that refer to a resource with `href`/`xlink:href`
@@ -69,6 +87,15 @@ fn link_attr_elements(
             Value::Url,
         ),
         b"srcset" => (&[&["img", "source"]], "srcset", Value::SrcSet),
+        // Lazy loading: the image scripts swap in.
+        b"data-src" => (
+            &[&["img", "iframe", "source", "video", "audio", "embed"]],
+            "data-src",
+            Value::Url,
+        ),
+        b"data-srcset" => {
+            (&[&["img", "source"]], "data-srcset", Value::SrcSet)
+        }
         b"imagesrcset" => (&[&["link"]], "imagesrcset", Value::SrcSet),
         b"ping" => (&[&["a", "area"]], "ping", Value::List),
         b"poster" => (&[&["video"]], "poster", Value::Url),
@@ -102,6 +129,12 @@ pub(crate) fn link_attr(
     element: &[u8],
     attr: &[u8],
 ) -> Option<(HtmlAttr, Value)> {
+    if attr == b"style" {
+        return Some((
+            HtmlAttr { element: "*", attribute: "style" },
+            Value::Css,
+        ));
+    }
     let (lists, attribute, value) = link_attr_elements(attr)?;
     lists
         .iter()
@@ -156,7 +189,94 @@ pub(crate) fn split_value(
                 out.push(r);
             }
         }
+        Value::Css => css_urls(&v[..v.len().min(CSS_SCAN)], out),
     }
+}
+
+/// The values of the `url(...)` tokens of CSS (CSS Syntax 3, 4.3.6): the
+/// name case-insensitive, whitespace inside the parentheses skipped, the
+/// value quoted (to the matching quote) or not (to `)` or whitespace).
+/// Comments are not skipped: a commented-out `url()` is listed, as
+/// crawlers do.
+pub(crate) fn css_urls(v: &[u8], out: &mut Vec<(usize, usize)>) {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'(', &v[from..]).map(|i| from + i) {
+        from = i + 1;
+        if i < 3 || !v[i - 3..i].eq_ignore_ascii_case(b"url") {
+            continue;
+        }
+        // `url(` is a token only at an identifier's start.
+        if i > 3
+            && (v[i - 4].is_ascii_alphanumeric()
+                || matches!(v[i - 4], b'-' | b'_'))
+        {
+            continue;
+        }
+        let mut s = i + 1;
+        while s < v.len() && is_ws(v[s]) {
+            s += 1;
+        }
+        let (s, e) = match v.get(s) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let s = s + 1;
+                match memchr::memchr(q, &v[s..]) {
+                    Some(n) => (s, s + n),
+                    None => continue,
+                }
+            }
+            _ => {
+                let n = v[s..]
+                    .iter()
+                    .position(|&b| b == b')' || is_ws(b))
+                    .unwrap_or(v.len() - s);
+                (s, s + n)
+            }
+        };
+        let (s, e) = trim(v, s, e);
+        if e > s {
+            out.push((s, e));
+        }
+        from = e.max(from);
+    }
+}
+
+/// The role of a link in the attribute `a`, its element's `rel` tested
+/// by `has_rel`.
+pub(crate) fn role(a: HtmlAttr, has_rel: impl Fn(&str) -> bool) -> Role {
+    match (a.element, a.attribute) {
+        ("a" | "area", _) | ("form", "action") | ("meta", "refresh") => {
+            Role::Navigate
+        }
+        (_, "formaction") => Role::Navigate,
+        ("link", "imagesrcset") => Role::Embed,
+        ("link", _) if rel_embeds(has_rel) => Role::Embed,
+        ("link" | "base" | "meta" | "blockquote" | "q" | "del" | "ins", _)
+        | ("html", "manifest")
+        | ("head", "profile") => Role::Other,
+        (_, "cite" | "longdesc" | "ping" | "codebase" | "classid") => {
+            Role::Other
+        }
+        _ => Role::Embed,
+    }
+}
+
+/// Whether a `rel` makes the page load the link to render itself.
+pub(crate) fn rel_embeds(has_rel: impl Fn(&str) -> bool) -> bool {
+    ["stylesheet", "icon", "preload", "modulepreload", "apple-touch-icon"]
+        .iter()
+        .any(|t| has_rel(t))
+}
+
+/// The Open Graph and Twitter card metas whose `content` is a URL: the
+/// `property` (or `name`) value and the kind's static name.
+fn meta_url(tag: &StartTag) -> Option<HtmlAttr> {
+    const METAS: [&str; 3] = ["og:url", "og:image", "twitter:image"];
+    let key = tag.attr(b"property").or_else(|| tag.attr(b"name"))?;
+    let key = key.value.trim_ascii();
+    METAS
+        .iter()
+        .find(|m| key.eq_ignore_ascii_case(m.as_bytes()))
+        .map(|m| HtmlAttr { element: "meta", attribute: m })
 }
 
 /// The URLs of an image candidate string, by the HTML standard's "parse a
@@ -315,7 +435,12 @@ pub(crate) struct HtmlLinks<'a> {
     /// indicated part of the document").
     pub ids: Option<Vec<String>>,
     pieces: Vec<(usize, usize)>,
+    /// The CSS `url()` links taken so far, against [`CSS_MAX_URLS`].
+    css_urls: usize,
 }
+
+/// The kind of a CSS `url()` in a `<style>` element.
+const STYLE_URL: HtmlAttr = HtmlAttr { element: "style", attribute: "url()" };
 
 impl<'a> HtmlLinks<'a> {
     pub(crate) fn new(
@@ -335,6 +460,7 @@ impl<'a> HtmlLinks<'a> {
             texts: vec![],
             ids: None,
             pieces: vec![],
+            css_urls: 0,
         }
     }
 }
@@ -342,6 +468,12 @@ impl<'a> HtmlLinks<'a> {
 impl TagSink for HtmlLinks<'_> {
     fn start_tag(&mut self, tag: &StartTag) {
         let is_meta = tag.name == b"meta";
+        // `rel` and `hreflang` qualify the links of the elements that
+        // define them (HTML standard 4.6.7).
+        let qualified =
+            matches!(&tag.name[..], b"a" | b"area" | b"link" | b"form");
+        let rel = tag.attr(b"rel").filter(|_| qualified);
+        let hreflang = tag.attr(b"hreflang").filter(|_| qualified);
         if let Some(ids) = &mut self.ids {
             for a in tag.attrs() {
                 if (a.name == b"id" || (a.name == b"name" && tag.name == b"a"))
@@ -356,16 +488,25 @@ impl TagSink for HtmlLinks<'_> {
                 let refresh = tag.attr(b"http-equiv").is_some_and(|h| {
                     h.value.trim_ascii().eq_ignore_ascii_case(b"refresh")
                 });
-                refresh.then_some((
-                    HtmlAttr { element: "meta", attribute: "refresh" },
-                    Value::Refresh,
-                ))
+                if refresh {
+                    Some((
+                        HtmlAttr { element: "meta", attribute: "refresh" },
+                        Value::Refresh,
+                    ))
+                } else {
+                    meta_url(tag).map(|m| (m, Value::Url))
+                }
             } else {
                 link_attr(&tag.name, &a.name)
             };
             let Some((attr, kind)) = found else { continue };
             self.pieces.clear();
             split_value(kind, &a.value, &mut self.pieces);
+            if kind == Value::Css {
+                let left = CSS_MAX_URLS.saturating_sub(self.css_urls);
+                self.pieces.truncate(left);
+                self.css_urls += self.pieces.len();
+            }
             if attr.element == "base" && self.base.is_none() {
                 let (s, e) = trim(&a.value, 0, a.value.len());
                 self.base = Some(text(&a.value[s..e]));
@@ -390,6 +531,10 @@ impl TagSink for HtmlLinks<'_> {
                     ),
                     raw: text(&self.src[span.range()]),
                     link: text(&a.value[piece.0..piece.1]),
+                    extra: Extra::new(
+                        rel.map(|r| &r.value[..]),
+                        hreflang.map(|h| &h.value[..]),
+                    ),
                 });
             }
         }
@@ -399,17 +544,57 @@ impl TagSink for HtmlLinks<'_> {
         self.texts.push(span);
     }
 
+    fn style_text(&mut self, span: Span) {
+        let left = CSS_MAX_URLS.saturating_sub(self.css_urls);
+        if left == 0 {
+            return;
+        }
+        let end = span.end.min(span.start + CSS_SCAN);
+        let css = &self.src[span.start..end];
+        self.pieces.clear();
+        css_urls(css, &mut self.pieces);
+        self.pieces.truncate(left);
+        self.css_urls += self.pieces.len();
+        for &(s, e) in &self.pieces {
+            let at = span.start + s;
+            self.links.push(RawLink {
+                kind: if self.in_markdown {
+                    super::Kind::MdHtml(STYLE_URL)
+                } else {
+                    super::Kind::Html(STYLE_URL)
+                },
+                span: Span::new(at + self.offset, at + (e - s) + self.offset),
+                raw: text(&css[s..e]),
+                link: text(&css[s..e]),
+                extra: None,
+            });
+        }
+    }
+
     fn wants_text(&self) -> bool {
         self.text
+    }
+
+    fn wants_style(&self) -> bool {
+        true
     }
 
     fn wants_value(&self, name: &[u8]) -> bool {
         if self.ids.is_some() && (name == b"id" || name == b"name") {
             return true;
         }
-        // The meta refresh needs both of its attributes.
-        matches!(name, b"content" | b"http-equiv")
-            || link_attr_elements(name).is_some()
+        // The meta refresh needs both of its attributes, the Open Graph
+        // metas `property` or `name`; `rel` and `hreflang` qualify links.
+        matches!(
+            name,
+            b"content"
+                | b"http-equiv"
+                | b"property"
+                | b"name"
+                | b"rel"
+                | b"hreflang"
+                | b"style"
+        ) || link_attr_elements(name).is_some()
     }
 }
 
@@ -456,6 +641,61 @@ mod tests {
         assert_eq!(pieces(Value::List, " /a  /b\t/c "), ["/a", "/b", "/c"]);
         assert_eq!(pieces(Value::Url, "\n /a b \t"), ["/a b"]);
         assert_eq!(pieces(Value::Url, "  "), [""]);
+    }
+
+    #[test]
+    fn css_url_tokens() {
+        let v = r#"a{b:url( "q.png" )} c{d:URL(r.png)} e{f:myurl(no)} g{h:url('s t')}"#;
+        assert_eq!(pieces(Value::Css, v), ["q.png", "r.png", "s t"]);
+        assert!(pieces(Value::Css, "url(").is_empty());
+        assert!(pieces(Value::Css, "url('open").is_empty());
+        // Only the first CSS_SCAN bytes are read.
+        let long = format!("{}url(late.png)", " ".repeat(CSS_SCAN));
+        assert!(pieces(Value::Css, &long).is_empty());
+    }
+
+    #[test]
+    fn css_urls_are_capped_per_document() {
+        let css = "a{b:url(x.png)}".repeat(CSS_MAX_URLS + 10);
+        let html =
+            format!("<style>{css}</style><p style='{css}'><a href=last>");
+        let page = super::super::Page::new(
+            html.as_bytes(),
+            super::super::Format::Html,
+        );
+        let links: Vec<_> =
+            super::super::LinkExtractor::new().extract(&page).collect();
+        assert_eq!(links.len(), CSS_MAX_URLS + 1);
+        assert_eq!(links.last().unwrap().link(), "last");
+    }
+
+    #[test]
+    fn roles() {
+        let role = |e: &'static str, a: &'static str, rel: &str| {
+            let rels: Vec<&str> = rel.split(' ').collect();
+            super::role(HtmlAttr { element: e, attribute: a }, |t| {
+                rels.contains(&t)
+            })
+        };
+        assert_eq!(role("a", "href", "nofollow"), Role::Navigate);
+        assert_eq!(role("area", "href", ""), Role::Navigate);
+        assert_eq!(role("form", "action", ""), Role::Navigate);
+        assert_eq!(role("button", "formaction", ""), Role::Navigate);
+        assert_eq!(role("meta", "refresh", ""), Role::Navigate);
+        assert_eq!(role("img", "src", ""), Role::Embed);
+        assert_eq!(role("img", "data-srcset", ""), Role::Embed);
+        assert_eq!(role("script", "src", ""), Role::Embed);
+        assert_eq!(role("iframe", "src", ""), Role::Embed);
+        assert_eq!(role("link", "href", "stylesheet"), Role::Embed);
+        assert_eq!(role("link", "href", "preload"), Role::Embed);
+        assert_eq!(role("link", "href", "canonical"), Role::Other);
+        assert_eq!(role("link", "href", "alternate"), Role::Other);
+        assert_eq!(role("*", "style", ""), Role::Embed);
+        assert_eq!(role("style", "url()", ""), Role::Embed);
+        assert_eq!(role("body", "background", ""), Role::Embed);
+        assert_eq!(role("meta", "og:image", ""), Role::Other);
+        assert_eq!(role("blockquote", "cite", ""), Role::Other);
+        assert_eq!(role("base", "href", ""), Role::Other);
     }
 
     #[test]

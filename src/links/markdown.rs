@@ -154,6 +154,7 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                     span: raw.unwrap_or(Span::new(range.start, range.start)),
                     raw: String::new(),
                     link,
+                    extra: None,
                 };
                 link_depth += 1;
                 if image_depth > 0 {
@@ -207,6 +208,7 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
             span: raw,
             raw: src[raw.range()].to_owned(),
             link: dest,
+            extra: None,
         });
     }
     regions

@@ -168,6 +168,42 @@ pub enum Kind {
     Text,
     /// A URI in code, with `include_code`: `code`.
     Code,
+    /// The `Location` header of an HTTP redirect (3xx):
+    /// `http:location`.
+    HttpLocation,
+    /// The `Content-Location` header of an HTTP response:
+    /// `http:content-location`.
+    HttpContentLocation,
+    /// A URI of an HTTP `Link` header (RFC 8288), with its `rel`:
+    /// `http:link`.
+    HttpLink,
+}
+
+/// What following a link does, as a crawler sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// A user (or a redirect) goes there: `a`, `area`, `form`, a meta
+    /// refresh, an HTTP `Location`, a Markdown link.
+    Navigate,
+    /// The page loads it to render itself: `img`, `script`, `iframe`,
+    /// `video`, `link rel=stylesheet` (and `icon`, `preload`,
+    /// `modulepreload`), CSS `url()`, `background`, a Markdown image.
+    Embed,
+    /// Neither: `link rel=canonical` or `alternate`, `cite`, `og:url`,
+    /// a bare URI in text, ...
+    Other,
+}
+
+impl Role {
+    /// `navigate`, `embed` or `other`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Role::Navigate => "navigate",
+            Role::Embed => "embed",
+            Role::Other => "other",
+        }
+    }
 }
 
 impl Kind {
@@ -191,6 +227,9 @@ impl fmt::Display for Kind {
             Kind::Html(a) => write!(f, "html:{}@{}", a.element, a.attribute),
             Kind::Text => f.write_str("text"),
             Kind::Code => f.write_str("code"),
+            Kind::HttpLocation => f.write_str("http:location"),
+            Kind::HttpContentLocation => f.write_str("http:content-location"),
+            Kind::HttpLink => f.write_str("http:link"),
         }
     }
 }
@@ -203,6 +242,37 @@ pub(crate) struct RawLink {
     span: Span,
     raw: String,
     link: String,
+    extra: Option<Box<Extra>>,
+}
+
+/// The rarer facts of a link, boxed so that the common link stays small.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Extra {
+    /// The `rel` tokens, lowercased, one space between.
+    rel: Option<Box<str>>,
+    hreflang: Option<Box<str>>,
+}
+
+impl Extra {
+    /// The extra facts, when there are any.
+    pub(crate) fn new(
+        rel: Option<&[u8]>,
+        hreflang: Option<&[u8]>,
+    ) -> Option<Box<Extra>> {
+        let rel = rel.and_then(|r| {
+            let tokens: Vec<String> = String::from_utf8_lossy(r)
+                .split_ascii_whitespace()
+                .map(str::to_ascii_lowercase)
+                .collect();
+            (!tokens.is_empty()).then(|| tokens.join(" ").into_boxed_str())
+        });
+        let hreflang = hreflang
+            .map(|h| h.trim_ascii())
+            .filter(|h| !h.is_empty())
+            .map(|h| String::from_utf8_lossy(h).into());
+        (rel.is_some() || hreflang.is_some())
+            .then(|| Box::new(Extra { rel, hreflang }))
+    }
 }
 
 /// One link of a document.
@@ -219,6 +289,7 @@ pub struct Link {
     link: Box<str>,
     target: Option<Box<str>>,
     error: Option<Box<LinkError>>,
+    extra: Option<Box<Extra>>,
 }
 
 impl Link {
@@ -269,6 +340,84 @@ impl Link {
     /// path, percent-decoded.
     pub fn file_path(&self) -> Option<std::path::PathBuf> {
         file_path(self.target.as_deref()?)
+    }
+    /// The link's `rel` tokens (of its `a`, `area`, `link` or `form`, or
+    /// of an HTTP `Link` header), lowercased, separated by one space:
+    /// `nofollow ugc`, `canonical`, `stylesheet`.
+    ///
+    /// ```
+    /// use uriscan::links::{Format, LinkExtractor, Page, Role};
+    ///
+    /// let html = br#"<a rel="NoFollow ugc" href="/x">x</a>
+    /// <link rel=alternate hreflang=de href="/de/"><img src=a.png>"#;
+    /// let page = Page::new(html, Format::Html).url("https://example.com/");
+    /// let links: Vec<_> = LinkExtractor::new().extract(&page).collect();
+    /// assert_eq!(links[0].rel(), Some("nofollow ugc"));
+    /// assert_eq!(links[0].role(), Role::Navigate);
+    /// assert_eq!((links[1].rel(), links[1].hreflang()), (Some("alternate"), Some("de")));
+    /// assert_eq!(links[1].role(), Role::Other);
+    /// assert_eq!(links[2].role(), Role::Embed);
+    /// ```
+    pub fn rel(&self) -> Option<&str> {
+        self.extra.as_ref()?.rel.as_deref()
+    }
+    /// Whether `rel` holds `token` (ASCII case-insensitive).
+    pub fn has_rel(&self, token: &str) -> bool {
+        self.rel().is_some_and(|r| {
+            r.split(' ').any(|t| t.eq_ignore_ascii_case(token))
+        })
+    }
+    /// The `hreflang` of a `link` or `a`.
+    pub fn hreflang(&self) -> Option<&str> {
+        self.extra.as_ref()?.hreflang.as_deref()
+    }
+    /// Whether following the link navigates, embeds, or neither.
+    pub fn role(&self) -> Role {
+        match self.kind {
+            Kind::MdLink | Kind::MdAutolink | Kind::HttpLocation => {
+                Role::Navigate
+            }
+            Kind::MdImage => Role::Embed,
+            Kind::Html(a) | Kind::MdHtml(a) => {
+                html::role(a, |t| self.has_rel(t))
+            }
+            Kind::HttpLink if html::rel_embeds(|t| self.has_rel(t)) => {
+                Role::Embed
+            }
+            _ => Role::Other,
+        }
+    }
+
+    /// A link of an HTTP header field (`Location`, `Link`, ...) of kind
+    /// `kind`: `value` at `span`, resolved against `base`.
+    #[cfg(feature = "warc")]
+    pub(crate) fn from_header(
+        kind: Kind,
+        value: &str,
+        span: Span,
+        (line, column): (u64, u64),
+        base: Option<&str>,
+        rel: Option<&[u8]>,
+    ) -> Link {
+        let base = target::Base::new(base, None);
+        let (target, error) = match base.as_ref().map(target::Base::resolver) {
+            None => (None, repair_error(value)),
+            Some(b) => match b.resolve(value) {
+                Ok(t) => (Some(t), None),
+                Err(e) => (None, Some(e)),
+            },
+        };
+        Link {
+            kind,
+            span,
+            line,
+            column,
+            raw: None,
+            link: value.into(),
+            target: target.map(String::into_boxed_str),
+            error: error.map(Box::new),
+            extra: Extra::new(rel, None),
+        }
     }
 }
 
@@ -471,6 +620,7 @@ impl LinkExtractor {
                     link: r.link.into_boxed_str(),
                     target: target.map(String::into_boxed_str),
                     error: error.map(Box::new),
+                    extra: r.extra,
                 }
             })
             .collect();
@@ -585,6 +735,7 @@ impl LinkExtractor {
                 span: Span::new(span.start + s.start, span.start + s.end),
                 raw: String::from_utf8_lossy(&hay[s.range()]).into_owned(),
                 link: m.as_str().to_owned(),
+                extra: None,
             });
         }
     }

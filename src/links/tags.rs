@@ -77,6 +77,13 @@ pub(crate) trait TagSink {
     fn wants_text(&self) -> bool {
         false
     }
+    /// The text of a `<style>` element (outside SVG and MathML), as
+    /// written, when [`TagSink::wants_style`].
+    fn style_text(&mut self, _span: Span) {}
+    /// Whether the text of `<style>` elements is wanted.
+    fn wants_style(&self) -> bool {
+        false
+    }
 }
 
 /// The tokenizer state a start tag puts the tokenizer in, as tree
@@ -131,6 +138,8 @@ pub(crate) struct TagEmitter<'s, S: TagSink> {
     /// Depth inside `svg` and `math`, where no tag switches state, and
     /// `<![CDATA[` opens a CDATA section.
     foreign: u32,
+    /// Inside a `<style>` element whose text the sink wants.
+    in_style: bool,
 }
 
 impl<'s, S: TagSink> TagEmitter<'s, S> {
@@ -148,15 +157,19 @@ impl<'s, S: TagSink> TagEmitter<'s, S> {
             text: None,
             text_state: true,
             foreign: 0,
+            in_style: false,
         }
     }
 
     fn flush_text(&mut self) {
         if let Some(span) = self.text.take()
-            && self.text_state
             && span.end > span.start
         {
-            self.sink.text(span);
+            if self.in_style {
+                self.sink.style_text(span);
+            } else if self.text_state {
+                self.sink.text(span);
+            }
         }
     }
 
@@ -206,7 +219,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
     }
 
     fn emit_string(&mut self, c: &[u8]) {
-        if !self.sink.wants_text() {
+        if !self.sink.wants_text() && !self.in_style {
             return;
         }
         // The tokenizer has consumed the bytes by now: the run ends here
@@ -229,6 +242,10 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
     }
 
     fn init_end_tag(&mut self) {
+        // The text of a `<style>` ends at its end tag.
+        if self.in_style {
+            self.flush_text();
+        }
         self.end_name.clear();
         self.current = Current::End;
     }
@@ -254,6 +271,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
                     return None;
                 }
                 let state = next_state(name);
+                self.in_style = name == b"style" && self.sink.wants_style();
                 // Script and style text holds no links; RCDATA (title,
                 // textarea) is text a reader sees.
                 self.text_state =
@@ -266,6 +284,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
                     self.foreign -= 1;
                 }
                 self.text_state = true;
+                self.in_style = false;
                 None
             }
             _ => None,

@@ -20,6 +20,7 @@ pub mod normalize;
 mod parse;
 pub mod resolve;
 pub mod security;
+pub mod surt;
 
 pub use parse::{
     ErrorKind, HostKind, ParseError, Parser, RefKind, UriRef, parse_reference,

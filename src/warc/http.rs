@@ -1,0 +1,260 @@
+//! The HTTP response inside a WARC `response` record: status line,
+//! header fields (RFC 9112 sections 4 and 5) and the payload, with the
+//! transfer coding (chunked, 7.1) and the content coding (gzip, deflate;
+//! RFC 9110 8.4) undone.
+
+use std::borrow::Cow;
+use std::io::Read;
+
+use crate::Span;
+
+/// The most bytes a payload decompresses to: a bomb stops there.
+const MAX_DECODED: u64 = 64 << 20;
+
+/// One HTTP response, borrowed from a record's block.
+#[derive(Clone, Debug)]
+pub struct HttpResponse<'a> {
+    block: &'a [u8],
+    status: u16,
+    /// Each field's name and value (trimmed), as spans of the block.
+    fields: Vec<(Span, Span)>,
+    /// Where the body starts in the block.
+    body: usize,
+}
+
+impl<'a> HttpResponse<'a> {
+    /// Parses the status line and header fields of `block`; `None` when
+    /// it does not start with `HTTP/x.y NNN`. A header block that does
+    /// not end (a truncated record) is read up to where it stops, with an
+    /// empty body. Lines may end in LF alone; obsolete line folding
+    /// (continuation lines) is skipped.
+    pub fn parse(block: &'a [u8]) -> Option<HttpResponse<'a>> {
+        let rest = block.strip_prefix(b"HTTP/")?;
+        let sp = memchr::memchr(b' ', &rest[..rest.len().min(16)])?;
+        let code = rest.get(sp + 1..sp + 4)?;
+        if !code.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let status =
+            code.iter().fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
+        let mut at =
+            memchr::memchr(b'\n', block).map_or(block.len(), |i| i + 1);
+        let mut fields = vec![];
+        while at < block.len() {
+            let end = memchr::memchr(b'\n', &block[at..])
+                .map_or(block.len(), |i| at + i + 1);
+            let line = &block[at..end];
+            let content = line
+                .strip_suffix(b"\n")
+                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+                .unwrap_or(line);
+            if content.is_empty() {
+                at = end;
+                return Some(HttpResponse { block, status, fields, body: at });
+            }
+            if !content.starts_with(b" ")
+                && !content.starts_with(b"\t")
+                && let Some(c) = memchr::memchr(b':', content)
+            {
+                let name = trim(block, at, at + c);
+                let value = trim(block, at + c + 1, at + content.len());
+                fields.push((name, value));
+            }
+            at = end;
+        }
+        Some(HttpResponse { block, status, fields, body: block.len() })
+    }
+
+    /// The status code.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Every header field, in order: name and value (trimmed), as bytes.
+    pub fn headers(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+        self.fields
+            .iter()
+            .map(|(n, v)| (&self.block[n.range()], &self.block[v.range()]))
+    }
+
+    /// The first header field named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&'a [u8]> {
+        self.header_span(name).map(|s| &self.block[s.range()])
+    }
+
+    /// The spans in the block of the values of every field named `name`.
+    pub(crate) fn header_spans<'s>(
+        &'s self,
+        name: &'s str,
+    ) -> impl Iterator<Item = Span> + 's {
+        self.fields
+            .iter()
+            .filter(move |(n, _)| {
+                self.block[n.range()].eq_ignore_ascii_case(name.as_bytes())
+            })
+            .map(|&(_, v)| v)
+    }
+
+    fn header_span(&self, name: &str) -> Option<Span> {
+        self.header_spans(name).next()
+    }
+
+    /// The header block and the body: the record's block.
+    pub fn block(&self) -> &'a [u8] {
+        self.block
+    }
+
+    /// The body as sent, still in its transfer and content codings.
+    pub fn body(&self) -> &'a [u8] {
+        &self.block[self.body..]
+    }
+
+    /// The payload: the body with `Transfer-Encoding: chunked` and a
+    /// `Content-Encoding` of `gzip`, `x-gzip` or `deflate` undone (at most
+    /// 64 MiB decoded; a damaged coding gives what decoded before the
+    /// damage). `None` for a content coding that is not read (`br`,
+    /// `zstd`, ...): its bytes are not the document.
+    pub fn payload(&self) -> Option<Cow<'a, [u8]>> {
+        let mut body = Cow::Borrowed(self.body());
+        if self
+            .header("Transfer-Encoding")
+            .is_some_and(|t| has_token(t, b"chunked"))
+        {
+            body = Cow::Owned(dechunk(&body));
+        }
+        let Some(coding) = self.header("Content-Encoding") else {
+            return Some(body);
+        };
+        let coding = coding.trim_ascii();
+        if coding.is_empty() || coding.eq_ignore_ascii_case(b"identity") {
+            return Some(body);
+        }
+        let mut out = vec![];
+        if coding.eq_ignore_ascii_case(b"gzip")
+            || coding.eq_ignore_ascii_case(b"x-gzip")
+        {
+            let d = flate2::read::MultiGzDecoder::new(&body[..]);
+            let _ = d.take(MAX_DECODED).read_to_end(&mut out);
+        } else if coding.eq_ignore_ascii_case(b"deflate") {
+            // "deflate" is zlib-wrapped by the standard, raw by some
+            // servers: try the one, then the other.
+            let d = flate2::read::ZlibDecoder::new(&body[..]);
+            if d.take(MAX_DECODED).read_to_end(&mut out).is_err()
+                && out.is_empty()
+            {
+                let d = flate2::read::DeflateDecoder::new(&body[..]);
+                let _ = d.take(MAX_DECODED).read_to_end(&mut out);
+            }
+        } else {
+            return None;
+        }
+        Some(Cow::Owned(out))
+    }
+}
+
+/// The span of `block[s..e]` with ASCII whitespace trimmed.
+fn trim(block: &[u8], mut s: usize, mut e: usize) -> Span {
+    while s < e && matches!(block[s], b' ' | b'\t') {
+        s += 1;
+    }
+    while e > s && matches!(block[e - 1], b' ' | b'\t' | b'\r') {
+        e -= 1;
+    }
+    Span::new(s, e)
+}
+
+/// Whether a comma-separated field value holds `token`.
+fn has_token(v: &[u8], token: &[u8]) -> bool {
+    v.split(|&b| b == b',').any(|t| t.trim_ascii().eq_ignore_ascii_case(token))
+}
+
+/// The data of a chunked body (RFC 9112 7.1): each chunk is a hex size
+/// (with extensions after `;`), CRLF, the data, CRLF; size 0 ends it
+/// (trailer fields are dropped). A malformed or cut body gives the data
+/// up to where it breaks.
+pub(crate) fn dechunk(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut at = 0;
+    while at < body.len() {
+        let Some(nl) = memchr::memchr(b'\n', &body[at..]) else { break };
+        let line = &body[at..at + nl];
+        let size =
+            line.split(|&b| b == b';').next().unwrap_or(&[]).trim_ascii();
+        let Some(size) = std::str::from_utf8(size)
+            .ok()
+            .and_then(|s| usize::from_str_radix(s, 16).ok())
+        else {
+            break;
+        };
+        if size == 0 {
+            break;
+        }
+        at += nl + 1;
+        let end = at.saturating_add(size).min(body.len());
+        out.extend_from_slice(&body[at..end]);
+        at = end;
+        // The CRLF after the data.
+        if body[at..].starts_with(b"\r\n") {
+            at += 2;
+        } else if body[at..].starts_with(b"\n") {
+            at += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_and_headers() {
+        let b =
+            b"HTTP/1.1 301 Moved\r\nLocation:  /new \r\nX-A: 1\r\n\r\nbody";
+        let r = HttpResponse::parse(b).unwrap();
+        assert_eq!(r.status(), 301);
+        assert_eq!(r.header("location"), Some(&b"/new"[..]));
+        assert_eq!(r.body(), b"body");
+        assert_eq!(r.headers().count(), 2);
+        // LF line ends, a header cut short.
+        let r = HttpResponse::parse(b"HTTP/1.0 200 OK\nA: b\n\nx").unwrap();
+        assert_eq!((r.header("a"), r.body()), (Some(&b"b"[..]), &b"x"[..]));
+        let r = HttpResponse::parse(b"HTTP/1.1 200 OK\r\nA: b").unwrap();
+        assert_eq!((r.header("a"), r.body()), (Some(&b"b"[..]), &b""[..]));
+        assert!(HttpResponse::parse(b"HTTP/1.1 2x0 OK\r\n\r\n").is_none());
+        assert!(HttpResponse::parse(b"<html>").is_none());
+    }
+
+    #[test]
+    fn chunked() {
+        assert_eq!(
+            dechunk(b"5\r\nhello\r\n6;x=y\r\n world\r\n0\r\n\r\n"),
+            b"hello world"
+        );
+        // Cut in the middle of a chunk, and a bad size line.
+        assert_eq!(dechunk(b"5\r\nhel"), b"hel");
+        assert_eq!(dechunk(b"3\r\nabc\r\nzz\r\nxyz"), b"abc");
+        let b = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
+        assert_eq!(
+            &*HttpResponse::parse(b).unwrap().payload().unwrap(),
+            b"abc"
+        );
+    }
+
+    #[test]
+    fn content_encoding() {
+        use std::io::Write;
+        let mut gz =
+            flate2::write::GzEncoder::new(vec![], flate2::Compression::fast());
+        gz.write_all(b"<a href=x>").unwrap();
+        let mut b =
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        b.extend(gz.finish().unwrap());
+        assert_eq!(
+            &*HttpResponse::parse(&b).unwrap().payload().unwrap(),
+            b"<a href=x>"
+        );
+        let b = b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\x01\x02";
+        assert!(HttpResponse::parse(b).unwrap().payload().is_none());
+    }
+}

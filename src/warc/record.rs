@@ -1,0 +1,713 @@
+//! WARC records (ISO 28500, WARC 1.0 and 1.1), read one after another
+//! from a stream, with the resynchronization that keeps a damaged record
+//! from costing the ones after it.
+
+use std::fmt;
+use std::io::{self, BufReader, Read};
+
+use super::http::HttpResponse;
+use super::source::{self, Source};
+
+/// The bytes read ahead to tell gzip from plain.
+const SNIFF: usize = 4096;
+
+/// The default cap on a record's block: larger blocks are cut to it
+/// ([`Record::truncated`]) and the rest skipped unread.
+pub const DEFAULT_MAX_BLOCK: usize = 64 << 20;
+
+/// The largest header block read: WARC headers are a few hundred bytes;
+/// more than this is not a WARC header.
+const MAX_HEADER: usize = 256 << 10;
+
+/// The end of a record: its block is followed by two CRLFs.
+const TRAILER: &[u8] = b"\r\n\r\n";
+
+/// The start of a record's header, the version line.
+const MAGIC: &[u8] = b"WARC/1.";
+
+/// The `WARC-Type` of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RecordType {
+    /// `warcinfo`: about the file itself.
+    Warcinfo,
+    /// `response`: a server's full response (for HTTP, status line,
+    /// headers and body).
+    Response,
+    /// `resource`: a resource without its protocol response.
+    Resource,
+    /// `request`: the request that was sent.
+    Request,
+    /// `metadata`: about another record.
+    Metadata,
+    /// `revisit`: a capture that repeats an earlier one.
+    Revisit,
+    /// `conversion`: another record's content converted (WET files: text).
+    Conversion,
+    /// `continuation`: a segment of a record.
+    Continuation,
+    /// A type the standard does not define, or none.
+    Other,
+}
+
+impl RecordType {
+    fn from_name(name: &str) -> RecordType {
+        const TYPES: [(&str, RecordType); 8] = [
+            ("warcinfo", RecordType::Warcinfo),
+            ("response", RecordType::Response),
+            ("resource", RecordType::Resource),
+            ("request", RecordType::Request),
+            ("metadata", RecordType::Metadata),
+            ("revisit", RecordType::Revisit),
+            ("conversion", RecordType::Conversion),
+            ("continuation", RecordType::Continuation),
+        ];
+        TYPES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map_or(RecordType::Other, |&(_, t)| t)
+    }
+}
+
+/// A header field: name and value.
+type Field = (Box<str>, Box<str>);
+
+/// One WARC record: its header fields and its block.
+#[derive(Clone, Debug)]
+pub struct Record {
+    offset: u64,
+    version: Box<str>,
+    headers: Vec<Field>,
+    record_type: RecordType,
+    content_length: u64,
+    block: Vec<u8>,
+    truncated: bool,
+}
+
+impl Record {
+    /// Where the record starts in the file: the offset of its gzip member
+    /// in a compressed file (what a CDX index gives, to seek to and
+    /// decompress from; in a file compressed as one stream, every record
+    /// has the stream's offset, 0), the offset of its `WARC/1.` line in a
+    /// plain file.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// The version line's version, `1.0` or `1.1`.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+    /// The `WARC-Type`.
+    pub fn record_type(&self) -> RecordType {
+        self.record_type
+    }
+    /// The first header field named `name` (case-insensitive), its value
+    /// trimmed; continuation lines are joined with a space.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| &**v)
+    }
+    /// Every header field, in order.
+    pub fn headers(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.headers.iter().map(|(n, v)| (&**n, &**v))
+    }
+    /// `WARC-Target-URI`, without the `<...>` that WARC 1.0's grammar
+    /// wrote around it and some writers still do.
+    pub fn target_uri(&self) -> Option<&str> {
+        let t = self.header("WARC-Target-URI")?;
+        Some(
+            t.strip_prefix('<').and_then(|t| t.strip_suffix('>')).unwrap_or(t),
+        )
+    }
+    /// `WARC-Record-ID`, as written (`<urn:uuid:...>`).
+    pub fn record_id(&self) -> Option<&str> {
+        self.header("WARC-Record-ID")
+    }
+    /// The record's `Content-Type` (of its block: for an HTTP response,
+    /// `application/http; msgtype=response`).
+    pub fn content_type(&self) -> Option<&str> {
+        self.header("Content-Type")
+    }
+    /// The `Content-Length` the header gives.
+    pub fn content_length(&self) -> u64 {
+        self.content_length
+    }
+    /// The block: for a `response`, the HTTP message as received; for a
+    /// `conversion`, the converted text. Cut to the reader's cap when
+    /// [`Record::truncated`].
+    pub fn block(&self) -> &[u8] {
+        &self.block
+    }
+    /// Whether the block was longer than the reader's cap and was cut.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+    /// The HTTP response a `response` record holds (a block that starts
+    /// with `HTTP/`): status, headers and payload.
+    pub fn http(&self) -> Option<HttpResponse<'_>> {
+        if self.record_type != RecordType::Response {
+            return None;
+        }
+        HttpResponse::parse(&self.block)
+    }
+}
+
+/// What was wrong with a record.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WarcErrorKind {
+    /// The bytes at a record's start are not a `WARC/1.x` version line.
+    NotWarc,
+    /// The header block ends (file or gzip member end) before its blank
+    /// line, or is longer than 256 KiB.
+    BadHeader(String),
+    /// No valid `Content-Length`.
+    BadLength,
+    /// The block does not end where `Content-Length` says: shorter (the
+    /// file or the member ends first) or longer (no `CRLF CRLF` there).
+    WrongLength(String),
+    /// A gzip member that does not decompress.
+    BadGzip(io::Error),
+    /// Reading the file failed; reading stops.
+    Io(io::Error),
+}
+
+/// A damaged record, and where: the reader goes on at the next record.
+#[derive(Debug)]
+pub struct WarcError {
+    offset: u64,
+    kind: WarcErrorKind,
+}
+
+impl WarcError {
+    /// The offset of the damaged record (of its gzip member in a
+    /// compressed file), as [`Record::offset`].
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// What was wrong.
+    pub fn kind(&self) -> &WarcErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for WarcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record at offset {}: ", self.offset)?;
+        match &self.kind {
+            WarcErrorKind::NotWarc => f.write_str("no WARC/1.x version line"),
+            WarcErrorKind::BadHeader(m) => write!(f, "bad header: {m}"),
+            WarcErrorKind::BadLength => f.write_str("no valid Content-Length"),
+            WarcErrorKind::WrongLength(m) => {
+                write!(f, "wrong Content-Length: {m}")
+            }
+            WarcErrorKind::BadGzip(e) => write!(f, "bad gzip member: {e}"),
+            WarcErrorKind::Io(e) => write!(f, "read error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WarcError {}
+
+/// Where the reader stands after a damaged record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resync {
+    /// At the next record already.
+    Ready,
+    /// Inside the damaged record: scan for a line that starts `WARC/1.`
+    /// (or a gzip member that does).
+    Scan,
+    /// Inside a damaged gzip member: skip to the next member.
+    Member,
+    /// Nothing more can be read.
+    Stop,
+}
+
+/// Reads the records of a WARC file from any [`Read`]: plain, gzip with
+/// one member per record (the norm), or gzip as one stream, told apart
+/// by the first bytes.
+///
+/// Memory is bounded by the largest block read (capped, see
+/// [`WarcReader::max_block`]) and the header cap (256 KiB). A damaged
+/// record is an `Err` item with its offset; the iteration goes on at the
+/// next record that can be found:
+///
+/// - a gzip member that does not decompress: the next member (searched
+///   from just after the damaged member's start, as the decoder may have
+///   read past the next one's header before it failed; in a file
+///   compressed as one stream there is no next member, and reading stops
+///   at the damage);
+/// - a header that is no WARC header, or a block that does not end at
+///   `CRLF CRLF`: the next `WARC/1.` (or gzip member that starts with
+///   it); when a block read by a too large `Content-Length` holds the
+///   next record's start, the reader backs up to it, so that record is
+///   kept;
+/// - a block cut short by its gzip member's end, when the next member
+///   starts a record: that record.
+///
+/// ```
+/// use uriscan::warc::{RecordType, WarcReader};
+///
+/// let warc = b"WARC/1.1\r\nWARC-Type: resource\r\n\
+///     WARC-Target-URI: http://example.com/\r\nContent-Length: 5\r\n\r\n\
+///     hello\r\n\r\n";
+/// let records: Vec<_> = WarcReader::new(&warc[..]).collect::<Result<_, _>>().unwrap();
+/// assert_eq!(records[0].record_type(), RecordType::Resource);
+/// assert_eq!(records[0].target_uri(), Some("http://example.com/"));
+/// assert_eq!(records[0].block(), b"hello");
+/// ```
+pub struct WarcReader<R> {
+    src: Source<BufReader<io::Chain<io::Cursor<Vec<u8>>, R>>>,
+    max_block: usize,
+    done: bool,
+    header: Vec<u8>,
+}
+
+impl<R: Read> WarcReader<R> {
+    /// A reader of `r`, which it buffers.
+    pub fn new(mut r: R) -> WarcReader<R> {
+        // The first bytes tell gzip from plain, whatever the size of the
+        // reader's reads; a read error shows again on the next read.
+        let mut head = vec![0; SNIFF];
+        let mut n = 0;
+        while n < SNIFF {
+            match r.read(&mut head[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        head.truncate(n);
+        let gzip = source::sniff_gzip(&head);
+        let r = io::Cursor::new(head).chain(r);
+        WarcReader {
+            src: Source::new(BufReader::with_capacity(64 * 1024, r), gzip),
+            max_block: DEFAULT_MAX_BLOCK,
+            done: false,
+            header: vec![],
+        }
+    }
+
+    /// The cap on a record's block in bytes (default
+    /// [`DEFAULT_MAX_BLOCK`], 64 MiB): the rest of a longer block is
+    /// skipped and the record marked [`Record::truncated`].
+    pub fn max_block(&mut self, bytes: usize) -> &mut Self {
+        self.max_block = bytes;
+        self
+    }
+
+    /// Whether the file is gzip.
+    pub fn is_gzip(&self) -> bool {
+        self.src.is_gzip()
+    }
+
+    /// The next record, or the next damaged record's error.
+    pub fn next_record(&mut self) -> Option<Result<Record, WarcError>> {
+        if self.done {
+            return None;
+        }
+        let mut offset = self.src.offset();
+        match self.read_record(&mut offset) {
+            Ok(Some(r)) => Some(Ok(r)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err((kind, resync)) => {
+                let kind = match kind {
+                    WarcErrorKind::BadGzip(e) if !is_data_error(&e) => {
+                        // An error of the file, not of the data in it.
+                        self.done = true;
+                        let kind = WarcErrorKind::Io(e);
+                        return Some(Err(WarcError { offset, kind }));
+                    }
+                    k => k,
+                };
+                // A read error while resynchronizing ends the reading: the
+                // record's own damage is what is reported.
+                if resync == Resync::Stop || self.resync(resync).is_err() {
+                    self.done = true;
+                }
+                Some(Err(WarcError { offset, kind }))
+            }
+        }
+    }
+
+    /// Moves to the next record after a damaged one.
+    fn resync(&mut self, how: Resync) -> io::Result<()> {
+        match how {
+            Resync::Ready | Resync::Stop => Ok(()),
+            Resync::Member => {
+                self.src.skip_to_next_member()?;
+                Ok(())
+            }
+            Resync::Scan => self.scan(),
+        }
+    }
+
+    /// Skips to the next `WARC/1.`, or the next gzip member that starts
+    /// with it. Not only at a line's start: the damage may have taken the
+    /// line end before it. (A `WARC/1.` in the text of a page is then a
+    /// false start, reported as a record without a header, and the search
+    /// goes on; the real record after it is found by the header reader,
+    /// which stops at a `WARC/1.` line.)
+    fn scan(&mut self) -> io::Result<()> {
+        let finder = memchr::memmem::Finder::new(MAGIC);
+        let len = finder.needle().len();
+        loop {
+            let avail = match self.src.fill(len) {
+                Ok(a) => a,
+                Err(_) => {
+                    self.src.skip_to_next_member()?;
+                    if self.next_member_at_record()? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+            };
+            if avail.is_empty() {
+                if self.next_member_at_record()? {
+                    return Ok(());
+                }
+                continue;
+            }
+            if let Some(i) = finder.find(avail) {
+                self.src.consume(i);
+                return Ok(());
+            }
+            // Keep the bytes that may start the needle, unless nothing
+            // more comes in this member.
+            let n = avail.len();
+            let last = self.src.at_member_end_after(n);
+            self.src.consume(if last { n } else { n - (len - 1).min(n) });
+        }
+    }
+
+    /// Starts the next gzip member: whether the scan is over, because it
+    /// starts a record or there is none.
+    fn next_member_at_record(&mut self) -> io::Result<bool> {
+        match self.src.next_member() {
+            Ok(true) => {}
+            Ok(false) => return Ok(true),
+            // Bytes that are no member, skipped: the search goes on.
+            Err(e) if is_data_error(&e) => return Ok(false),
+            Err(e) => return Err(e),
+        }
+        match self.src.fill(MAGIC.len()) {
+            Ok(a) => Ok(a.starts_with(MAGIC)),
+            Err(_) => {
+                self.src.skip_to_next_member()?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Skips the blank lines between records, moving on to the next gzip
+    /// member at a member's end; `false` at the end of the file.
+    fn skip_blank(&mut self) -> io::Result<bool> {
+        loop {
+            let avail = self.src.fill(1)?;
+            if avail.is_empty() {
+                if self.src.next_member()? {
+                    continue;
+                }
+                return Ok(false);
+            }
+            let n = avail
+                .iter()
+                .take_while(|&&b| b == b'\r' || b == b'\n')
+                .count();
+            if n < avail.len() {
+                self.src.consume(n);
+                return Ok(true);
+            }
+            self.src.consume(n);
+        }
+    }
+
+    fn read_record(
+        &mut self,
+        offset: &mut u64,
+    ) -> Result<Option<Record>, (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let more = self.skip_blank();
+        *offset = self.src.offset();
+        if !more.map_err(gz)? {
+            return Ok(None);
+        }
+        self.read_header()?;
+        let (version, headers) = parse_header(&self.header);
+        let length = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("Content-Length"))
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .ok_or((WarcErrorKind::BadLength, Resync::Scan))?;
+        let record_type = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Type"))
+            .map_or(RecordType::Other, |(_, v)| RecordType::from_name(v));
+        let (block, truncated) = self.read_block(length)?;
+        self.read_trailer(&block, truncated)?;
+        Ok(Some(Record {
+            offset: *offset,
+            version,
+            headers,
+            record_type,
+            content_length: length,
+            block,
+            truncated,
+        }))
+    }
+
+    /// Reads the header block, version line first, into `self.header`.
+    /// A header cut short (by the file's end, or by a new record's
+    /// version line, or by a gzip member's end when the next member starts
+    /// a record) is an error, the reader left at what follows.
+    fn read_header(&mut self) -> Result<(), (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let cut = |resync| {
+            let m = "it ends before its blank line".to_owned();
+            (WarcErrorKind::BadHeader(m), resync)
+        };
+        self.header.clear();
+        let first = self.src.fill_across(MAGIC.len()).map_err(gz)?;
+        if !first.starts_with(MAGIC) {
+            return Err((WarcErrorKind::NotWarc, Resync::Scan));
+        }
+        let mut line_start = 0;
+        let mut at_line_start = true;
+        loop {
+            let avail = if at_line_start {
+                let head = self.src.fill_across(MAGIC.len()).map_err(gz)?;
+                if line_start > 0 && head.starts_with(MAGIC) {
+                    return Err(cut(Resync::Ready));
+                }
+                head
+            } else {
+                self.src.fill(1).map_err(gz)?
+            };
+            if avail.is_empty() {
+                // A header that goes on in the next gzip member, unless
+                // that member starts a record.
+                if !self.src.next_member().map_err(gz)? {
+                    return Err(cut(Resync::Stop));
+                }
+                if self.src.fill(MAGIC.len()).map_err(gz)?.starts_with(MAGIC) {
+                    return Err(cut(Resync::Ready));
+                }
+                continue;
+            }
+            let (n, eol) = match memchr::memchr(b'\n', avail) {
+                Some(i) => (i + 1, true),
+                None => (avail.len(), false),
+            };
+            self.header.extend_from_slice(&avail[..n]);
+            self.src.consume(n);
+            if self.header.len() > MAX_HEADER {
+                let m = "longer than 256 KiB".to_owned();
+                return Err((WarcErrorKind::BadHeader(m), Resync::Scan));
+            }
+            at_line_start = eol;
+            if eol {
+                let line = &self.header[line_start..];
+                if line == b"\r\n" || line == b"\n" {
+                    return Ok(());
+                }
+                line_start = self.header.len();
+            }
+        }
+    }
+
+    /// Reads `length` bytes of block, keeping at most `max_block`.
+    fn read_block(
+        &mut self,
+        length: u64,
+    ) -> Result<(Vec<u8>, bool), (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let keep = length.min(self.max_block as u64) as usize;
+        let mut block = Vec::with_capacity(keep.min(4 << 20));
+        let mut left = length;
+        while left > 0 {
+            let avail = self.src.fill(1).map_err(gz)?;
+            if avail.is_empty() {
+                let read = length - left;
+                let what =
+                    if self.src.is_gzip() { "gzip member" } else { "file" };
+                let short = || {
+                    WarcErrorKind::WrongLength(format!(
+                        "the {what} ends after {read} of {length} bytes"
+                    ))
+                };
+                if !self.src.next_member().map_err(gz)? {
+                    // A length past the end: the records it swallowed are
+                    // read again.
+                    let resync = if self.back_up(&block, read, &[]) {
+                        Resync::Ready
+                    } else {
+                        Resync::Stop
+                    };
+                    return Err((short(), resync));
+                }
+                // A record cut short by its member's end, when the next
+                // member starts a record; else a block that spans
+                // members (blocked gzip), read on.
+                if self.src.fill(MAGIC.len()).map_err(gz)?.starts_with(MAGIC) {
+                    return Err((short(), Resync::Ready));
+                }
+                continue;
+            }
+            let n =
+                avail.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+            let room = keep - block.len();
+            block.extend_from_slice(&avail[..n.min(room)]);
+            self.src.consume(n);
+            left -= n as u64;
+        }
+        let truncated = (block.len() as u64) < length;
+        Ok((block, truncated))
+    }
+
+    /// Checks the `CRLF CRLF` after the block (which may be cut by gzip
+    /// members, as everything else). A file that ends right after the
+    /// block, or a member whose next member starts a record, is let pass
+    /// (a writer that left the trailer out); anything else, part of a
+    /// trailer too, means the length is wrong.
+    fn read_trailer(
+        &mut self,
+        block: &[u8],
+        truncated: bool,
+    ) -> Result<(), (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let wrong = || {
+            let m = "the block is not followed by CRLF CRLF".to_owned();
+            WarcErrorKind::WrongLength(m)
+        };
+        let mut matched = 0;
+        let mut crossed = false;
+        loop {
+            let t = self.src.fill(TRAILER.len() - matched).map_err(gz)?;
+            if t.is_empty() {
+                let at_record = self.src.next_member().map_err(gz)?
+                    && self
+                        .src
+                        .fill(MAGIC.len())
+                        .map_err(gz)?
+                        .starts_with(MAGIC);
+                if !at_record && !self.src.at_member_end() {
+                    crossed = true;
+                    continue;
+                }
+                return match matched {
+                    0 => Ok(()),
+                    _ if at_record => Err((wrong(), Resync::Ready)),
+                    _ => Err((wrong(), Resync::Stop)),
+                };
+            }
+            let k = t.len().min(TRAILER.len() - matched);
+            if t[..k] != TRAILER[matched..matched + k] {
+                break;
+            }
+            self.src.consume(k);
+            matched += k;
+            if matched == TRAILER.len() {
+                return Ok(());
+            }
+        }
+        // A length too large swallowed the next record's start: back up
+        // to it, so that it is read. (Within one member only: a gzip
+        // member per record ends the block at the member's end.)
+        if !truncated
+            && !crossed
+            && self.back_up(block, 0, &TRAILER[..matched])
+        {
+            return Err((wrong(), Resync::Ready));
+        }
+        Err((wrong(), Resync::Scan))
+    }
+
+    /// When `block` (all of it read, `read` bytes) holds the end of a
+    /// record and the start of the next, puts the bytes from that start
+    /// (and `after`, consumed since) back to be read again; whether it
+    /// did.
+    fn back_up(&mut self, block: &[u8], read: u64, after: &[u8]) -> bool {
+        if read > 0 && (block.len() as u64) < read {
+            // Cut by the cap: what followed in the file is not kept.
+            return false;
+        }
+        match memchr::memmem::find(block, b"\r\n\r\nWARC/1.") {
+            Some(i) => {
+                let mut back = block[i + TRAILER.len()..].to_vec();
+                back.extend_from_slice(after);
+                self.src.unread(&back);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl<R: Read> Iterator for WarcReader<R> {
+    type Item = Result<Record, WarcError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record()
+    }
+}
+
+impl<R> fmt::Debug for WarcReader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WarcReader")
+            .field("max_block", &self.max_block)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The version and the fields of a header block (which starts with the
+/// version line and ends with a blank line). Values are trimmed;
+/// continuation lines (starting with a space or tab) are joined to the
+/// field before with one space. A line without a colon is skipped.
+pub(crate) fn parse_header(header: &[u8]) -> (Box<str>, Vec<Field>) {
+    let text = String::from_utf8_lossy(header);
+    let mut lines =
+        text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let version = lines
+        .next()
+        .and_then(|l| l.strip_prefix("WARC/"))
+        .unwrap_or("")
+        .trim()
+        .into();
+    let mut fields: Vec<(Box<str>, String)> = vec![];
+    for line in lines {
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, v)) = fields.last_mut() {
+                if !v.is_empty() {
+                    v.push(' ');
+                }
+                v.push_str(line.trim());
+            }
+            continue;
+        }
+        if let Some((n, v)) = line.split_once(':') {
+            fields.push((n.trim().into(), v.trim().to_owned()));
+        }
+    }
+    let fields = fields.into_iter().map(|(n, v)| (n, v.into())).collect();
+    (version, fields)
+}
+
+/// Whether a decoder's error is about the data (a damaged member), not
+/// the file.
+fn is_data_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::InvalidData
+            | io::ErrorKind::InvalidInput
+            | io::ErrorKind::UnexpectedEof
+    )
+}

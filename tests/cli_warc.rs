@@ -1,0 +1,237 @@
+//! `uriscan links` and the main command on web archives (WARC and WET),
+//! and the crawler options of `links`, as a process on temporary files.
+
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn record(kind: &str, uri: &str, id: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn response(uri: &str, id: &str, head: &str, body: &str) -> Vec<u8> {
+    let http = format!("HTTP/1.1 {head}\r\n\r\n{body}");
+    record("response", uri, id, http.as_bytes())
+}
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e =
+        flate2::write::GzEncoder::new(vec![], flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// The records of a small crawl: a page, a redirect, a WET conversion.
+fn crawl() -> Vec<Vec<u8>> {
+    vec![
+        record("warcinfo", "", "0", b"software: test\r\n"),
+        response(
+            "https://www.example.com/a/",
+            "1",
+            "200 OK\r\nContent-Type: text/html; charset=utf-8\r\nLink: </s.css>; rel=stylesheet",
+            "<base href=/b/><a href=\"x.html#top\" rel=\"nofollow ugc\">x</a>\
+             <a href=\"javascript:go()\">j</a><img data-src=\"i.png\">\
+             <link rel=alternate hreflang=de href=\"https://B\u{fc}cher.example/de/\">",
+        ),
+        response(
+            "http://example.com/old",
+            "2",
+            "301 Moved\r\nLocation: /new?b=2&a=1",
+            "",
+        ),
+        record(
+            "conversion",
+            "https://example.com/t",
+            "3",
+            b"see https://rfc-editor.org/rfc/rfc3986 ok",
+        ),
+    ]
+}
+
+/// Writes `name` with each record its own gzip member; the offsets.
+fn write_gz(dir: &Path, name: &str, records: &[Vec<u8>]) -> Vec<u64> {
+    let mut out = vec![];
+    let mut offsets = vec![];
+    for r in records {
+        offsets.push(out.len() as u64);
+        out.extend(gz(r));
+    }
+    std::fs::write(dir.join(name), out).unwrap();
+    offsets
+}
+
+fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn links_of_a_warc_gz() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let (out, err, code) = run(dir.path(), &["links", "crawl.warc.gz"]);
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(
+        out,
+        "https://www.example.com/a/:3:8:/s.css\n\
+         https://www.example.com/a/:1:12:/b/\n\
+         https://www.example.com/a/:1:25:x.html#top\n\
+         https://www.example.com/a/:1:70:javascript:go()\n\
+         https://www.example.com/a/:1:107:i.png\n\
+         https://www.example.com/a/:1:152:https://B\u{fc}cher.example/de/\n\
+         http://example.com/old:2:11:/new?b=2&a=1\n\
+         https://example.com/t:1:5:https://rfc-editor.org/rfc/rfc3986\n"
+    );
+    let (out, _, _) = run(dir.path(), &["links", "-o", "crawl.warc.gz"]);
+    assert!(out.contains("https://www.example.com/b/x.html#top\n"), "{out}");
+    assert!(out.contains("https://www.example.com/s.css\n"), "{out}");
+    assert!(out.contains("http://example.com/new?b=2&a=1\n"), "{out}");
+}
+
+#[test]
+fn json_rows_carry_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let offsets = write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let (out, _, _) = run(dir.path(), &["links", "--json", "crawl.warc.gz"]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 8);
+    let a = &rows[2];
+    assert_eq!(a["path"], "crawl.warc.gz");
+    assert_eq!(a["page"], "https://www.example.com/a/");
+    assert_eq!(a["record_id"], "<urn:uuid:1>");
+    assert_eq!(a["record_offset"].as_u64(), Some(offsets[1]));
+    assert_eq!(a["kind"], "html:a@href");
+    assert_eq!(a["rel"], "nofollow ugc");
+    assert_eq!(a["role"], "navigate");
+    assert_eq!(a["target"], "https://www.example.com/b/x.html#top");
+    assert_eq!(rows[0]["kind"], "http:link");
+    assert_eq!(rows[0]["rel"], "stylesheet");
+    assert_eq!(rows[0]["role"], "embed");
+    assert_eq!(rows[4]["kind"], "html:img@data-src");
+    assert_eq!(rows[5]["hreflang"], "de");
+    assert!(rows[5].get("role").is_none());
+    assert_eq!(rows[6]["kind"], "http:location");
+    assert_eq!(rows[6]["record_offset"].as_u64(), Some(offsets[2]));
+    assert_eq!(rows[7]["kind"], "text");
+    assert_eq!(rows[7]["record_offset"].as_u64(), Some(offsets[3]));
+}
+
+#[test]
+fn the_crawler_options() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let o = |extra: &[&str]| {
+        let mut args = vec!["links", "-o", "crawl.warc.gz"];
+        args.extend_from_slice(extra);
+        run(dir.path(), &args).0
+    };
+    let all = o(&[]);
+    assert!(all.contains("javascript:go()"));
+    let out = o(&["--exclude-scheme", "JavaScript,data"]);
+    assert!(!out.contains("javascript:"), "{out}");
+    assert_eq!(out.lines().count(), all.lines().count() - 1);
+    let out = o(&["--no-fragment"]);
+    assert!(out.contains("https://www.example.com/b/x.html\n"), "{out}");
+    let out = o(&["--idna"]);
+    assert!(out.contains("https://xn--bcher-kva.example/de/\n"), "{out}");
+    let out = o(&["--surt", "--exclude-scheme", "javascript"]);
+    assert_eq!(
+        out,
+        "com,example)/s.css\ncom,example)/b\ncom,example)/b/x.html\n\
+         com,example)/b/i.png\nexample,xn--bcher-kva)/de\n\
+         com,example)/new?a=1&b=2\norg,rfc-editor)/rfc/rfc3986\n"
+    );
+    // -u dedups on the rewritten target.
+    let out = o(&["--surt", "-u", "--exclude-scheme", "javascript"]);
+    assert_eq!(out.lines().count(), 7);
+    let (_, err, code) = run(
+        dir.path(),
+        &["links", "--exclude-scheme", "no pe", "crawl.warc.gz"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--exclude-scheme"), "{err}");
+}
+
+#[test]
+fn a_damaged_record_is_reported_and_the_rest_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let recs = crawl();
+    let mut bytes = vec![];
+    bytes.extend(gz(&recs[1]));
+    let bad = bytes.len();
+    let mut member = gz(&recs[2]);
+    let mid = member.len() / 2;
+    member[mid] ^= 0xff;
+    member[mid + 1] ^= 0xff;
+    bytes.extend(member);
+    bytes.extend(gz(&recs[3]));
+    std::fs::write(dir.path().join("bad.warc.gz"), bytes).unwrap();
+    let (out, err, code) = run(dir.path(), &["links", "-o", "bad.warc.gz"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("bad.warc.gz: record at offset {bad}")),
+        "{err}"
+    );
+    assert!(out.contains("https://www.example.com/b/x.html#top"), "{out}");
+    assert!(out.contains("https://rfc-editor.org/rfc/rfc3986"), "{out}");
+}
+
+#[test]
+fn found_by_its_first_bytes_or_by_format() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plain.dat"), crawl().concat()).unwrap();
+    let (out, _, code) = run(dir.path(), &["links", "-c", "plain.dat"]);
+    assert_eq!((out.as_str(), code), ("plain.dat:8\n", 0));
+    write_gz(dir.path(), "archive.bin", &crawl());
+    let (out, _, _) =
+        run(dir.path(), &["links", "-c", "--format", "warc", "archive.bin"]);
+    assert_eq!(out, "archive.bin:8\n");
+    // Standard input, as a stream.
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .args(["links", "-c", "--format", "warc", "-"])
+        .write_stdin(gz(&crawl().concat()))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "<stdin>:8\n");
+    // A WET file: the text of its conversion records.
+    std::fs::write(dir.path().join("x.wet"), &crawl()[3]).unwrap();
+    let (out, _, _) = run(dir.path(), &["links", "-o", "x.wet"]);
+    assert_eq!(out, "https://rfc-editor.org/rfc/rfc3986\n");
+}
+
+#[test]
+fn the_main_command_scans_each_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let (out, _, code) = run(dir.path(), &["crawl.warc.gz"]);
+    assert_eq!(code, 0);
+    // A plain archive by any name is found by its first bytes.
+    std::fs::write(dir.path().join("plain.dat"), crawl().concat()).unwrap();
+    let (plain, _, _) = run(dir.path(), &["plain.dat"]);
+    assert_eq!(plain, out);
+    assert_eq!(
+        out,
+        "https://www.example.com/a/:1:152:https://B\u{fc}cher.example/de/\n\
+         https://example.com/t:1:5:https://rfc-editor.org/rfc/rfc3986\n"
+    );
+}
