@@ -54,11 +54,8 @@ def uriscan_partition(kinds: list[str] | None = None):
     batches of links out (of `kinds` only, when given)."""
 
     def links(batches):
-        import uriscan.arrow
+        from uriscan.arrow import warc_batches
 
-        warc_batches = getattr(uriscan.arrow, "warc_batches", None)
-        if warc_batches is None:  # TEMPORARY: until the Rust WARC reader is in
-            from warc_fallback import warc_batches
         for batch in batches:
             for path in batch.column(0).to_pylist():
                 try:
@@ -151,12 +148,6 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     kinds = args.kinds.split(",") if args.kinds else None
     spark = SparkSession.builder.appName(f"warc_links ({args.extractor})").getOrCreate()
-    import uriscan.arrow
-
-    if not hasattr(uriscan.arrow, "warc_batches"):  # TEMPORARY: see warc_fallback.py
-        import os
-
-        spark.sparkContext.addPyFile(os.path.join(os.path.dirname(__file__), "warc_fallback.py"))
     try:
         start = time.perf_counter()
         run(spark, args.input, args.output, args.extractor, args.num_input_partitions, kinds)

@@ -174,10 +174,15 @@ pub(crate) struct LinkRows {
     rel: StringsOut,
     host: StringsOut,
     parser: Parser,
+    /// The kinds to keep (`html:a@href`, ...); all when None.
+    kinds: Option<Vec<String>>,
+    kind_buf: String,
 }
 
 impl LinkRows {
-    pub(crate) fn new() -> LinkRows {
+    /// An empty table that will keep the links of `kinds` (all when
+    /// None).
+    pub(crate) fn new(kinds: Option<Vec<String>>) -> LinkRows {
         LinkRows {
             page: StringsOut::new(),
             link: StringsOut::new(),
@@ -185,20 +190,35 @@ impl LinkRows {
             rel: StringsOut::new(),
             host: StringsOut::new(),
             parser: Parser::new().iri(true),
+            kinds,
+            kind_buf: String::new(),
         }
     }
 
+    /// Whether the table keeps links of `link`'s kind.
+    fn keeps(&mut self, link: &Link) -> bool {
+        use std::fmt::Write;
+        let Some(kinds) = &self.kinds else { return true };
+        self.kind_buf.clear();
+        let _ = write!(self.kind_buf, "{}", link.kind());
+        kinds.contains(&self.kind_buf)
+    }
+
     /// Adds a row for `link` of the page `page`: its target, or the link
-    /// as written when it names none (then the host is null).
+    /// as written when it names none (then the host is null). A link of
+    /// a kind not kept adds nothing.
     pub(crate) fn push(&mut self, page: Option<&[u8]>, link: &Link) {
         use std::io::Write;
+        if !self.keeps(link) {
+            return;
+        }
         self.page.push(page);
         let target = link.target();
         self.link.push(Some(target.unwrap_or(link.link()).as_bytes()));
         self.kind.push_with(|d| {
             let _ = write!(d, "{}", link.kind());
         });
-        self.rel.push(None);
+        self.rel.push(link.rel().map(str::as_bytes));
         let host = target.and_then(|t| self.parser.parse_uri(t).ok()?.host());
         match host {
             Some(h) => self.host.push_with(|d| {
@@ -206,6 +226,11 @@ impl LinkRows {
             }),
             None => self.host.push(None),
         }
+    }
+
+    /// The number of rows.
+    pub(crate) fn len(&self) -> usize {
+        self.page.len()
     }
 
     /// The columns for Python: a list of `(name, column)`.
@@ -223,17 +248,19 @@ impl LinkRows {
     }
 }
 
-/// _links_columns(content, url, format)
+/// _links_columns(content, url, format, kinds=None)
 /// --
 ///
 /// The links of each row's document (`content`, resolved against `url`)
 /// as the columns of the links table; see `uriscan.arrow.links_batch`.
 #[pyfunction]
+#[pyo3(signature = (content, url, format, kinds=None))]
 pub(crate) fn _links_columns<'py>(
     py: Python<'py>,
     content: ColumnArg<'py>,
     url: ColumnArg<'py>,
     format: &str,
+    kinds: Option<Vec<String>>,
 ) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
     let format: Format = crate::links::format(format)?;
     let content = Strings::new(&content)?;
@@ -243,7 +270,7 @@ pub(crate) fn _links_columns<'py>(
     }
     let rows = py.detach(|| -> Result<LinkRows, String> {
         let extractor = default_extractor();
-        let mut rows = LinkRows::new();
+        let mut rows = LinkRows::new(kinds);
         for i in 0..content.len {
             let Some(doc) = content.get(i)? else { continue };
             // A binary URL column may hold bad UTF-8: the page column is

@@ -10,6 +10,7 @@ mod find;
 mod links;
 mod syntax;
 mod text;
+mod warc;
 
 /// The native part of uriscan; import `uriscan`, not this.
 #[pymodule]
@@ -23,6 +24,10 @@ fn _uriscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<find::PyMatch>()?;
     m.add_class::<links::PyLink>()?;
     m.add_class::<syntax::PyUri>()?;
+    m.add_function(wrap_pyfunction!(warc::warc_links, m)?)?;
+    m.add_function(wrap_pyfunction!(warc::_warc_columns, m)?)?;
+    m.add_class::<warc::PyWarcLink>()?;
+    m.add_class::<warc::PyWarcLinks>()?;
     m.add("ParseError", m.py().get_type::<syntax::ParseError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -12,7 +12,7 @@ use crate::text::Input;
 ///
 /// `start` and `end` delimit `raw` in the document: byte offsets for
 /// `bytes` input, character offsets for `str` input.
-#[pyclass(frozen, eq, module = "uriscan", name = "Link")]
+#[pyclass(frozen, eq, subclass, module = "uriscan", name = "Link")]
 #[derive(PartialEq, Eq)]
 pub(crate) struct PyLink {
     link: Link,
@@ -29,9 +29,11 @@ impl PyLink {
 
 #[pymethods]
 impl PyLink {
-    /// What the link is: `html:a@href`, `html:img@srcset`, `md:link`,
+    /// What the link is: `html:ELEMENT@ATTRIBUTE` (`html:a@href`,
+    /// `html:img@srcset`, `html:meta@og:image`, ...), `md:link`,
     /// `md:image`, `md:definition`, `md:autolink`, `md:html`, `text`,
-    /// `code`.
+    /// `code`, and in WARC records `http:location`,
+    /// `http:content-location`, `http:link`.
     #[getter]
     fn kind(&self) -> String {
         self.link.kind().to_string()
@@ -74,14 +76,35 @@ impl PyLink {
     fn line(&self) -> u64 {
         self.link.line()
     }
-    fn __hash__(&self) -> u64 {
+    /// The `rel` tokens of the link's element (`a`, `area`, `link`,
+    /// `form`) or HTTP `Link` header, lowercased and space-separated
+    /// (`"nofollow ugc"`); None without one.
+    #[getter]
+    fn rel(&self) -> Option<&str> {
+        self.link.rel()
+    }
+    /// The `hreflang` of a `link` or `a`.
+    #[getter]
+    fn hreflang(&self) -> Option<&str> {
+        self.link.hreflang()
+    }
+    /// What following the link does: `"navigate"` (`a`, `area`, `form`,
+    /// meta refresh, a redirect's `Location`, a Markdown link),
+    /// `"embed"` (`img`, `script`, `iframe`, stylesheets, CSS `url()`, a
+    /// Markdown image) or `"other"` (`link rel=canonical`, `cite`, a bare
+    /// URI in text, ...).
+    #[getter]
+    fn role(&self) -> &'static str {
+        self.link.role().as_str()
+    }
+    pub(crate) fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.link.kind(), self.link.link(), self.link.target(), self.start)
             .hash(&mut h);
         h.finish()
     }
-    fn __repr__(&self) -> String {
+    pub(crate) fn __repr__(&self) -> String {
         let target = match self.link.target() {
             Some(t) => format!("{t:?}"),
             None => "None".to_owned(),

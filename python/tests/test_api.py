@@ -84,6 +84,19 @@ def test_links_of_html_resolve_against_the_base():
     assert bad.target is None and "not a URI reference" in bad.error
 
 
+def test_links_rel_hreflang_and_role():
+    doc = b"""<a rel="NoFollow  UGC" href="/x">x</a><link rel=alternate hreflang=de href="/de/">
+<img src=a.png><link rel=stylesheet href=s.css><form action=/post></form>"""
+    found = uriscan.links(doc, url="https://h/")
+    assert [(l.kind, l.rel, l.hreflang, l.role) for l in found] == [
+        ("html:a@href", "nofollow ugc", None, "navigate"),
+        ("html:link@href", "alternate", "de", "other"),
+        ("html:img@src", None, None, "embed"),
+        ("html:link@href", "stylesheet", None, "embed"),
+        ("html:form@action", None, None, "navigate"),
+    ]
+
+
 def test_links_base_argument_wins_over_base_href():
     found = uriscan.links(HTML, url="https://example.com/", base="https://cdn.example/x/")
     assert found[1].target == "https://cdn.example/x/guide.html?a=1&b=2"

@@ -37,7 +37,7 @@ def expected(docs, urls):
                     "page": url,
                     "link": l.target if l.target is not None else l.link,
                     "kind": l.kind,
-                    "rel": None,
+                    "rel": l.rel,
                     "host": host.lower() if host else None,
                 }
             )
@@ -50,6 +50,7 @@ def test_batch_equals_one_document_at_a_time():
     assert out.schema.names == ["page", "link", "kind", "rel", "host"]
     assert out.to_pylist() == expected(DOCS, URLS)
     rows = out.to_pylist()
+    assert rows[1]["rel"] == "nofollow"
     assert rows[0] == {
         "page": "https://a.example/p/index.html",
         "link": "https://a.example/d/",
@@ -107,6 +108,17 @@ def test_columns_and_formats():
     assert out.column("kind").to_pylist() == ["md:link", "md:autolink"]
     out = ua.links_batch(batch, content="body", url=None, format="text")
     assert out.to_pylist() == [{"page": None, "link": "http://x.example/", "kind": "text", "rel": None}]
+
+
+def test_kinds_keep_only_those_links():
+    batch = pa.record_batch({"url": URLS, "content": DOCS})
+    kinds = ["html:a@href", "html:img@src"]
+    out = ua.links_batch(batch, host=True, kinds=kinds).to_pylist()
+    assert out == [r for r in expected(DOCS, URLS) if r["kind"] in kinds]
+    assert {r["kind"] for r in out} == set(kinds)
+    assert ua.links_batch(batch, kinds=[]).num_rows == 0
+    with pytest.raises(TypeError, match="not a string"):
+        ua.links_batch(batch, kinds="html:a@href")
 
 
 def test_errors():

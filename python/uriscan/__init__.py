@@ -8,8 +8,11 @@ released while a document is read:
   Markdown or text document, resolved against its base;
 - ``parse(s)``, ``resolve(base, ref)``, ``normalize(s)``: RFC 3986's
   grammar (sections 3 and 4), resolution (5) and normalization (6);
+- ``warc_links(path)``: the links of every record of a WARC or WET file,
+  with the page and record they came from;
 - ``uriscan.arrow.links_batch(batch)``: the links of a ``pyarrow``
-  RecordBatch of documents, as a RecordBatch (for Spark's ``mapInArrow``).
+  RecordBatch of documents, as a RecordBatch (for Spark's ``mapInArrow``),
+  and ``uriscan.arrow.warc_batches(path)`` those of a WARC file.
 
 Offsets are byte offsets into ``bytes`` and character offsets into
 ``str``.
@@ -20,12 +23,15 @@ from uriscan._uriscan import (
     Match,
     ParseError,
     Uri,
+    WarcLink,
+    WarcLinks,
     __version__,
     find,
     links,
     normalize,
     parse,
     resolve,
+    warc_links,
 )
 
 __all__ = [
@@ -33,10 +39,13 @@ __all__ = [
     "Match",
     "ParseError",
     "Uri",
+    "WarcLink",
+    "WarcLinks",
     "__version__",
     "find",
     "links",
     "normalize",
     "parse",
     "resolve",
+    "warc_links",
 ]

@@ -1,6 +1,9 @@
 """Type stubs of the native module; import these names from ``uriscan``."""
 
-from typing import Sequence, final
+from os import PathLike
+from typing import Iterator, Sequence, final
+
+from typing_extensions import disjoint_base
 
 __version__: str
 __all__ = [
@@ -9,12 +12,16 @@ __all__ = [
     "ParseError",
     "Uri",
     "__version__",
+    "WarcLink",
+    "WarcLinks",
     "_links_columns",
+    "_warc_columns",
     "find",
     "links",
     "normalize",
     "parse",
     "resolve",
+    "warc_links",
 ]
 
 class ParseError(ValueError):
@@ -49,7 +56,7 @@ class Match:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-@final
+@disjoint_base
 class Link:
     """One link of a document, from ``links``."""
 
@@ -78,8 +85,41 @@ class Link:
     @property
     def line(self) -> int:
         """The 1-based line of ``raw``."""
+    @property
+    def rel(self) -> str | None:
+        """The element's (or Link header's) rel tokens, lowercased, space-separated."""
+    @property
+    def hreflang(self) -> str | None:
+        """The hreflang of a ``link`` or ``a``."""
+    @property
+    def role(self) -> str:
+        """``navigate``, ``embed`` or ``other``."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class WarcLink(Link):
+    """A link of a WARC file, with the record it came from."""
+
+    @property
+    def page(self) -> str:
+        """The record's WARC-Target-URI."""
+    @property
+    def record_id(self) -> str:
+        """The record's WARC-Record-ID."""
+    @property
+    def record_offset(self) -> int:
+        """The record's byte offset in the file (its gzip member's)."""
+
+@final
+class WarcLinks:
+    """The iterator of ``warc_links``."""
+
+    def __iter__(self) -> Iterator[WarcLink]: ...
+    def __next__(self) -> WarcLink: ...
+    @property
+    def errors(self) -> list[tuple[int, str]]:
+        """The damaged records met so far: (offset, message)."""
 
 @final
 class Uri:
@@ -142,6 +182,15 @@ def resolve(base: str, reference: str, /, *, iri: bool = False) -> str:
 def normalize(s: str, /, *, scheme_based: bool = False, iri: bool = False) -> str:
     """The normal form of a URI reference (RFC 3986 section 6)."""
 
+def warc_links(path: str | PathLike[str], /, *, max_block: int | None = None) -> WarcLinks:
+    """The links of a WARC or WET file, record by record."""
+
+def _warc_columns(
+    path: str | PathLike[str],
+    rows: int,
+    max_block: int | None = None,
+    kinds: list[str] | None = None,
+) -> Iterator[tuple]: ...
 def _links_columns(
-    content: tuple, url: tuple, format: str
+    content: tuple, url: tuple, format: str, kinds: list[str] | None = None
 ) -> list[tuple[str, tuple[bytes | None, bytes, bytes, bool]]]: ...

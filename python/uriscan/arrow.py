@@ -20,6 +20,7 @@ In Spark::
 
 from __future__ import annotations
 
+import os
 import struct
 from typing import Iterable, Iterator
 
@@ -78,6 +79,12 @@ def _column(arr: pa.Array | pa.ChunkedArray) -> tuple:
     return (bits, offsets.to_pybytes(), data_bytes, bit_offset, n, large)
 
 
+def _kinds(kinds: Iterable[str] | None) -> list[str] | None:
+    if isinstance(kinds, str):
+        raise TypeError("kinds is a list of kinds, not a string")
+    return None if kinds is None else list(kinds)
+
+
 def _array(col: tuple) -> pa.Array:
     """An Arrow string array over the buffers the Rust side built."""
     validity, offsets, data, large = col
@@ -102,6 +109,7 @@ def links_batch(
     url: str | None = "url",
     format: str = "html",
     host: bool = False,
+    kinds: Iterable[str] | None = None,
 ) -> pa.RecordBatch:
     """The links of every document of ``batch``, one row per link.
 
@@ -116,8 +124,9 @@ def links_batch(
     target, as a malformed one), ``kind`` (``html:a@href``, ...) and
     ``rel`` (the link's ``rel`` values, space-separated, null when it
     has none), and with ``host=True`` ``host`` (the host of the target,
-    ASCII-lowercased; null without one). The extraction runs in Rust
-    with the GIL released.
+    ASCII-lowercased; null without one). ``kinds`` keeps only the links
+    of those kinds (``["html:a@href", "html:img@src"]``). The extraction
+    runs in Rust with the GIL released.
     """
     if content not in batch.schema.names:
         raise KeyError(f"no column {content!r} in {batch.schema.names}")
@@ -128,10 +137,33 @@ def links_batch(
         if url not in batch.schema.names:
             raise KeyError(f"no column {url!r} in {batch.schema.names}")
         urls = _column(batch.column(url))
-    columns = _uriscan._links_columns(docs, urls, format)
+    columns = _uriscan._links_columns(docs, urls, format, _kinds(kinds))
     names = ["page", "link", "kind", "rel"] + (["host"] if host else [])
     wanted = dict(columns)
     return pa.RecordBatch.from_arrays([_array(wanted[n]) for n in names], names=names)
+
+
+def warc_batches(
+    path: str | os.PathLike[str],
+    *,
+    host: bool = False,
+    rows: int = 65536,
+    max_block: int | None = None,
+    kinds: Iterable[str] | None = None,
+) -> Iterator[pa.RecordBatch]:
+    """The links of a WARC (or WET) file, as the batches of
+    ``links_batch`` (``page`` is each record's WARC-Target-URI), of at
+    most ``rows`` rows each, with the links of ``kinds`` only if given.
+
+    The file is read by the Rust WARC reader (see ``uriscan.warc_links``),
+    a batch at a time with the GIL released. A file that cannot be opened
+    raises ``OSError``; a damaged record is passed over with a
+    ``UserWarning`` naming the file and the record's offset.
+    """
+    names = ["page", "link", "kind", "rel"] + (["host"] if host else [])
+    for columns in _uriscan._warc_columns(path, rows, max_block, _kinds(kinds)):
+        wanted = dict(columns)
+        yield pa.RecordBatch.from_arrays([_array(wanted[n]) for n in names], names=names)
 
 
 def map_links(
@@ -141,9 +173,10 @@ def map_links(
     url: str | None = "url",
     format: str = "html",
     host: bool = False,
+    kinds: Iterable[str] | None = None,
 ) -> Iterator[pa.RecordBatch]:
     """``links_batch`` over each batch: the function Spark's
     ``DataFrame.mapInArrow`` takes, with ``SPARK_SCHEMA`` (or
     ``SPARK_SCHEMA_WITH_HOST``) as its schema."""
     for batch in batches:
-        yield links_batch(batch, content=content, url=url, format=format, host=host)
+        yield links_batch(batch, content=content, url=url, format=format, host=host, kinds=kinds)
