@@ -3,6 +3,7 @@
 //! released, as objects or as Arrow columns.
 
 use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyOSError, PyUserWarning};
@@ -25,12 +26,15 @@ struct Reader {
 }
 
 impl Reader {
-    fn open(path: &str, max_block: Option<usize>) -> PyResult<Reader> {
+    /// Opens `path` (a path that is not UTF-8 is opened as it is, and
+    /// named in messages with U+FFFD for its bad bytes).
+    fn open(path: &Path, max_block: Option<usize>) -> PyResult<Reader> {
+        let name = path.to_string_lossy().into_owned();
         let file = File::open(path).map_err(|e| {
             PyOSError::new_err((
                 e.raw_os_error().unwrap_or(0),
                 e.to_string(),
-                path.to_owned(),
+                name.clone(),
             ))
         })?;
         let mut reader = WarcReader::new(file);
@@ -38,7 +42,7 @@ impl Reader {
             reader.max_block(m);
         }
         Ok(Reader {
-            path: path.to_owned(),
+            path: name,
             links: WarcLinks::new(reader, default_extractor()),
             errors: Vec::new(),
             done: false,
@@ -221,10 +225,9 @@ impl PyWarcLinks {
 #[pyfunction]
 #[pyo3(signature = (path, /, *, max_block=None))]
 pub(crate) fn warc_links(
-    path: std::path::PathBuf,
+    path: PathBuf,
     max_block: Option<usize>,
 ) -> PyResult<PyWarcLinks> {
-    let path = path.to_string_lossy().into_owned();
     Ok(PyWarcLinks {
         reader: Reader::open(&path, max_block)?,
         pending: Vec::new().into_iter(),
@@ -288,12 +291,11 @@ impl PyWarcColumns {
 #[pyfunction]
 #[pyo3(signature = (path, rows, max_block=None, kinds=None))]
 pub(crate) fn _warc_columns(
-    path: std::path::PathBuf,
+    path: PathBuf,
     rows: usize,
     max_block: Option<usize>,
     kinds: Option<Vec<String>>,
 ) -> PyResult<PyWarcColumns> {
-    let path = path.to_string_lossy().into_owned();
     Ok(PyWarcColumns {
         reader: Reader::open(&path, max_block)?,
         rows: rows.max(1),
