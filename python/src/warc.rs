@@ -1,0 +1,304 @@
+//! `uriscan.warc_links` and the WARC side of `uriscan.arrow`: the links
+//! of a WARC (or WET) file, read by `uriscan::warc` with the GIL
+//! released, as objects or as Arrow columns.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyOSError, PyUserWarning};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use uriscan::warc::{WarcError, WarcLink, WarcLinks, WarcReader};
+
+use crate::arrow::LinkRows;
+use crate::links::{PyLink, default_extractor};
+
+/// How many links a read with the GIL released gathers at most.
+const CHUNK: usize = 4096;
+
+/// An open WARC file's links, and the damaged records met so far.
+struct Reader {
+    path: String,
+    links: WarcLinks<'static, File>,
+    errors: Vec<(u64, String)>,
+    done: bool,
+}
+
+impl Reader {
+    /// Opens `path` (a path that is not UTF-8 is opened as it is, and
+    /// named in messages with U+FFFD for its bad bytes).
+    fn open(path: &Path, max_block: Option<usize>) -> PyResult<Reader> {
+        let name = path.to_string_lossy().into_owned();
+        let file = File::open(path).map_err(|e| {
+            PyOSError::new_err((
+                e.raw_os_error().unwrap_or(0),
+                e.to_string(),
+                name.clone(),
+            ))
+        })?;
+        let mut reader = WarcReader::new(file);
+        if let Some(m) = max_block {
+            reader.max_block(m);
+        }
+        Ok(Reader {
+            path: name,
+            links: WarcLinks::new(reader, default_extractor()),
+            errors: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// The next link, or None at the end; a damaged record is noted and
+    /// passed over.
+    fn next(&mut self) -> Option<WarcLink> {
+        while !self.done {
+            match self.links.next() {
+                Some(Ok(l)) => return Some(l),
+                Some(Err(e)) => self.note(&e),
+                None => self.done = true,
+            }
+        }
+        None
+    }
+
+    fn note(&mut self, e: &WarcError) {
+        self.errors.push((e.offset(), e.to_string()));
+    }
+
+    /// Warns of the damaged records noted since `seen`, with the file's
+    /// path: a run over many files goes on, and says which were damaged.
+    fn warn(&self, py: Python<'_>, seen: usize) -> PyResult<()> {
+        let category = py.get_type::<PyUserWarning>();
+        for (_, message) in &self.errors[seen..] {
+            let text = format!("{}: {message}", self.path);
+            let text = std::ffi::CString::new(text.replace('\0', " "))
+                .expect("no NUL");
+            PyErr::warn(py, &category, &text, 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// One link of a WARC file: a `Link` with the record it came from.
+///
+/// Offsets (`start`, `end`, `line`) are in the record's payload (for the
+/// HTTP header links, in its header block), in bytes.
+#[pyclass(frozen, extends = PyLink, module = "uriscan", name = "WarcLink")]
+pub(crate) struct PyWarcLink {
+    page: Arc<str>,
+    record_id: Arc<str>,
+    record_offset: u64,
+}
+
+#[pymethods]
+impl PyWarcLink {
+    /// The record's `WARC-Target-URI` (the page), `""` without one.
+    #[getter]
+    fn page(&self) -> &str {
+        &self.page
+    }
+    /// The record's `WARC-Record-ID`, `""` without one.
+    #[getter]
+    fn record_id(&self) -> &str {
+        &self.record_id
+    }
+    /// The byte offset of the record in the file (of its gzip member in
+    /// a compressed file), for a CDX-style reader to fetch it again.
+    #[getter]
+    fn record_offset(&self) -> u64 {
+        self.record_offset
+    }
+    fn __eq__(
+        slf: &Bound<'_, Self>,
+        other: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let Ok(other) = other.cast::<PyWarcLink>() else {
+            return Ok(false);
+        };
+        let (a, b) = (slf.get(), other.get());
+        Ok(a.record_offset == b.record_offset
+            && a.page == b.page
+            && a.record_id == b.record_id
+            && *slf.as_super().get() == *other.as_super().get())
+    }
+    fn __hash__(slf: &Bound<'_, Self>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (slf.get().record_offset, slf.as_super().get().__hash__())
+            .hash(&mut h);
+        h.finish()
+    }
+    fn __repr__(slf: &Bound<'_, Self>) -> String {
+        let link = slf.as_super().get().__repr__();
+        format!(
+            "WarcLink(page={:?}, record_offset={}, {}",
+            slf.get().page,
+            slf.get().record_offset,
+            &link["Link(".len()..]
+        )
+    }
+}
+
+/// The iterator of `warc_links`.
+#[pyclass(module = "uriscan", name = "WarcLinks")]
+pub(crate) struct PyWarcLinks {
+    reader: Reader,
+    pending: std::vec::IntoIter<WarcLink>,
+    // The last record's page and id, shared by its links.
+    page: Arc<str>,
+    record_id: Arc<str>,
+}
+
+#[pymethods]
+impl PyWarcLinks {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __next__(
+        &mut self,
+        py: Python<'_>,
+    ) -> PyResult<Option<Py<PyWarcLink>>> {
+        if self.pending.len() == 0 {
+            let seen = self.reader.errors.len();
+            let reader = &mut self.reader;
+            let chunk = py.detach(|| {
+                let mut v = Vec::with_capacity(CHUNK);
+                while v.len() < CHUNK {
+                    match reader.next() {
+                        Some(l) => v.push(l),
+                        None => break,
+                    }
+                }
+                v
+            });
+            self.pending = chunk.into_iter();
+            self.reader.warn(py, seen)?;
+        }
+        let Some(l) = self.pending.next() else {
+            return Ok(None);
+        };
+        if *self.page != *l.page() {
+            self.page = Arc::from(l.page());
+        }
+        if *self.record_id != *l.record_id() {
+            self.record_id = Arc::from(l.record_id());
+        }
+        let sub = PyWarcLink {
+            page: self.page.clone(),
+            record_id: self.record_id.clone(),
+            record_offset: l.record_offset(),
+        };
+        let link = l.into_link();
+        let span = link.span();
+        let base = PyLink::new(link, span.start, span.end);
+        Py::new(py, PyClassInitializer::from(base).add_subclass(sub)).map(Some)
+    }
+    /// The damaged records met so far: `(offset, message)` pairs. Each
+    /// is also issued as a `UserWarning` naming the file.
+    #[getter]
+    fn errors(&self) -> Vec<(u64, String)> {
+        self.reader.errors.clone()
+    }
+}
+
+/// warc_links(path, /, *, max_block=None)
+/// --
+///
+/// Iterates over the links of a WARC or WET file (`.warc`, `.warc.gz`,
+/// one gzip member per record or one stream; `.wet`, `.wet.gz`), as
+/// `WarcLink` objects: a `Link` with `page` (the record's
+/// `WARC-Target-URI`), `record_id` and `record_offset`.
+///
+/// A `response` record gives its redirect's `Location` (kind
+/// `http:location`), `Content-Location` and `Link:` header URIs, then
+/// its HTML (or Markdown) payload's links, resolved against its
+/// `<base href>` else the target URI, decoded by the charset of its
+/// `Content-Type` else of its `<meta charset>`. A WET `conversion`
+/// record gives the URIs of its text.
+///
+/// The file is read streaming, with the GIL released. A file that
+/// cannot be opened raises `OSError` with its path; a damaged record is
+/// passed over with a `UserWarning` (and noted in the iterator's
+/// `errors`), and reading goes on at the next record. `max_block` caps
+/// the bytes read of one record (default 64 MiB).
+#[pyfunction]
+#[pyo3(signature = (path, /, *, max_block=None))]
+pub(crate) fn warc_links(
+    path: PathBuf,
+    max_block: Option<usize>,
+) -> PyResult<PyWarcLinks> {
+    Ok(PyWarcLinks {
+        reader: Reader::open(&path, max_block)?,
+        pending: Vec::new().into_iter(),
+        page: Arc::from(""),
+        record_id: Arc::from(""),
+    })
+}
+
+/// The iterator of `_warc_columns`: the links table of a WARC file, a
+/// batch of columns at a time.
+#[pyclass(module = "uriscan._uriscan", name = "_WarcColumns")]
+pub(crate) struct PyWarcColumns {
+    reader: Reader,
+    rows: usize,
+    kinds: Option<Vec<String>>,
+}
+
+#[pymethods]
+impl PyWarcColumns {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __next__<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let seen = self.reader.errors.len();
+        let (reader, want) = (&mut self.reader, self.rows);
+        let kinds = self.kinds.clone();
+        let rows = py.detach(|| {
+            let mut rows = LinkRows::new(kinds);
+            let mut page: Option<Arc<str>> = None;
+            while rows.len() < want {
+                let Some(l) = reader.next() else { break };
+                if page.as_deref() != Some(l.page()) {
+                    page = Some(Arc::from(l.page()));
+                }
+                let p = page.as_deref().filter(|p| !p.is_empty());
+                rows.push(p.map(str::as_bytes), l.link());
+            }
+            rows
+        });
+        self.reader.warn(py, seen)?;
+        if rows.len() == 0 {
+            return Ok(None);
+        }
+        let columns = rows.into_py(py)?;
+        Ok(Some(PyTuple::new(py, columns)?.into_any()))
+    }
+    #[getter]
+    fn errors(&self) -> Vec<(u64, String)> {
+        self.reader.errors.clone()
+    }
+}
+
+/// _warc_columns(path, rows, max_block=None, kinds=None)
+/// --
+///
+/// The links table of a WARC file as batches of at most `rows` rows; see
+/// `uriscan.arrow.warc_batches`.
+#[pyfunction]
+#[pyo3(signature = (path, rows, max_block=None, kinds=None))]
+pub(crate) fn _warc_columns(
+    path: PathBuf,
+    rows: usize,
+    max_block: Option<usize>,
+    kinds: Option<Vec<String>>,
+) -> PyResult<PyWarcColumns> {
+    Ok(PyWarcColumns {
+        reader: Reader::open(&path, max_block)?,
+        rows: rows.max(1),
+        kinds,
+    })
+}
