@@ -235,3 +235,29 @@ fn the_main_command_scans_each_payload() {
          https://example.com/t:1:5:https://rfc-editor.org/rfc/rfc3986\n"
     );
 }
+
+/// The main command's `--format`: `warc` reads an archive whatever its
+/// name and standard input as one; `text` reads an archive's bytes as
+/// text.
+#[test]
+fn the_main_command_takes_a_format() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let (want, _, _) = run(dir.path(), &["crawl.warc.gz"]);
+    write_gz(dir.path(), "archive.bin", &crawl());
+    let (out, _, code) = run(dir.path(), &["--format", "warc", "archive.bin"]);
+    assert_eq!((out.as_str(), code), (want.as_str(), 0));
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .args(["--format", "warc", "-"])
+        .write_stdin(gz(&crawl().concat()))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    // As text, a plain archive is lines of a file: its URIs are labelled
+    // by the file and found in the headers too.
+    std::fs::write(dir.path().join("plain.warc"), crawl().concat()).unwrap();
+    let (text, _, _) = run(dir.path(), &["--format", "text", "plain.warc"]);
+    assert!(text.starts_with("plain.warc:"), "{text}");
+    assert!(text.contains(":https://www.example.com/a/\n"), "{text}");
+}

@@ -96,6 +96,12 @@ pub struct LowArgs {
     /// host, rare IP forms, percent-encoded delimiters, homograph hosts.
     #[arg(long, help_heading = "URIs")]
     pub warnings_only: bool,
+    /// How every input is read: `warc` as a web archive (WARC or WET,
+    /// plain or gzip), standard input included; `text` as text. Without
+    /// it, a file named `.warc`, `.warc.gz`, `.wet` or `.wet.gz`, or one
+    /// that starts with `WARC/1.`, is an archive, and the rest is text.
+    #[arg(long, value_name = "FORMAT", help_heading = "URIs")]
+    pub format: Option<InputFormat>,
 
     #[command(flatten)]
     pub walk: WalkArgs,
@@ -202,6 +208,15 @@ pub struct WalkArgs {
         help_heading = "Walking"
     )]
     pub threads: Option<u16>,
+}
+
+/// The main command's `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// Text.
+    Text,
+    /// A web archive: WARC or WET, plain or gzip.
+    Warc,
 }
 
 /// `--sort`.

@@ -11,7 +11,8 @@ use uriscan::syntax::is_scheme;
 use uriscan::walking::WalkerBuilder;
 
 use super::args::{
-    ColorChoice, LowArgs, OutputArgs, PasswordChoice, SortBy, WalkArgs,
+    ColorChoice, InputFormat, LowArgs, OutputArgs, PasswordChoice, SortBy,
+    WalkArgs,
 };
 
 /// What each URI is printed as.
@@ -106,6 +107,9 @@ pub struct Config {
     pub warnings_only: bool,
     pub search_zip: bool,
     pub text: bool,
+    /// `--format`: every input read as text or as a web archive; `None`
+    /// tells them apart by name and first bytes.
+    pub format: Option<InputFormat>,
     pub finder: Finder,
     pub walker: WalkerBuilder,
 }
@@ -148,6 +152,7 @@ impl Config {
             warnings_only: low.warnings_only,
             search_zip: common.search_zip,
             text: common.text,
+            format: low.format,
             finder: finder.build(),
             walker: common.walker,
         })

@@ -22,6 +22,7 @@ use uriscan::warc::{RecordType, WarcReader};
 
 use super::io_message::io_message;
 
+use super::args::InputFormat;
 use super::config::{Config, Input};
 use super::printer::{Label, Printer, SPILL_AT, Texts, write_stdout};
 
@@ -83,7 +84,9 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn scan_path(&mut self, path: &Path) -> Flow {
-        if uriscan::warc::is_warc_name(path) {
+        let format = self.shared.cfg.format;
+        let named = format.is_none() && uriscan::warc::is_warc_name(path);
+        if named || format == Some(InputFormat::Warc) {
             let file = match std::fs::File::open(path) {
                 Ok(f) => f,
                 Err(e) => {
@@ -111,6 +114,7 @@ impl<'s, 'c> Worker<'s, 'c> {
         };
         // A web archive by its first bytes, whatever its name.
         if let Contents::Text(bytes) = contents
+            && format.is_none()
             && uriscan::warc::has_warc_magic(bytes)
         {
             let reader = WarcReader::new(bytes);
@@ -191,6 +195,17 @@ impl<'s, 'c> Worker<'s, 'c> {
     }
 
     fn scan_stdin(&mut self) -> Flow {
+        if self.shared.cfg.format == Some(InputFormat::Warc) {
+            let reader = WarcReader::new(io::stdin().lock());
+            let (shared, printer) = (self.shared, &self.printer);
+            let path = Path::new("<stdin>");
+            if Self::scan_archive(shared, printer, &mut self.out, path, reader)
+                == Flow::Quit
+            {
+                return Flow::Quit;
+            }
+            return self.flush();
+        }
         let contents = match self.reader.stream(io::stdin().lock()) {
             Ok(c) => c,
             Err(e) => {
