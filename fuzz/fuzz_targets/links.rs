@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         .build();
     let page = Page::new(doc, format)
         .url("https://example.com/a/b.html")
-        .root("file:///root/");
+        .root("https://example.com/");
     let parser = Parser::new().iri(true);
     // Lines of a UTF-16 document are counted in its characters, not in
     // its 0x0A bytes.
