@@ -6,11 +6,9 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-fn write(root: &Path, path: &str, text: &str) {
-    let p = root.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+#[path = "support/tree.rs"]
+mod tree;
+use tree::write;
 
 /// Runs `uriscan check ARGS` in `dir`: (stdout, exit code).
 fn check(dir: &Path, args: &[&str]) -> (String, i32) {

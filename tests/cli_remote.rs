@@ -5,17 +5,14 @@
 
 #[path = "support/http.rs"]
 mod http;
+#[path = "support/tree.rs"]
+mod tree;
 
 use std::path::Path;
 
 use assert_cmd::Command;
 use http::Server;
-
-fn write(root: &Path, path: &str, text: &str) {
-    let p = root.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+use tree::write;
 
 /// Runs `uriscan check --remote ARGS` in `dir` with short timeouts and
 /// retries: (stdout, exit code).

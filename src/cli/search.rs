@@ -96,12 +96,13 @@ impl<'s, 'c> Worker<'s, 'c> {
             };
             let reader = WarcReader::new(file);
             let (shared, printer) = (self.shared, &self.printer);
-            if Self::scan_archive(shared, printer, &mut self.out, path, reader)
-                == Flow::Quit
-            {
-                return Flow::Quit;
-            }
-            return self.flush();
+            return Self::scan_archive(
+                shared,
+                printer,
+                &mut self.out,
+                path,
+                reader,
+            );
         }
         let contents = match self.reader.read(path) {
             Ok(c) => c,
@@ -119,17 +120,13 @@ impl<'s, 'c> Worker<'s, 'c> {
         {
             let reader = WarcReader::new(bytes);
             let (shared, printer) = (self.shared, &self.printer);
-            let flow = Self::scan_archive(
+            return Self::scan_archive(
                 shared,
                 printer,
                 &mut self.out,
                 path,
                 reader,
             );
-            return match flow {
-                Flow::Continue => write_out(shared, &mut self.out),
-                quit => quit,
-            };
         }
         let label = Label::path(path, self.shared.cfg.implicit_dir);
         Self::scan(
@@ -144,7 +141,8 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     /// A web archive: the payload of each `response`, `resource` and
     /// `conversion` record is scanned as a text of its own, named by the
-    /// record's `WARC-Target-URI`; the output is written as it fills.
+    /// record's `WARC-Target-URI`; the output is written as it fills,
+    /// and the rest at the end.
     fn scan_archive<R: io::Read>(
         shared: &Shared<'_>,
         printer: &Printer<'_>,
@@ -191,7 +189,10 @@ impl<'s, 'c> Worker<'s, 'c> {
             shared.uris.fetch_add(n, Ordering::Relaxed);
             shared.found.store(true, Ordering::Relaxed);
         }
-        flow
+        match flow {
+            Flow::Continue => write_out(shared, out),
+            quit => quit,
+        }
     }
 
     fn scan_stdin(&mut self) -> Flow {
@@ -199,12 +200,13 @@ impl<'s, 'c> Worker<'s, 'c> {
             let reader = WarcReader::new(io::stdin().lock());
             let (shared, printer) = (self.shared, &self.printer);
             let path = Path::new("<stdin>");
-            if Self::scan_archive(shared, printer, &mut self.out, path, reader)
-                == Flow::Quit
-            {
-                return Flow::Quit;
-            }
-            return self.flush();
+            return Self::scan_archive(
+                shared,
+                printer,
+                &mut self.out,
+                path,
+                reader,
+            );
         }
         let contents = match self.reader.stream(io::stdin().lock()) {
             Ok(c) => c,

@@ -473,11 +473,18 @@ impl TagSink for HtmlLinks<'_> {
     fn start_tag(&mut self, tag: &StartTag) {
         let is_meta = tag.name == b"meta";
         // `rel` and `hreflang` qualify the links of the elements that
-        // define them (HTML standard 4.6.7).
+        // define them (HTML standard 4.6.7): read once a tag, and only on
+        // those elements, as every start tag passes here.
         let qualified =
             matches!(&tag.name[..], b"a" | b"area" | b"link" | b"form");
-        let rel = tag.attr(b"rel").filter(|_| qualified);
-        let hreflang = tag.attr(b"hreflang").filter(|_| qualified);
+        let extra = if qualified {
+            Extra::new(
+                tag.attr(b"rel").map(|r| &r.value[..]),
+                tag.attr(b"hreflang").map(|h| &h.value[..]),
+            )
+        } else {
+            None
+        };
         if let Some(ids) = &mut self.ids {
             for a in tag.attrs() {
                 if (a.name == b"id" || (a.name == b"name" && tag.name == b"a"))
@@ -535,10 +542,7 @@ impl TagSink for HtmlLinks<'_> {
                     ),
                     raw: text(&self.src[span.range()]),
                     link: text(&a.value[piece.0..piece.1]),
-                    extra: Extra::new(
-                        rel.map(|r| &r.value[..]),
-                        hreflang.map(|h| &h.value[..]),
-                    ),
+                    extra: extra.clone(),
                 });
             }
         }
