@@ -15,7 +15,7 @@
 //! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -23,9 +23,13 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::links::{Format, Link, file_path_bytes, path_from_bytes};
+use crate::links::{Format, Link};
 
 use super::anchors::{self, AnchorStyle};
+use super::facts::{
+    DocumentFacts, LinkFacts, LinkTable, What, decoded, refresh_target,
+};
+use super::fast::{FastMap, FastSet};
 
 /// One document's links, as the reading phase gives them.
 #[derive(Debug)]
@@ -171,14 +175,28 @@ pub struct Verdict {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Broken {
     reason: Reason,
-    suggestion: Option<String>,
+    suggestion: Option<Suggestion>,
+}
+
+/// What a broken link may have meant. The check holds links as facts,
+/// without their text, so a suggestion of a path is kept as the name to
+/// put in, and written into the link when a report asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Suggestion {
+    /// The whole suggestion (`#anchor`).
+    Whole(String),
+    /// The link with its last path segment replaced by this name.
+    LastSegment(String),
+    /// The link with its last path segments replaced by these (a path
+    /// whose case differs).
+    Tail(String),
 }
 
 impl Verdict {
     fn ok() -> Verdict {
         Verdict { status: Status::Ok, broken: None }
     }
-    fn broken(reason: Reason, suggestion: Option<String>) -> Verdict {
+    fn broken(reason: Reason, suggestion: Option<Suggestion>) -> Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion }));
         Verdict { status: Status::Broken, broken }
     }
@@ -197,10 +215,18 @@ impl Verdict {
     pub fn reason(&self) -> Option<&Reason> {
         self.broken.as_ref().map(|b| &b.reason)
     }
-    /// What the link may have meant: the closest anchor or path that
-    /// exists, written as the link would write it.
-    pub fn suggestion(&self) -> Option<&str> {
-        self.broken.as_ref()?.suggestion.as_deref()
+    /// What `link` (the link this is the verdict on) may have meant: the
+    /// closest anchor or path that exists, written as the link would
+    /// write it.
+    pub fn suggestion(&self, link: &Link) -> Option<Cow<'_, str>> {
+        let link = link.link();
+        match self.broken.as_ref()?.suggestion.as_ref()? {
+            Suggestion::Whole(s) => Some(Cow::Borrowed(s)),
+            Suggestion::LastSegment(n) => {
+                replace_last_segment(link, n).map(Cow::Owned)
+            }
+            Suggestion::Tail(t) => replace_tail(link, t).map(Cow::Owned),
+        }
     }
 }
 
@@ -325,51 +351,47 @@ impl Checker {
         CheckerBuilder::new()
     }
 
+    /// The table the reading phase turns each document's links into
+    /// facts with ([`LinkTable::digest`]), from any number of threads.
+    pub fn table(&self) -> LinkTable {
+        LinkTable::new(self.opts.fragments)
+    }
+
     /// Checks every link of `docs`: one verdict per link, in the same
     /// order, for each document.
-    pub fn check(&self, docs: &[Document]) -> Vec<Vec<Verdict>> {
+    ///
+    /// ```no_run
+    /// use uriscan::checking::{Checker, Document};
+    /// use uriscan::links::{Format, LinkExtractor, Page};
+    ///
+    /// let path = std::fs::canonicalize("docs/guide.md")?;
+    /// let bytes = std::fs::read(&path)?;
+    /// let url = uriscan::links::file_uri(&path, false);
+    /// let page = Page::new(&bytes, Format::Markdown).url(&url);
+    /// let (links, ids) = LinkExtractor::new().extract_with_ids(&page);
+    /// let doc = Document {
+    ///     path: path.clone(),
+    ///     root: std::fs::canonicalize("docs")?,
+    ///     links: links.collect(),
+    ///     ids,
+    ///     disabled: vec![],
+    /// };
+    /// let checker = Checker::new();
+    /// let table = checker.table();
+    /// let (facts, links) = table.digest(doc);
+    /// let verdicts = checker.check(&table, &[facts]);
+    /// for (link, v) in links.iter().zip(&verdicts[0]) {
+    ///     println!("{}: {:?} {:?}", link.link(), v.status(), v.reason());
+    /// }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn check(
+        &self,
+        table: &LinkTable,
+        docs: &[DocumentFacts],
+    ) -> Vec<Vec<Verdict>> {
         let listings = Listings::default();
-        // Each link's local path, decoded once and interned: a site has
-        // millions of links to tens of thousands of files, so each link
-        // keeps a number, not a path. Decoded in parallel a batch of
-        // documents at a time, interned in order.
-        let mut index: FastMap<Vec<u8>, u32> = FastMap::default();
-        let mut uniq: Vec<PathBuf> = Vec::new();
-        let mut paths: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
-        for batch in docs.chunks(256) {
-            let decoded: Vec<Vec<Option<Cow<'_, [u8]>>>> = batch
-                .par_iter()
-                .map(|d| {
-                    d.links
-                        .iter()
-                        .map(|l| file_path_bytes(l.target()?))
-                        .collect()
-                })
-                .collect();
-            for doc in decoded {
-                paths.push(
-                    doc.into_iter()
-                        .map(|p| match p {
-                            None => NO_PATH,
-                            // Looked up before inserting: most links
-                            // point at a path already met, and `entry`
-                            // would copy the key for each.
-                            Some(p) => match index.get(&*p) {
-                                Some(&id) => id,
-                                None => {
-                                    let id = uniq.len() as u32;
-                                    let p = p.into_owned();
-                                    index.insert(p.clone(), id);
-                                    uniq.push(path_from_bytes(p));
-                                    id
-                                }
-                            },
-                        })
-                        .collect(),
-                );
-            }
-        }
-        drop(index);
+        let uniq = table.paths();
         // Step 2: each distinct local target once.
         let found: Vec<Found> =
             uniq.par_iter().map(|p| self.find(p, &listings)).collect();
@@ -379,20 +401,14 @@ impl Checker {
         let known: FastMap<&[u8], (&[String], Option<PathBuf>)> = docs
             .iter()
             .filter_map(|d| {
-                Some((
-                    key(&d.path),
-                    (d.ids.as_deref()?, refresh_target(&d.links)),
-                ))
+                Some((key(&d.path), (d.ids.as_deref()?, d.redirect.clone())))
             })
             .collect();
         let mut wanted: FastMap<Vec<u8>, PathBuf> = if self.opts.fragments {
             docs.iter()
-                .zip(&paths)
-                .flat_map(|(d, p)| d.links.iter().zip(p))
-                .filter(|(l, p)| {
-                    **p != NO_PATH && checked_fragment(l).is_some()
-                })
-                .filter_map(|(_, &p)| match &found[p as usize] {
+                .flat_map(|d| d.links())
+                .filter(|f| f.fragment().is_some())
+                .filter_map(|f| match &found[f.path_id()? as usize] {
                     Found::File(p) | Found::Dir(Some(p)) => Some((key(p), p)),
                     _ => None,
                 })
@@ -450,16 +466,14 @@ impl Checker {
             .collect();
         // Step 4: the verdicts.
         docs.par_iter()
-            .zip(&paths)
-            .map(|(d, p)| {
-                d.links
+            .map(|d| {
+                d.links()
                     .iter()
-                    .zip(p)
-                    .map(|(l, &p)| {
-                        let path = (p != NO_PATH).then(|| {
+                    .map(|f| {
+                        let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        self.verdict(d, l, path, &lookups)
+                        self.verdict(d, f, path, &lookups)
                     })
                     .collect()
             })
@@ -468,34 +482,23 @@ impl Checker {
 
     fn verdict(
         &self,
-        doc: &Document,
-        link: &Link,
+        doc: &DocumentFacts,
+        facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
         lookups: &FastMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
-        if doc.disabled.iter().any(|r| r.contains(&link.line())) {
-            return Verdict::excluded();
-        }
-        if let Some(e) = link.error() {
-            return Verdict::broken(Reason::Malformed(e.to_string()), None);
-        }
-        let Some(target) = link.target() else {
-            return Verdict::skipped();
-        };
-        // The scheme, compared without a copy (3 million links).
-        let scheme = target.split(':').next().unwrap_or("");
-        let is = |s: &str| scheme.eq_ignore_ascii_case(s);
-        match () {
-            _ if is("file") => {}
-            _ if is("mailto") || is("tel") => {
-                let scheme = scheme.to_ascii_lowercase();
-                return if address_ok(&scheme, target) {
-                    Verdict::ok()
-                } else {
-                    Verdict::broken(Reason::BadAddress, None)
-                };
+        match facts.what() {
+            What::Excluded => return Verdict::excluded(),
+            What::Malformed => {
+                let e = facts.error().unwrap_or_default().to_string();
+                return Verdict::broken(Reason::Malformed(e), None);
             }
-            _ => return Verdict::skipped(),
+            What::Address(true) => return Verdict::ok(),
+            What::Address(false) => {
+                return Verdict::broken(Reason::BadAddress, None);
+            }
+            What::Other => return Verdict::skipped(),
+            What::File => {}
         }
         let Some((path, found)) = path else {
             // A file: URI with a host names another machine.
@@ -508,31 +511,24 @@ impl Checker {
             Found::File(p) => Some(p),
             Found::Dir(index) => index.as_ref(),
             Found::CaseDiffers(actual) => {
-                let s = replace_tail(link.link(), actual);
+                let s = Suggestion::Tail(actual.clone());
                 return Verdict::broken(
                     Reason::CaseDiffers(actual.clone()),
-                    s,
+                    Some(s),
                 );
             }
             Found::Missing(near) => {
-                let s = near
-                    .as_ref()
-                    .and_then(|n| replace_last_segment(link.link(), n));
+                let s = near.clone().map(Suggestion::LastSegment);
                 return Verdict::broken(Reason::NoSuchFile, s);
             }
         };
-        let Some(fragment) =
-            checked_fragment(link).filter(|_| self.opts.fragments)
-        else {
+        let Some(raw_fragment) = facts.fragment() else {
             return Verdict::ok();
         };
         let Some(doc_path) = doc_path else {
             return Verdict::broken(Reason::NoIndexFile, None);
         };
-        let raw_fragment = link
-            .target()
-            .and_then(|t| t.split_once('#'))
-            .map_or("", |(_, f)| f);
+        let fragment = decoded(raw_fragment);
         let mut at = doc_path.as_path();
         for _ in 0..=MAX_REDIRECTS {
             match lookups.get(key(at)) {
@@ -553,7 +549,7 @@ impl Checker {
                     &fragment,
                     all.iter().map(String::as_str),
                 )
-                .map(|a| format!("#{a}"));
+                .map(|a| Suggestion::Whole(format!("#{a}")));
                 Verdict::broken(Reason::NoAnchor(fragment.into_owned()), s)
             }
             Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
@@ -705,48 +701,6 @@ enum Targets {
     Unknown,
 }
 
-/// Maps keyed by path bytes, hashed fast: `Path`'s own `Hash` walks its
-/// components and SipHash guards against an adversary we do not have
-/// (the two took a fifth of the time of a check of the Rust
-/// documentation, perf said). The paths come decoded from `file:` URIs
-/// after dot-segment removal, so equal bytes are equal paths.
-type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
-/// The anchors of a page as a set, hashed the same way: a link's
-/// fragment is looked up in it for each of millions of links.
-type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<FxHasher>>;
-
-/// The hash of rustc (FxHash): a rotate, xor and multiply per word.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-            self.add(w);
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(tail) ^ rest.len() as u64);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w)
-            .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
 /// A path's bytes, the key of the maps.
 fn key(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
@@ -760,24 +714,11 @@ fn is_under(path: &Path, root: &Path) -> bool {
         && (p.len() == r.len() || p[r.len()] == b'/' || r.ends_with(b"/"))
 }
 
-/// The interned path of a link that has none.
-const NO_PATH: u32 = u32::MAX;
-
 /// How many redirect pages a fragment is followed through.
 const MAX_REDIRECTS: usize = 5;
 
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Where a redirect page sends the reader: its meta refresh's local target.
-fn refresh_target(links: &[Link]) -> Option<PathBuf> {
-    links
-        .iter()
-        .find(|l| {
-            l.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
-        })
-        .and_then(Link::file_path)
 }
 
 /// A wanted document's anchors, ready for lookups.
@@ -807,20 +748,6 @@ impl<'a> Lookup<'a> {
 
 fn is_markdown(path: &Path) -> bool {
     Format::from_path(path) == Format::Markdown
-}
-
-/// The fragment to check, decoded: none for an empty one, `top` (which
-/// always holds, HTML 7.4.6.4), or a text fragment (`:~:text=`).
-fn checked_fragment(link: &Link) -> Option<Cow<'_, str>> {
-    // Most links have no fragment: say so before decoding anything.
-    if !link.target().unwrap_or(link.link()).contains('#') {
-        return None;
-    }
-    let f = link.fragment()?;
-    if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
-        return None;
-    }
-    Some(f)
 }
 
 /// `L10` or `L10-L20` (GitHub's line fragments).
@@ -920,31 +847,6 @@ fn replace_tail(link: &str, tail: &str) -> Option<String> {
     Some(out)
 }
 
-/// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a
-/// `tel:` with a number (RFC 3966: digits and visual separators, `+`).
-fn address_ok(scheme: &str, target: &str) -> bool {
-    let rest = &target[scheme.len() + 1..];
-    let body = rest.split(['?', '#']).next().unwrap_or("");
-    match scheme {
-        "mailto" => {
-            let decoded = crate::links::percent_decode(body);
-            decoded.is_empty() && rest.starts_with('?')
-                || decoded.split(',').all(|a| {
-                    let a = a.trim();
-                    a.split_once('@')
-                        .is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
-                })
-        }
-        _ => {
-            let num = body.split(';').next().unwrap_or("");
-            num.chars().any(|c| c.is_ascii_digit())
-                && num
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -954,11 +856,37 @@ mod tests {
     #[test]
     fn a_verdict_is_small() {
         assert!(std::mem::size_of::<Verdict>() <= 16);
-        let v = Verdict::broken(Reason::NoSuchFile, Some("a.md".into()));
+        let ok = Verdict::ok();
+        assert_eq!(ok.reason(), None);
+    }
+
+    /// A suggested path is written into the link it is for.
+    #[test]
+    fn suggestions_are_written_as_the_link_writes_them() {
+        let page = crate::links::Page::new(
+            b"[a](../Docs/Gude.md#x) [b](#y)",
+            Format::Markdown,
+        )
+        .url("file:///r/d/a.md");
+        let links: Vec<Link> =
+            crate::links::LinkExtractor::new().extract(&page).collect();
+        let near = Suggestion::LastSegment("guide.md".into());
+        let v = Verdict::broken(Reason::NoSuchFile, Some(near));
         assert_eq!(v.status(), Status::Broken);
         assert_eq!(v.reason(), Some(&Reason::NoSuchFile));
-        assert_eq!(v.suggestion(), Some("a.md"));
-        let ok = Verdict::ok();
-        assert_eq!((ok.reason(), ok.suggestion()), (None, None));
+        assert_eq!(
+            v.suggestion(&links[0]).as_deref(),
+            Some("../Docs/guide.md#x")
+        );
+        let case = Suggestion::Tail("docs/Gude.md".into());
+        let v =
+            Verdict::broken(Reason::CaseDiffers("docs".into()), Some(case));
+        assert_eq!(
+            v.suggestion(&links[0]).as_deref(),
+            Some("../docs/Gude.md#x")
+        );
+        let anchor = Suggestion::Whole("#z".into());
+        let v = Verdict::broken(Reason::NoAnchor("y".into()), Some(anchor));
+        assert_eq!(v.suggestion(&links[1]).as_deref(), Some("#z"));
     }
 }

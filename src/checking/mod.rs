@@ -5,6 +5,8 @@
 //! - [`local`] checks local targets (files, directories, case, index
 //!   files, fallback extensions, fragments) as a map-reduce over the
 //!   documents;
+//! - [`facts`] is what it keeps of each link between reading and the
+//!   verdicts: a kind, an interned path and a fragment, not the text;
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
@@ -12,8 +14,11 @@
 //!   over the network.
 
 pub mod anchors;
+pub mod facts;
+mod fast;
 pub mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
 
+pub use facts::{DocumentFacts, LinkFacts, LinkTable};
 pub use local::{Checker, CheckerBuilder, Document, Reason, Status, Verdict};

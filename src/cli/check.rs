@@ -13,7 +13,9 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::checking::anchors::AnchorStyle;
-use uriscan::checking::{Checker, Document, Status, Verdict};
+use uriscan::checking::{
+    Checker, Document, DocumentFacts, LinkTable, Status, Verdict,
+};
 use uriscan::links::{Format, Link, LinkExtractor};
 
 use super::args::{ColorChoice, WalkArgs};
@@ -196,6 +198,24 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         walker.path(p);
     }
     let walker = walker.build()?;
+    // The checker, and the table its facts go in as documents are read.
+    let mut checker = Checker::builder();
+    checker
+        .index_files(args.index_files.clone().unwrap_or_else(|| {
+            ["index.html", "index.htm", "README.md", "index.md"]
+                .map(String::from)
+                .to_vec()
+        }))
+        .fallback_extensions(args.fallback_extensions.clone())
+        .fragments(!args.no_fragments)
+        .anchors(match args.anchors.unwrap_or(AnchorsArg::Github) {
+            AnchorsArg::Github => AnchorStyle::Github,
+            AnchorsArg::Gitlab => AnchorStyle::Gitlab,
+            AnchorsArg::Mdbook => AnchorStyle::Mdbook,
+        })
+        .allow_outside_root(args.allow_outside_root);
+    let checker = checker.build();
+    let table = checker.table();
 
     // A progress bar on a terminal: documents read, then the check.
     let progress = if !args.no_progress && io::stderr().is_terminal() {
@@ -211,6 +231,19 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     } else {
         None
     };
+    // What of each link the report will print: every link for --json,
+    // the web links for --remote; a broken one is read again.
+    #[cfg(feature = "remote")]
+    let web = args.remote.remote;
+    #[cfg(not(feature = "remote"))]
+    let web = false;
+    let keep = if args.json && !args.errors_only {
+        Keep::All
+    } else if web {
+        Keep::Web
+    } else {
+        Keep::None
+    };
     // Map: read every document on the walker's threads.
     let docs = Mutex::new(Vec::new());
     let errored = AtomicBool::new(false);
@@ -225,6 +258,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         let sources = &sources;
         let include_text = args.include_text;
         let progress = progress.as_ref();
+        let (table, exclude) = (&table, &exclude);
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -248,25 +282,22 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 }
                 let page = sources.page(reader.doc(), &loaded);
                 let (links, ids) = sources.extractor.extract_with_ids(&page);
-                mine.held.push((
-                    path.to_path_buf(),
-                    Document {
-                        path: loaded.abs.clone(),
-                        root: loaded
-                            .root
-                            .clone()
-                            .unwrap_or_else(|| loaded.abs.clone()),
-                        links: links.collect(),
-                        ids,
-                        disabled: if format == Format::Text {
-                            vec![]
-                        } else {
-                            uriscan::checking::local::disabled_lines(
-                                reader.doc(),
-                            )
-                        },
+                let doc = Document {
+                    path: loaded.abs.clone(),
+                    root: loaded
+                        .root
+                        .clone()
+                        .unwrap_or_else(|| loaded.abs.clone()),
+                    links: links.collect(),
+                    ids,
+                    disabled: if format == Format::Text {
+                        vec![]
+                    } else {
+                        uriscan::checking::local::disabled_lines(reader.doc())
                     },
-                ));
+                };
+                let (facts, kept) = digest(table, doc, keep, exclude);
+                mine.held.push((path.to_path_buf(), facts, kept));
             }
             if mine.held.len() >= 64 {
                 mine.hand_over();
@@ -274,41 +305,22 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
             uriscan::walking::Flow::Continue
         }
     });
-    let mut docs = docs.into_inner().unwrap_or_else(|e| e.into_inner());
-    docs.sort_by(|a, b| a.0.cmp(&b.0));
-    let (labels, docs): (Vec<PathBuf>, Vec<Document>) =
-        docs.into_iter().unzip();
+    let mut read = docs.into_inner().unwrap_or_else(|e| e.into_inner());
+    read.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut labels = Vec::with_capacity(read.len());
+    let mut docs = Vec::with_capacity(read.len());
+    let mut kept = Vec::with_capacity(read.len());
+    for (label, facts, k) in read {
+        labels.push(label);
+        docs.push(facts);
+        kept.push(k);
+    }
 
-    // Reduce: the checker.
-    let mut checker = Checker::builder();
-    checker
-        .index_files(args.index_files.clone().unwrap_or_else(|| {
-            ["index.html", "index.htm", "README.md", "index.md"]
-                .map(String::from)
-                .to_vec()
-        }))
-        .fallback_extensions(args.fallback_extensions.clone())
-        .fragments(!args.no_fragments)
-        .anchors(match args.anchors.unwrap_or(AnchorsArg::Github) {
-            AnchorsArg::Github => AnchorStyle::Github,
-            AnchorsArg::Gitlab => AnchorStyle::Gitlab,
-            AnchorsArg::Mdbook => AnchorStyle::Mdbook,
-        })
-        .allow_outside_root(args.allow_outside_root);
     if let Some(bar) = &progress {
-        let n: usize = docs.iter().map(|d| d.links.len()).sum();
+        let n: usize = docs.iter().map(|d| d.links().len()).sum();
         bar.set_message(format!("checking {n} links"));
     }
-    let mut verdicts = checker.build().check(&docs);
-    if !exclude.is_empty() {
-        for (doc, vs) in docs.iter().zip(&mut verdicts) {
-            for (link, v) in doc.links.iter().zip(vs.iter_mut()) {
-                if exclude.is_match(link.target().unwrap_or(link.link())) {
-                    *v = Verdict::excluded();
-                }
-            }
-        }
-    }
+    let verdicts = checker.check(&table, &docs);
     // The remote check: with --json its rows stream out after the
     // offline ones, as they come; the other reports wait for it and
     // keep document order.
@@ -322,7 +334,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 first.parent().map(Path::to_path_buf).unwrap_or_default()
             }
         });
-        super::remote::Remote::plan(&args.remote, &root, &docs, &verdicts)?
+        super::remote::Remote::plan(&args.remote, &root, &kept, &verdicts)?
     };
     #[cfg(feature = "remote")]
     if let Some(r) = &mut remote
@@ -342,32 +354,45 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     } && !args.json;
     let mut out = Vec::with_capacity(1 << 16);
     let mut counts = Counts::default();
+    let mut reread = Reread {
+        reader: DocReader::new(args.walk.search_zip, args.walk.text),
+        sources: &sources,
+        doc: None,
+    };
     let mut sarif = vec![];
     for (di, ((label, doc), verdicts)) in
         labels.iter().zip(&docs).zip(&verdicts).enumerate()
     {
         counts.files += 1;
-        for (li, (link, v)) in doc.links.iter().zip(verdicts).enumerate() {
+        for (li, (facts, v)) in doc.links().iter().zip(verdicts).enumerate() {
             #[cfg(feature = "remote")]
             if let Some(r) = &remote
                 && r.is_remote(di, li)
+                && let Some(link) = kept[di].get(li)
             {
                 // With --json, written as the result comes, below.
                 if let Some(rv) = r.verdict(di, li, link) {
                     counts.add_remote(rv.status);
-                    let (cwd, root) = (&sources.cwd, &doc.root);
+                    let (cwd, root) = (&sources.cwd, doc.root());
                     let row = RemoteRow { label, cwd, root, link, v: &rv };
                     row.write(&mut out, &args, color, &mut sarif);
                 }
                 continue;
             }
-            #[cfg(not(feature = "remote"))]
-            let _ = (di, li);
-            counts.add(link, v);
+            counts.add(facts.is_file(), v);
+            let broken = v.status() == Status::Broken;
+            if !broken && keep != Keep::All {
+                continue;
+            }
+            let Some(link) = reread.link(&kept[di], di, li, label) else {
+                report_error(format!(
+                    "{}: changed while it was checked; run again",
+                    label.display()
+                ));
+                continue;
+            };
             if args.format == ReportFormat::Sarif && !args.json {
-                if v.status() == Status::Broken {
-                    sarif.push(sarif_result(label, link, v));
-                }
+                sarif.push(sarif_result(label, link, v));
                 continue;
             }
             write_one(
@@ -376,7 +401,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 color,
                 label,
                 &sources.cwd,
-                &doc.root,
+                doc.root(),
                 link,
                 v,
             );
@@ -386,7 +411,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         }
     }
     if args.orphans {
-        for label in orphans(&labels, &docs, &args.entry) {
+        for label in orphans(&labels, &table, &docs, &args.entry) {
             if args.json {
                 let row = serde_json::json!({
                     "path": label.to_string_lossy(),
@@ -418,12 +443,13 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         r.run(progress.as_ref(), |plan, results, t| {
             for &(di, li) in plan.links_of(t) {
                 let (di, li) = (di as usize, li as usize);
-                let (doc, link) = (&docs[di], &docs[di].links[li]);
+                let doc = &docs[di];
+                let Some(link) = kept[di].get(li) else { continue };
                 let Some(rv) = plan.verdict(results, di, li, link) else {
                     continue;
                 };
                 counts.add_remote(rv.status);
-                let (cwd, root) = (&sources.cwd, &doc.root);
+                let (cwd, root) = (&sources.cwd, doc.root());
                 let row =
                     RemoteRow { label: &labels[di], cwd, root, link, v: &rv };
                 // No SARIF with --json.
@@ -486,20 +512,23 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
 /// index.htm and the entries are never orphans.
 fn orphans<'a>(
     labels: &'a [PathBuf],
-    docs: &[Document],
+    table: &LinkTable,
+    docs: &[DocumentFacts],
     entries: &[PathBuf],
 ) -> Vec<&'a PathBuf> {
+    let paths = table.paths();
     let mut linked = std::collections::HashSet::new();
     for doc in docs {
-        for link in &doc.links {
-            let Some(p) = link.file_path() else { continue };
-            if p == doc.path {
+        for facts in doc.links() {
+            let Some(id) = facts.path_id() else { continue };
+            let p = &paths[id as usize];
+            if p == doc.path() {
                 continue;
             }
             for index in ["README.md", "index.md", "index.html", "index.htm"] {
                 linked.insert(p.join(index));
             }
-            linked.insert(p);
+            linked.insert(p.clone());
         }
     }
     let entries: Vec<PathBuf> =
@@ -509,10 +538,10 @@ fn orphans<'a>(
         .zip(docs)
         .filter(|(_, d)| {
             let name =
-                d.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
             !matches!(name, "README.md" | "index.html" | "index.htm")
-                && !entries.contains(&d.path)
-                && !linked.contains(&d.path)
+                && !entries.iter().any(|e| e == d.path())
+                && !linked.contains(d.path())
         })
         .map(|(l, _)| l)
         .collect()
@@ -522,7 +551,7 @@ fn orphans<'a>(
 fn sarif_result(label: &Path, link: &Link, v: &Verdict) -> serde_json::Value {
     let reason = v.reason().map(|r| r.to_string()).unwrap_or_default();
     let mut text = format!("broken link '{}': {reason}", link.link());
-    if let Some(s) = v.suggestion() {
+    if let Some(s) = v.suggestion(link) {
         text.push_str(&format!(" (did you mean '{s}'?)"));
     }
     sarif_at(label, link, "broken-link", "error", &text)
@@ -667,11 +696,110 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Which links of a document are kept for the report, besides their
+/// facts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    All,
+    /// The http and https links, for the remote check.
+    Web,
+    None,
+}
+
+/// The links of one document kept for the report, with their indexes.
+/// The check holds every link as [`uriscan::checking::LinkFacts`], not as
+/// text: on the Rust documentation the texts were most of its memory.
+#[derive(Default)]
+pub struct Kept(Vec<(u32, Link)>);
+
+impl Kept {
+    /// Link `li`, when it was kept.
+    pub fn get(&self, li: usize) -> Option<&Link> {
+        let i = self.0.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+        Some(&self.0[i].1)
+    }
+    /// The kept links, with their indexes, in document order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &Link)> {
+        self.0.iter().map(|(i, l)| (*i as usize, l))
+    }
+}
+
+/// `doc` as facts for the checker, its links matching `--exclude`
+/// excluded, and the links the report will print kept.
+fn digest(
+    table: &LinkTable,
+    doc: Document,
+    keep: Keep,
+    exclude: &regex::RegexSet,
+) -> (DocumentFacts, Kept) {
+    let (mut facts, links) = table.digest(doc);
+    if !exclude.is_empty() {
+        for (f, l) in facts.links_mut().iter_mut().zip(&links) {
+            if exclude.is_match(l.target().unwrap_or(l.link())) {
+                f.exclude();
+            }
+        }
+    }
+    let kept = match keep {
+        Keep::None => vec![],
+        Keep::All => (0..).zip(links).collect(),
+        Keep::Web => (0..)
+            .zip(links)
+            .zip(facts.links())
+            .filter(|((_, l), f)| !f.is_file() && is_web(l))
+            .map(|(il, _)| il)
+            .collect(),
+    };
+    (facts, Kept(kept))
+}
+
+/// Whether the link's target is an http or https URI.
+fn is_web(link: &Link) -> bool {
+    let t = link.target().unwrap_or("").as_bytes();
+    let scheme = t.split(|&b| b == b':').next().unwrap_or_default();
+    scheme.eq_ignore_ascii_case(b"http")
+        || scheme.eq_ignore_ascii_case(b"https")
+}
+
+/// A document's links read again, for the report of its broken ones.
+struct Reread<'a> {
+    reader: DocReader,
+    sources: &'a Sources,
+    doc: Option<(usize, Vec<Link>)>,
+}
+
+impl Reread<'_> {
+    /// Link `li` of document `di` (at `label`), read again when it was not
+    /// kept. `None` when the file no longer has it.
+    fn link<'k>(
+        &'k mut self,
+        kept: &'k Kept,
+        di: usize,
+        li: usize,
+        label: &Path,
+    ) -> Option<&'k Link> {
+        if let Some(l) = kept.get(li) {
+            return Some(l);
+        }
+        if self.doc.as_ref().is_none_or(|(d, _)| *d != di) {
+            let (loaded, _) = self.reader.load(self.sources, label);
+            let links = loaded
+                .map(|loaded| {
+                    let page = self.sources.page(self.reader.doc(), &loaded);
+                    self.sources.extractor.extract(&page).collect()
+                })
+                .unwrap_or_default();
+            self.doc = Some((di, links));
+        }
+        self.doc.as_ref()?.1.get(li)
+    }
+}
+
 /// A worker's documents, handed over to the shared list 64 at a time (one
 /// lock per batch, not per file) and when the worker ends.
 struct Batch<'a> {
-    docs: &'a Mutex<Vec<(PathBuf, Document)>>,
-    held: Vec<(PathBuf, Document)>,
+    docs: &'a Mutex<Vec<(PathBuf, DocumentFacts, Kept)>>,
+    held: Vec<(PathBuf, DocumentFacts, Kept)>,
 }
 
 impl Batch<'_> {
@@ -721,7 +849,7 @@ impl Counts {
             self.remote_failed += 1;
         }
     }
-    fn add(&mut self, link: &Link, v: &Verdict) {
+    fn add(&mut self, local: bool, v: &Verdict) {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,
@@ -729,7 +857,7 @@ impl Counts {
             Status::Excluded => self.excluded += 1,
             _ => {}
         }
-        if link.target().is_some_and(|t| t.starts_with("file:")) {
+        if local {
             self.local += 1;
         }
     }
@@ -745,7 +873,7 @@ struct JsonCheck<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    suggestion: Option<&'a str>,
+    suggestion: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -769,7 +897,7 @@ fn write_one(
             link: JsonLink::new(&label, link, Some(root), cwd),
             status: v.status().as_str(),
             reason: v.reason().map(|r| r.to_string()),
-            suggestion: v.suggestion(),
+            suggestion: v.suggestion(link),
         };
         let _ = serde_json::to_writer(&mut *out, &row);
         out.push(b'\n');
@@ -780,7 +908,7 @@ fn write_one(
     }
     let reason = v.reason().map(|r| r.to_string()).unwrap_or_default();
     let hint = v
-        .suggestion()
+        .suggestion(link)
         .map(|s| format!(" (did you mean '{s}'?)"))
         .unwrap_or_default();
     match args.format {

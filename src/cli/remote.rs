@@ -15,7 +15,7 @@ use uriscan::checking::remote::cache::{Cache, CacheEntry, unix_seconds};
 use uriscan::checking::remote::{
     RemoteChecker, RemoteResult, RemoteStatus, RemoteTarget, request_uri,
 };
-use uriscan::checking::{Document, Status, Verdict};
+use uriscan::checking::{Status, Verdict};
 use uriscan::links::Link;
 
 use super::printer::mask_password;
@@ -290,12 +290,13 @@ pub struct LinkVerdict<'a> {
 }
 
 impl Remote {
-    /// The remote links of `docs`: those the offline check skipped, with
-    /// an http or https target. `None` without --remote.
+    /// The remote links of each document (kept by the offline check's
+    /// reading): those it skipped, with an http or https target. `None`
+    /// without --remote.
     pub fn plan(
         args: &RemoteArgs,
         root: &Path,
-        docs: &[Document],
+        kept: &[super::check::Kept],
         verdicts: &[Vec<Verdict>],
     ) -> anyhow::Result<Option<Remote>> {
         if !args.remote {
@@ -343,11 +344,11 @@ impl Remote {
         let mut index = std::collections::HashMap::new();
         let mut targets: Vec<RemoteTarget> = vec![];
         let mut links_of: Vec<Vec<(u32, u32)>> = vec![];
-        let mut of_link = Vec::with_capacity(docs.len());
-        for (di, (doc, vs)) in docs.iter().zip(verdicts).enumerate() {
-            let mut mine = vec![NONE; doc.links.len()];
-            for (li, (link, v)) in doc.links.iter().zip(vs).enumerate() {
-                if v.status() != Status::Skipped {
+        let mut of_link = Vec::with_capacity(kept.len());
+        for (di, (kept, vs)) in kept.iter().zip(verdicts).enumerate() {
+            let mut mine = vec![NONE; vs.len()];
+            for (li, link) in kept.iter() {
+                if vs[li].status() != Status::Skipped {
                     continue;
                 }
                 let Some(uri) = link.target().and_then(request_uri) else {

@@ -1,0 +1,314 @@
+//! What the offline check keeps of each link between the reading phase
+//! and the verdicts.
+//!
+//! A site's links all wait for the whole tree to be read, since any of
+//! them may point into any document. Kept as [`Link`]s, their texts (the
+//! absolute `file:` target above all) and records were two thirds of the
+//! check's memory on the Rust documentation (3 million links). So each
+//! link becomes a [`LinkFacts`] of 24 bytes as soon as its document is
+//! read: what kind of target it has, its local path as a number in a
+//! [`LinkTable`] that the reading threads share, and the fragment to look
+//! up, when there is one. hyperlink keeps the same, interned paths and
+//! anchors; the text of a link is wanted again only for the few that a
+//! report prints, and the caller keeps or reads those.
+
+use std::borrow::Cow;
+use std::hash::BuildHasher;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::links::{Link, file_path_bytes, path_from_bytes, percent_decode};
+
+use super::fast::{FastMap, FxHasher};
+use super::local::Document;
+
+/// Shards of the path table: every reading thread interns the path of
+/// each link it reads, and behind one lock they would queue.
+const SHARDS: usize = 16;
+
+/// One shard of the path table: path bytes to their numbers.
+type Shard = FastMap<Box<[u8]>, u32>;
+
+/// The interned path of a link that has none.
+pub(crate) const NO_PATH: u32 = u32::MAX;
+
+/// The local paths of a check's links, each interned once: a site has
+/// millions of links to tens of thousands of files, so a link keeps a
+/// number. Made by [`Checker::table`]; shared by the threads that read
+/// the documents (it is `Sync`).
+///
+/// [`Checker::table`]: super::Checker::table
+#[derive(Debug)]
+pub struct LinkTable {
+    shards: Box<[Mutex<Shard>]>,
+    next: AtomicU32,
+    /// Whether fragments are kept (the check looks them up).
+    fragments: bool,
+}
+
+/// What the check needs of one link, without its text. See the
+/// [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkFacts {
+    what: What,
+    /// Its local path in the [`LinkTable`], or [`NO_PATH`].
+    path: u32,
+    /// The fragment to look up, as written, for a local target; the
+    /// error, for a malformed link.
+    text: Option<Box<str>>,
+}
+
+/// The kind of a link's target, as the check sorts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum What {
+    /// Left out: a disabled line, or an exclusion of the caller's.
+    Excluded,
+    /// Not a URI reference.
+    Malformed,
+    /// A `file:` URI: a local target, or one on another host.
+    File,
+    /// A `mailto:` or `tel:` link, and whether it holds an address.
+    Address(bool),
+    /// Anything else: not checked offline.
+    Other,
+}
+
+/// One document's links as facts, with what other links may look up in
+/// it: the ids it defines and the page it redirects to.
+#[derive(Debug)]
+pub struct DocumentFacts {
+    pub(crate) path: PathBuf,
+    pub(crate) root: PathBuf,
+    links: Vec<LinkFacts>,
+    pub(crate) ids: Option<Vec<String>>,
+    pub(crate) redirect: Option<PathBuf>,
+}
+
+impl LinkTable {
+    pub(crate) fn new(fragments: bool) -> LinkTable {
+        LinkTable {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            next: AtomicU32::new(0),
+            fragments,
+        }
+    }
+
+    /// Turns a document's links into facts, its disabled lines excluded,
+    /// and hands the links back: the caller keeps those its report will
+    /// print, if any.
+    pub fn digest(&self, doc: Document) -> (DocumentFacts, Vec<Link>) {
+        let Document { path, root, links, ids, disabled } = doc;
+        let facts = links
+            .iter()
+            .map(|l| {
+                let mut f = self.facts(l);
+                if disabled.iter().any(|r| r.contains(&l.line())) {
+                    f.exclude();
+                }
+                f
+            })
+            .collect();
+        let redirect = refresh_target(&links);
+        (DocumentFacts { path, root, links: facts, ids, redirect }, links)
+    }
+
+    /// The facts of one link.
+    pub fn facts(&self, link: &Link) -> LinkFacts {
+        let fact = |what, path, text| LinkFacts { what, path, text };
+        if let Some(e) = link.error() {
+            let e = e.to_string().into_boxed_str();
+            return fact(What::Malformed, NO_PATH, Some(e));
+        }
+        let Some(target) = link.target() else {
+            return fact(What::Other, NO_PATH, None);
+        };
+        // The scheme, compared without a copy (3 million links).
+        let scheme = target.split(':').next().unwrap_or("");
+        let is = |s: &str| scheme.eq_ignore_ascii_case(s);
+        if is("file") {
+            // A file: URI with a host names another machine: no path.
+            let path =
+                file_path_bytes(target).map_or(NO_PATH, |p| self.intern(&p));
+            let fragment = checked_fragment(target).filter(|_| self.fragments);
+            return fact(What::File, path, fragment.map(Into::into));
+        }
+        if is("mailto") || is("tel") {
+            let ok = address_ok(&scheme.to_ascii_lowercase(), target);
+            return fact(What::Address(ok), NO_PATH, None);
+        }
+        fact(What::Other, NO_PATH, None)
+    }
+
+    /// The number of `path` in the table.
+    fn intern(&self, path: &[u8]) -> u32 {
+        let hash = std::hash::BuildHasherDefault::<FxHasher>::default()
+            .hash_one(path);
+        // Not the low bits, which pick a bucket in the shard's map, nor
+        // the top seven, which it keeps as tags.
+        let shard = &self.shards[(hash >> 32) as usize % SHARDS];
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        // Looked up before inserting: most links name a path already met,
+        // and `entry` would copy the key for each.
+        if let Some(&id) = map.get(path) {
+            return id;
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        map.insert(path.into(), id);
+        id
+    }
+
+    /// Every local path the links name, indexed by their numbers.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        let n = self.next.load(Ordering::Relaxed) as usize;
+        let mut out = vec![PathBuf::new(); n];
+        for shard in self.shards.iter() {
+            let map = shard.lock().unwrap_or_else(|e| e.into_inner());
+            for (p, &id) in map.iter() {
+                out[id as usize] = path_from_bytes(p.to_vec());
+            }
+        }
+        out
+    }
+}
+
+impl LinkFacts {
+    /// Leaves the link out of the check: its verdict is
+    /// [`Status::Excluded`](super::Status::Excluded). Its local path still
+    /// counts as linked.
+    pub fn exclude(&mut self) {
+        self.what = What::Excluded;
+        self.text = None;
+    }
+    /// Whether the target is a `file:` URI.
+    pub fn is_file(&self) -> bool {
+        self.what == What::File
+    }
+    /// The number of the local path it names in the [`LinkTable`]: an
+    /// index into [`LinkTable::paths`].
+    pub fn path_id(&self) -> Option<u32> {
+        (self.path != NO_PATH).then_some(self.path)
+    }
+    pub(crate) fn what(&self) -> What {
+        self.what
+    }
+    /// The fragment to look up, as written in the target.
+    pub(crate) fn fragment(&self) -> Option<&str> {
+        match self.what {
+            What::File => self.text.as_deref(),
+            _ => None,
+        }
+    }
+    /// The error of a malformed link.
+    pub(crate) fn error(&self) -> Option<&str> {
+        match self.what {
+            What::Malformed => self.text.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl DocumentFacts {
+    /// The document's absolute path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// The root its root-relative links resolved under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    /// The facts of its links, in document order.
+    pub fn links(&self) -> &[LinkFacts] {
+        &self.links
+    }
+    /// The same, to exclude some ([`LinkFacts::exclude`]).
+    pub fn links_mut(&mut self) -> &mut [LinkFacts] {
+        &mut self.links
+    }
+}
+
+/// Where a redirect page sends the reader: its meta refresh's local target.
+pub(crate) fn refresh_target(links: &[Link]) -> Option<PathBuf> {
+    links
+        .iter()
+        .find(|l| {
+            l.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
+        })
+        .and_then(Link::file_path)
+}
+
+/// The fragment of `target` to check, as written: none for an empty one,
+/// `top` (which always holds, HTML 7.4.6.4), or a text fragment
+/// (`:~:text=`).
+fn checked_fragment(target: &str) -> Option<&str> {
+    // Most links have no fragment: say so before decoding anything.
+    let raw = &target[target.find('#')? + 1..];
+    let f = percent_decode(raw);
+    if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
+        return None;
+    }
+    Some(raw)
+}
+
+/// The fragment as the check compares it: percent-decoded.
+pub(crate) fn decoded(raw: &str) -> Cow<'_, str> {
+    percent_decode(raw)
+}
+
+/// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a
+/// `tel:` with a number (RFC 3966: digits and visual separators, `+`).
+fn address_ok(scheme: &str, target: &str) -> bool {
+    let rest = &target[scheme.len() + 1..];
+    let body = rest.split(['?', '#']).next().unwrap_or("");
+    match scheme {
+        "mailto" => {
+            let decoded = percent_decode(body);
+            decoded.is_empty() && rest.starts_with('?')
+                || decoded.split(',').all(|a| {
+                    let a = a.trim();
+                    a.split_once('@')
+                        .is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
+                })
+        }
+        _ => {
+            let num = body.split(';').next().unwrap_or("");
+            num.chars().any(|c| c.is_ascii_digit())
+                && num
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "+-.()*#".contains(c))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Millions of these wait for the verdicts: three words.
+    #[test]
+    fn facts_are_small() {
+        assert!(std::mem::size_of::<LinkFacts>() <= 24);
+    }
+
+    #[test]
+    fn paths_are_interned_once_each() {
+        let t = LinkTable::new(true);
+        let a = t.intern(b"/a/b.html");
+        let b = t.intern(b"/a/c.html");
+        assert_ne!(a, b);
+        assert_eq!(t.intern(b"/a/b.html"), a);
+        let paths = t.paths();
+        assert_eq!(paths.len(), 2);
+        assert_eq!(paths[a as usize], Path::new("/a/b.html"));
+        assert_eq!(paths[b as usize], Path::new("/a/c.html"));
+    }
+
+    #[test]
+    fn fragments_kept_are_those_checked() {
+        assert_eq!(checked_fragment("file:///a#x%20y"), Some("x%20y"));
+        assert_eq!(checked_fragment("file:///a#"), None);
+        assert_eq!(checked_fragment("file:///a#TOP"), None);
+        assert_eq!(checked_fragment("file:///a#:~:text=x"), None);
+        assert_eq!(checked_fragment("file:///a"), None);
+    }
+}
