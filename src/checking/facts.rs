@@ -5,10 +5,10 @@
 //! them may point into any document. Kept as [`Link`]s, their texts (the
 //! absolute `file:` target above all) and records were two thirds of the
 //! check's memory on the Rust documentation (3 million links). So each
-//! link becomes a [`LinkFacts`] of 24 bytes as soon as its document is
-//! read: what kind of target it has, its local path as a number in a
-//! [`LinkTable`] that the reading threads share, and the fragment to look
-//! up, when there is one. hyperlink keeps the same, interned paths and
+//! link becomes a [`LinkFacts`] of 12 bytes as soon as its document is
+//! read: what kind of target it has, and its local path and the fragment
+//! to look up as numbers in a [`LinkTable`] that the reading threads
+//! share. hyperlink keeps the same, interned paths and
 //! anchors; the text of a link is wanted again only for the few that a
 //! report prints, and the caller keeps or reads those.
 
@@ -30,33 +30,41 @@ const SHARDS: usize = 16;
 /// One shard of the path table: path bytes to their numbers.
 type Shard = FastMap<Box<[u8]>, u32>;
 
-/// The interned path of a link that has none.
+/// The interned path of a link that has none (and its absent fragment).
 pub(crate) const NO_PATH: u32 = u32::MAX;
 
-/// The local paths of a check's links, each interned once: a site has
-/// millions of links to tens of thousands of files, so a link keeps a
-/// number. Made by [`Checker::table`]; shared by the threads that read
-/// the documents (it is `Sync`).
+/// The local paths and the fragments of a check's links, each interned
+/// once: a site has millions of links to tens of thousands of files and
+/// anchors, so a link keeps two numbers. Made by [`Checker::table`];
+/// shared by the threads that read the documents (it is `Sync`).
 ///
 /// [`Checker::table`]: super::Checker::table
 #[derive(Debug)]
 pub struct LinkTable {
-    shards: Box<[Mutex<Shard>]>,
-    next: AtomicU32,
+    paths: Interner,
+    /// The fragments, and the errors of malformed links.
+    texts: Interner,
     /// Whether fragments are kept (the check looks them up).
     fragments: bool,
 }
 
+/// Byte strings to numbers, from any number of threads.
+#[derive(Debug)]
+struct Interner {
+    shards: Box<[Mutex<Shard>]>,
+    next: AtomicU32,
+}
+
 /// What the check needs of one link, without its text. See the
 /// [module docs](self).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkFacts {
     what: What,
     /// Its local path in the [`LinkTable`], or [`NO_PATH`].
     path: u32,
     /// The fragment to look up, as written, for a local target; the
-    /// error, for a malformed link.
-    text: Option<Box<str>>,
+    /// error, for a malformed link; or [`NO_PATH`].
+    text: u32,
 }
 
 /// The kind of a link's target, as the check sorts them.
@@ -87,11 +95,7 @@ pub struct DocumentFacts {
 
 impl LinkTable {
     pub(crate) fn new(fragments: bool) -> LinkTable {
-        LinkTable {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            next: AtomicU32::new(0),
-            fragments,
-        }
+        LinkTable { paths: Interner::new(), texts: Interner::new(), fragments }
     }
 
     /// Turns a document's links into facts, its disabled lines excluded,
@@ -117,55 +121,81 @@ impl LinkTable {
     pub fn facts(&self, link: &Link) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
         if let Some(e) = link.error() {
-            let e = e.to_string().into_boxed_str();
-            return fact(What::Malformed, NO_PATH, Some(e));
+            let e = self.texts.intern(e.to_string().as_bytes());
+            return fact(What::Malformed, NO_PATH, e);
         }
         let Some(target) = link.target() else {
-            return fact(What::Other, NO_PATH, None);
+            return fact(What::Other, NO_PATH, NO_PATH);
         };
         // The scheme, compared without a copy (3 million links).
         let scheme = target.split(':').next().unwrap_or("");
         let is = |s: &str| scheme.eq_ignore_ascii_case(s);
         if is("file") {
             // A file: URI with a host names another machine: no path.
-            let path =
-                file_path_bytes(target).map_or(NO_PATH, |p| self.intern(&p));
-            let fragment = checked_fragment(target).filter(|_| self.fragments);
-            return fact(What::File, path, fragment.map(Into::into));
+            let path = file_path_bytes(target)
+                .map_or(NO_PATH, |p| self.paths.intern(&p));
+            let fragment = checked_fragment(target)
+                .filter(|_| self.fragments)
+                .map_or(NO_PATH, |f| self.texts.intern(f.as_bytes()));
+            return fact(What::File, path, fragment);
         }
         if is("mailto") || is("tel") {
             let ok = address_ok(&scheme.to_ascii_lowercase(), target);
-            return fact(What::Address(ok), NO_PATH, None);
+            return fact(What::Address(ok), NO_PATH, NO_PATH);
         }
-        fact(What::Other, NO_PATH, None)
-    }
-
-    /// The number of `path` in the table.
-    fn intern(&self, path: &[u8]) -> u32 {
-        let hash = std::hash::BuildHasherDefault::<FxHasher>::default()
-            .hash_one(path);
-        // Not the low bits, which pick a bucket in the shard's map, nor
-        // the top seven, which it keeps as tags.
-        let shard = &self.shards[(hash >> 32) as usize % SHARDS];
-        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
-        // Looked up before inserting: most links name a path already met,
-        // and `entry` would copy the key for each.
-        if let Some(&id) = map.get(path) {
-            return id;
-        }
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        map.insert(path.into(), id);
-        id
+        fact(What::Other, NO_PATH, NO_PATH)
     }
 
     /// Every local path the links name, indexed by their numbers.
     pub fn paths(&self) -> Vec<PathBuf> {
+        self.paths.all().into_iter().map(path_from_bytes).collect()
+    }
+
+    /// Every fragment and error, indexed by their numbers.
+    pub(crate) fn texts(&self) -> Vec<Box<str>> {
+        self.texts
+            .all()
+            .into_iter()
+            // They were `str`s when interned.
+            .map(|t| String::from_utf8_lossy(&t).into())
+            .collect()
+    }
+}
+
+impl Interner {
+    fn new() -> Interner {
+        Interner {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            next: AtomicU32::new(0),
+        }
+    }
+
+    /// The number of `bytes`.
+    fn intern(&self, bytes: &[u8]) -> u32 {
+        let hash = std::hash::BuildHasherDefault::<FxHasher>::default()
+            .hash_one(bytes);
+        // Not the low bits, which pick a bucket in the shard's map, nor
+        // the top seven, which it keeps as tags.
+        let shard = &self.shards[(hash >> 32) as usize % SHARDS];
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        // Looked up before inserting: most links name a path (or
+        // fragment) already met, and `entry` would copy the key for each.
+        if let Some(&id) = map.get(bytes) {
+            return id;
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        map.insert(bytes.into(), id);
+        id
+    }
+
+    /// Every string interned, indexed by its number.
+    fn all(&self) -> Vec<Vec<u8>> {
         let n = self.next.load(Ordering::Relaxed) as usize;
-        let mut out = vec![PathBuf::new(); n];
+        let mut out = vec![vec![]; n];
         for shard in self.shards.iter() {
             let map = shard.lock().unwrap_or_else(|e| e.into_inner());
-            for (p, &id) in map.iter() {
-                out[id as usize] = path_from_bytes(p.to_vec());
+            for (b, &id) in map.iter() {
+                out[id as usize] = b.to_vec();
             }
         }
         out
@@ -178,7 +208,7 @@ impl LinkFacts {
     /// counts as linked.
     pub fn exclude(&mut self) {
         self.what = What::Excluded;
-        self.text = None;
+        self.text = NO_PATH;
     }
     /// Whether the target is a `file:` URI.
     pub fn is_file(&self) -> bool {
@@ -192,19 +222,14 @@ impl LinkFacts {
     pub(crate) fn what(&self) -> What {
         self.what
     }
-    /// The fragment to look up, as written in the target.
-    pub(crate) fn fragment(&self) -> Option<&str> {
-        match self.what {
-            What::File => self.text.as_deref(),
-            _ => None,
-        }
+    /// The number of the fragment to look up, as written in the target,
+    /// in [`LinkTable::texts`].
+    pub(crate) fn fragment(&self) -> Option<u32> {
+        (self.what == What::File && self.text != NO_PATH).then_some(self.text)
     }
-    /// The error of a malformed link.
-    pub(crate) fn error(&self) -> Option<&str> {
-        match self.what {
-            What::Malformed => self.text.as_deref(),
-            _ => None,
-        }
+    /// The number of the error of a malformed link.
+    pub(crate) fn error(&self) -> Option<u32> {
+        (self.what == What::Malformed).then_some(self.text)
     }
 }
 
@@ -284,19 +309,19 @@ fn address_ok(scheme: &str, target: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// Millions of these wait for the verdicts: three words.
+    /// Millions of these wait for the verdicts: twelve bytes.
     #[test]
     fn facts_are_small() {
-        assert!(std::mem::size_of::<LinkFacts>() <= 24);
+        assert!(std::mem::size_of::<LinkFacts>() <= 12);
     }
 
     #[test]
     fn paths_are_interned_once_each() {
         let t = LinkTable::new(true);
-        let a = t.intern(b"/a/b.html");
-        let b = t.intern(b"/a/c.html");
+        let a = t.paths.intern(b"/a/b.html");
+        let b = t.paths.intern(b"/a/c.html");
         assert_ne!(a, b);
-        assert_eq!(t.intern(b"/a/b.html"), a);
+        assert_eq!(t.paths.intern(b"/a/b.html"), a);
         let paths = t.paths();
         assert_eq!(paths.len(), 2);
         assert_eq!(paths[a as usize], Path::new("/a/b.html"));

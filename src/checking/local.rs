@@ -392,6 +392,7 @@ impl Checker {
     ) -> Vec<Vec<Verdict>> {
         let listings = Listings::default();
         let uniq = table.paths();
+        let texts = table.texts();
         // Step 2: each distinct local target once.
         let found: Vec<Found> =
             uniq.par_iter().map(|p| self.find(p, &listings)).collect();
@@ -473,7 +474,7 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        self.verdict(d, f, path, &lookups)
+                        self.verdict(d, f, path, &texts, &lookups)
                     })
                     .collect()
             })
@@ -485,12 +486,14 @@ impl Checker {
         doc: &DocumentFacts,
         facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
+        texts: &[Box<str>],
         lookups: &FastMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         match facts.what() {
             What::Excluded => return Verdict::excluded(),
             What::Malformed => {
-                let e = facts.error().unwrap_or_default().to_string();
+                let e = facts.error().map_or("", |e| &texts[e as usize]);
+                let e = e.to_string();
                 return Verdict::broken(Reason::Malformed(e), None);
             }
             What::Address(true) => return Verdict::ok(),
@@ -525,6 +528,7 @@ impl Checker {
         let Some(raw_fragment) = facts.fragment() else {
             return Verdict::ok();
         };
+        let raw_fragment = &*texts[raw_fragment as usize];
         let Some(doc_path) = doc_path else {
             return Verdict::broken(Reason::NoIndexFile, None);
         };
