@@ -458,6 +458,7 @@ pub fn suggest<'a>(
     wanted: &str,
     have: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    let mut bag = Bag::of(wanted);
     let wanted: Vec<char> = wanted.chars().collect();
     let limit = (wanted.len() / 3).max(2);
     let mut rows = (Vec::new(), Vec::new());
@@ -467,11 +468,12 @@ pub fn suggest<'a>(
         // anchors of a page are ruled out without the table.
         let len = candidate.chars().count();
         let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
-        if len.abs_diff(wanted.len()) > bound {
+        if len.abs_diff(wanted.len()) > bound
+            || bag.as_mut().is_some_and(|b| b.distance(candidate) > bound)
+        {
             continue;
         }
-        let d = levenshtein(&wanted, candidate, &mut rows);
-        if d <= bound {
+        if let Some(d) = levenshtein(&wanted, candidate, bound, &mut rows) {
             best = Some((d, candidate));
         }
     }
@@ -479,24 +481,77 @@ pub fn suggest<'a>(
 }
 
 /// The edit distance between `a` and `b` (insertions, deletions and
-/// substitutions of one character each), in O(n·m) time with two rows.
+/// substitutions of one character each) when it is at most `bound`, in
+/// O(n·m) time with two rows. A row's smallest entry never shrinks
+/// further down the table, so the walk stops at the first row whose
+/// entries all pass `bound` (Ukkonen's cut-off): a missing page's name
+/// is held against every name of its directory, and nearly all are far.
 fn levenshtein(
     a: &[char],
     b: &str,
+    bound: usize,
     (prev, cur): &mut (Vec<usize>, Vec<usize>),
-) -> usize {
+) -> Option<usize> {
     prev.clear();
     prev.extend(0..=a.len());
     for (j, cb) in b.chars().enumerate() {
         cur.clear();
         cur.push(j + 1);
+        let mut least = j + 1;
         for (i, &ca) in a.iter().enumerate() {
             let substitute = prev[i] + usize::from(ca != cb);
-            cur.push(substitute.min(prev[i + 1] + 1).min(cur[i] + 1));
+            let d = substitute.min(prev[i + 1] + 1).min(cur[i] + 1);
+            least = least.min(d);
+            cur.push(d);
+        }
+        if least > bound {
+            return None;
         }
         std::mem::swap(prev, cur);
     }
-    prev[a.len()]
+    Some(prev[a.len()]).filter(|&d| d <= bound)
+}
+
+/// The characters of an ASCII string, counted: for a lower bound of its
+/// edit distance to others, in linear time. Each edit mends at most one
+/// character that one string has more of than the other (the bag
+/// distance), and most names of a directory are ruled out by it.
+struct Bag {
+    count: [i32; 128],
+    len: usize,
+}
+
+impl Bag {
+    /// The bag of `s`, when it is ASCII.
+    fn of(s: &str) -> Option<Bag> {
+        if !s.is_ascii() {
+            return None;
+        }
+        let mut count = [0i32; 128];
+        for c in s.bytes() {
+            count[usize::from(c)] += 1;
+        }
+        Some(Bag { count, len: s.len() })
+    }
+
+    /// The bag distance to `other`; 0 (no bound) when it is not ASCII.
+    /// The counts are taken down for `other` and put back, which is
+    /// cheaper than a copy of them for each of thousands of names.
+    fn distance(&mut self, other: &str) -> usize {
+        if !other.is_ascii() {
+            return 0;
+        }
+        let mut common = 0;
+        for c in other.bytes() {
+            let n = &mut self.count[usize::from(c)];
+            common += usize::from(*n > 0);
+            *n -= 1;
+        }
+        for c in other.bytes() {
+            self.count[usize::from(c)] += 1;
+        }
+        (self.len - common).max(other.len() - common)
+    }
 }
 
 #[cfg(test)]
@@ -713,14 +768,72 @@ mod tests {
     #[test]
     fn levenshtein_distances() {
         let mut rows = (Vec::new(), Vec::new());
-        let mut d = |a: &str, b: &str| {
+        let mut d = |a: &str, b: &str, bound| {
             let a: Vec<char> = a.chars().collect();
-            levenshtein(&a, b, &mut rows)
+            levenshtein(&a, b, bound, &mut rows)
         };
-        assert_eq!(d("kitten", "sitting"), 3);
-        assert_eq!(d("", "abc"), 3);
-        assert_eq!(d("abc", ""), 3);
-        assert_eq!(d("flaw", "lawn"), 2);
-        assert_eq!(d("same", "same"), 0);
+        assert_eq!(d("kitten", "sitting", 9), Some(3));
+        assert_eq!(d("kitten", "sitting", 3), Some(3));
+        assert_eq!(d("kitten", "sitting", 2), None);
+        assert_eq!(d("", "abc", 9), Some(3));
+        assert_eq!(d("abc", "", 9), Some(3));
+        assert_eq!(d("flaw", "lawn", 9), Some(2));
+        assert_eq!(d("same", "same", 0), Some(0));
+        assert_eq!(d("missing-12.md", "part-0012.md", 4), None);
+    }
+
+    /// The cut-off and the bag distance change no answer: each held to
+    /// the whole table, with no bound.
+    #[test]
+    fn cut_offs_keep_the_distance() {
+        fn full(a: &[char], b: &str) -> usize {
+            let b: Vec<char> = b.chars().collect();
+            let mut prev: Vec<usize> = (0..=a.len()).collect();
+            for (j, cb) in b.iter().enumerate() {
+                let mut cur = vec![j + 1];
+                for (i, ca) in a.iter().enumerate() {
+                    let d = (prev[i] + usize::from(ca != cb))
+                        .min(prev[i + 1] + 1)
+                        .min(cur[i] + 1);
+                    cur.push(d);
+                }
+                prev = cur;
+            }
+            prev[a.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "install",
+            "instalation",
+            "installation",
+            "usage",
+            "part-0001.md",
+            "missing-1.md",
+            "é-x",
+            "x-é",
+            "kitten",
+            "sitting",
+            "aaaa",
+            "bbbb",
+            "abab",
+        ];
+        let mut rows = (Vec::new(), Vec::new());
+        for a in words {
+            let ac: Vec<char> = a.chars().collect();
+            for b in words {
+                let d = full(&ac, b);
+                if let Some(mut bag) = Bag::of(a) {
+                    assert!(bag.distance(b) <= d, "{a} {b}");
+                }
+                for bound in 0..8 {
+                    let want = (d <= bound).then_some(d);
+                    assert_eq!(levenshtein(&ac, b, bound, &mut rows), want);
+                }
+            }
+        }
     }
 }

@@ -318,10 +318,36 @@ enum Found {
 /// The listings of directories, read once each: for the case check and
 /// for suggestions.
 #[derive(Default)]
-struct Listings(Mutex<HashMap<PathBuf, Arc<Vec<OsString>>>>);
+struct Listings(Mutex<HashMap<PathBuf, Arc<Listing>>>);
+
+/// One directory's names: a set for the exact lookup of each path's
+/// components (a directory of rustdoc holds thousands of pages, and tens
+/// of thousands of paths look in it), and, made the first time a name is
+/// missing, the names as text and lowercased.
+#[derive(Default)]
+struct Listing {
+    names: Vec<OsString>,
+    set: FastSet<OsString>,
+    /// `names` as text (lossily), and lowercased.
+    text: std::sync::OnceLock<(Vec<String>, Vec<String>)>,
+}
+
+impl Listing {
+    fn text(&self) -> &(Vec<String>, Vec<String>) {
+        self.text.get_or_init(|| {
+            let text: Vec<String> = self
+                .names
+                .iter()
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect();
+            let lower = text.iter().map(|n| n.to_lowercase()).collect();
+            (text, lower)
+        })
+    }
+}
 
 impl Listings {
-    fn get(&self, dir: &Path) -> Arc<Vec<OsString>> {
+    fn get(&self, dir: &Path) -> Arc<Listing> {
         if let Some(l) =
             self.0.lock().unwrap_or_else(|e| e.into_inner()).get(dir)
         {
@@ -332,12 +358,14 @@ impl Listings {
                 rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect()
             })
             .unwrap_or_default();
-        let names = Arc::new(names);
+        let set = names.iter().cloned().collect();
+        let listing =
+            Arc::new(Listing { names, set, text: Default::default() });
         self.0
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(dir.to_path_buf(), names.clone());
-        names
+            .insert(dir.to_path_buf(), listing.clone());
+        listing
     }
 }
 
@@ -777,19 +805,16 @@ fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
             at.push(c);
             continue;
         };
-        let names = listings.get(&at);
-        if names.iter().any(|n| n == name) {
+        let listing = listings.get(&at);
+        if listing.set.contains(name) {
             at.push(name);
             continue;
         }
         let lower = name.to_string_lossy().to_lowercase();
-        match names
-            .iter()
-            .find(|n| n.to_string_lossy().to_lowercase() == lower)
-        {
-            Some(n) => {
+        match listing.text().1.iter().position(|n| *n == lower) {
+            Some(k) => {
                 first_diff.get_or_insert(i);
-                at.push(n);
+                at.push(&listing.names[k]);
             }
             None => return Err(None),
         }
@@ -808,10 +833,8 @@ fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
 fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
     let parent = path.parent()?;
     let name = path.file_name()?.to_string_lossy();
-    let names = listings.get(parent);
-    let strings: Vec<String> =
-        names.iter().map(|n| n.to_string_lossy().into_owned()).collect();
-    anchors::suggest(&name, strings.iter().map(String::as_str))
+    let listing = listings.get(parent);
+    anchors::suggest(&name, listing.text().0.iter().map(String::as_str))
         .map(str::to_owned)
 }
 
