@@ -469,7 +469,7 @@ pub fn suggest<'a>(
         let len = candidate.chars().count();
         let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
         if len.abs_diff(wanted.len()) > bound
-            || bag.as_mut().is_some_and(|b| b.distance(candidate) > bound)
+            || bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
         {
             continue;
         }
@@ -534,23 +534,31 @@ impl Bag {
         Some(Bag { count, len: s.len() })
     }
 
-    /// The bag distance to `other`; 0 (no bound) when it is not ASCII.
-    /// The counts are taken down for `other` and put back, which is
-    /// cheaper than a copy of them for each of thousands of names.
-    fn distance(&mut self, other: &str) -> usize {
+    /// Whether the bag distance to `other` passes `bound` (never when
+    /// `other` is not ASCII). The counts are taken down for `other` and
+    /// put back, which is cheaper than a copy of them for each of
+    /// thousands of names, and the walk stops once `other` has more than
+    /// `bound` characters this string lacks.
+    fn exceeds(&mut self, other: &str, bound: usize) -> bool {
         if !other.is_ascii() {
-            return 0;
+            return false;
         }
-        let mut common = 0;
-        for c in other.bytes() {
+        let b = other.as_bytes();
+        let (mut common, mut seen) = (0, 0);
+        for &c in b {
             let n = &mut self.count[usize::from(c)];
             common += usize::from(*n > 0);
             *n -= 1;
+            seen += 1;
+            if seen - common > bound {
+                break;
+            }
         }
-        for c in other.bytes() {
+        for &c in &b[..seen] {
             self.count[usize::from(c)] += 1;
         }
-        (self.len - common).max(other.len() - common)
+        seen - common > bound
+            || (self.len - common).max(b.len() - common) > bound
     }
 }
 
@@ -780,6 +788,9 @@ mod tests {
         assert_eq!(d("flaw", "lawn", 9), Some(2));
         assert_eq!(d("same", "same", 0), Some(0));
         assert_eq!(d("missing-12.md", "part-0012.md", 4), None);
+        let mut bag = Bag::of("abc");
+        assert!(bag.as_mut().is_some_and(|b| b.exceeds("xyz", 2)));
+        assert!(bag.as_mut().is_some_and(|b| !b.exceeds("cab", 0)));
     }
 
     /// The cut-off and the bag distance change no answer: each held to
@@ -827,7 +838,14 @@ mod tests {
             for b in words {
                 let d = full(&ac, b);
                 if let Some(mut bag) = Bag::of(a) {
-                    assert!(bag.distance(b) <= d, "{a} {b}");
+                    // A lower bound: never past the distance itself.
+                    assert!(!bag.exceeds(b, d), "{a} {b}");
+                    for bound in 0..d {
+                        bag.exceeds(b, bound);
+                    }
+                    // The counts are put back after each.
+                    let fresh = Bag::of(a).map(|f| f.count);
+                    assert_eq!(Some(bag.count), fresh, "{a} {b}");
                 }
                 for bound in 0..8 {
                     let want = (d <= bound).then_some(d);
