@@ -43,6 +43,8 @@ struct TagEmitter<'s, S: TagSink> {
     mark: usize,
     /// The offset of the last `<` that may open markup.
     lt: usize,
+    /// The start tag ends with `/>`.
+    self_closing: bool,
 }
 
 impl<'s, S: TagSink> TagEmitter<'s, S> {
@@ -60,6 +62,7 @@ impl<'s, S: TagSink> TagEmitter<'s, S> {
             dropping: false,
             mark: 0,
             lt: 0,
+            self_closing: false,
         }
     }
 
@@ -126,6 +129,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
 
     fn init_start_tag(&mut self) {
         self.tag.clear();
+        self.self_closing = false;
         self.current = Current::Start;
         self.dropping = false;
     }
@@ -148,7 +152,8 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
                 self.last_start.clear();
                 self.last_start.extend_from_slice(&self.tag.name);
                 self.sink.start_tag(&self.tag);
-                Some(match self.tree.start_tag(&self.tag.name)? {
+                let closed = self.self_closing;
+                Some(match self.tree.start_tag(&self.tag.name, closed)? {
                     TextState::RcData => State::RcData,
                     TextState::RawText => State::RawText,
                     TextState::ScriptData => State::ScriptData,
@@ -173,7 +178,9 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
         self.current = Current::None;
     }
 
-    fn set_self_closing(&mut self) {}
+    fn set_self_closing(&mut self) {
+        self.self_closing = true;
+    }
 
     fn set_force_quirks(&mut self) {}
 

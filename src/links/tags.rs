@@ -209,8 +209,14 @@ impl Tree {
     }
 
     /// A start tag named `name` was emitted: the state it switches to.
-    pub(crate) fn start_tag(&mut self, name: &[u8]) -> Option<TextState> {
-        if name == b"svg" || name == b"math" {
+    /// A self-closing `<svg/>` or `<math/>` is closed at once (13.2.6.4.7),
+    /// and opens no foreign content.
+    pub(crate) fn start_tag(
+        &mut self,
+        name: &[u8],
+        self_closing: bool,
+    ) -> Option<TextState> {
+        if (name == b"svg" || name == b"math") && !self_closing {
             self.foreign += 1;
         }
         if !self.switch_states || self.foreign > 0 {

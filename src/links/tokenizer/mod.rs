@@ -254,12 +254,12 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
         let Some(at) = tag_name(html, lt + 1, &mut self.tag.name) else {
             return Next::Eof;
         };
-        let Some(end) = self.attributes(at, true) else {
+        let Some((end, self_closing)) = self.attributes(at, true) else {
             return Next::Eof;
         };
         self.mark = end;
         self.sink.start_tag(&self.tag);
-        match self.tree.start_tag(&self.tag.name) {
+        match self.tree.start_tag(&self.tag.name, self_closing) {
             None => Next::Data(end),
             Some(state) => {
                 self.end_name.clear();
@@ -293,7 +293,7 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
     fn end_tag_rest(&mut self, at: usize, name: &[u8]) -> Next {
         match self.attributes(at, false) {
             None => Next::Eof,
-            Some(end) => {
+            Some((end, _)) => {
                 self.tree.end_tag(name);
                 self.done(end)
             }
@@ -301,9 +301,14 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
     }
 
     /// The attributes of a tag, from `at` after its name, up to its `>`
-    /// (13.2.5.32 to 13.2.5.40): the offset after the `>`, or `None` at
+    /// (13.2.5.32 to 13.2.5.40): the offset after the `>` and whether the
+    /// tag is self-closing (`/>`, not a value ending in `/`), or `None` at
     /// the end of the input. Kept on the tag when `keep`.
-    fn attributes(&mut self, mut at: usize, keep: bool) -> Option<usize> {
+    fn attributes(
+        &mut self,
+        mut at: usize,
+        keep: bool,
+    ) -> Option<(usize, bool)> {
         let html = self.html;
         loop {
             // The before attribute name state.
@@ -313,11 +318,11 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
                 c = *html.get(at)?;
             }
             match c {
-                b'>' => return Some(at + 1),
+                b'>' => return Some((at + 1, false)),
                 b'/' => {
                     // The self-closing start tag state.
                     if *html.get(at + 1)? == b'>' {
-                        return Some(at + 2);
+                        return Some((at + 2, true));
                     }
                     at += 1;
                     continue;
@@ -351,7 +356,7 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
                 c = *html.get(at)?;
             }
             let (raw, next) = match c {
-                b'>' => return Some(at + 1),
+                b'>' => return Some((at + 1, false)),
                 b'"' | b'\'' => {
                     let i = memchr::memchr(c, &html[at + 1..])?;
                     (Span::new(at + 1, at + 1 + i), at + 2 + i)

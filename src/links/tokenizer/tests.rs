@@ -141,6 +141,8 @@ fn same_on_the_cases_written_out() {
         b"<script>a<!--<script>x</script>--></script>y</script>z<p>",
         b"<script><!--x--></script><a href=1>",
         b"<svg><![CDATA[x]]]></svg>a<b>",
+        b"<svg/><script><a href=x></script><a href=y>",
+        b"<math><svg/></math><style><a href=x></style><svg a=b/>",
         b"<!--->a<!-->b<!---->c<!--x--!>d<!-- -- -!->e-->",
         b"<!---!>a-->",
         b"<!--a--!->b-->c<!--d--!-->e",
@@ -236,4 +238,18 @@ fn pathological_inputs_are_read() {
     let mut title = b"<title>".to_vec();
     title.extend(b"</titl".repeat(MIB / 6));
     check(&title, 1);
+}
+
+/// A self-closing `<svg/>` opens no foreign content: the script after it
+/// is still script, whose text holds no tags.
+#[test]
+fn self_closing_svg_closes_at_once() {
+    let log =
+        Log::ours(b"<svg/><script><a href=x></script><a href=y>", true, false);
+    let names: Vec<&[u8]> = log.tags.iter().map(|t| &t.0[..]).collect();
+    assert_eq!(names, [&b"svg"[..], b"script", b"a"]);
+    assert_eq!(log.tags[2].2[0].1, b"y");
+    // Not so `<svg>`, where `<script>` holds markup.
+    let log = Log::ours(b"<svg><script><a href=x></script>", true, false);
+    assert_eq!(log.tags.len(), 3);
 }
