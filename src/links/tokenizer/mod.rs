@@ -35,7 +35,8 @@ fn is_space(b: u8) -> bool {
     CLASS[b as usize] & SPACE != 0
 }
 
-/// Where a run of text stands.
+/// The start of the current text run while markup is being read: no run
+/// is open (markup that the input ends inside ends the text before it).
 const IN_MARKUP: usize = usize::MAX;
 
 /// Tokenizes `html` and tells `sink` what [`super::tags::run`] says.
@@ -54,6 +55,8 @@ pub(crate) fn run<S: TagSink>(html: &[u8], sink: &mut S, switch_states: bool) {
     t.run();
 }
 
+/// The tokenizer's state between its states: each state is a method that
+/// reads from an offset and says what comes next ([`Next`]).
 struct Tokenizer<'h, 's, S: TagSink> {
     html: &'h [u8],
     sink: &'s mut S,
