@@ -253,3 +253,29 @@ fn self_closing_svg_closes_at_once() {
     let log = Log::ours(b"<svg><script><a href=x></script>", true, false);
     assert_eq!(log.tags.len(), 3);
 }
+
+/// A text run is the bytes between two pieces of markup: a `<` that opens
+/// none, `</>` and a leading reference are inside it; script text is not
+/// reported, style text is, whole.
+#[test]
+fn text_runs_lie_between_markup() {
+    let runs = |html: &[u8]| {
+        let log = Log::ours(html, true, false);
+        let text: Vec<&[u8]> =
+            log.text.iter().map(|s| &html[s.range()]).collect();
+        let style: Vec<&[u8]> =
+            log.style.iter().map(|s| &html[s.range()]).collect();
+        (text.concat(), text.len(), style.concat())
+    };
+    assert_eq!(runs(b"a < b</>c<p>"), (b"a < b</>c".to_vec(), 1, vec![]));
+    assert_eq!(
+        runs(b"<p>&amp;x<!-- y -->z"),
+        (b"&amp;xz".to_vec(), 2, vec![])
+    );
+    assert_eq!(
+        runs(b"<script>s<p></script><style>a<b{}</style>t"),
+        (b"t".to_vec(), 1, b"a<b{}".to_vec())
+    );
+    // The input ending inside a tag ends the text at its `<`.
+    assert_eq!(runs(b"x<a href=y"), (b"x".to_vec(), 1, vec![]));
+}
