@@ -38,7 +38,7 @@ pub(crate) fn sniff_html(bytes: &[u8]) -> Option<&'static Encoding> {
     }
     let head = &bytes[..bytes.len().min(1024)];
     let mut meta = Meta(None);
-    run(head, &mut meta, true, None);
+    run(head, &mut meta, true);
     // A page that says UTF-16 in ASCII is not UTF-16 (13.2.3.2 step 5).
     meta.0.map(|e| if e == UTF_16LE || e == UTF_16BE { UTF_8 } else { e })
 }

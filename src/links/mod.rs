@@ -83,8 +83,17 @@ use crate::scanning::Finder;
 pub(crate) mod charset;
 mod html;
 pub(crate) mod markdown;
+#[cfg(any(test, feature = "differential"))]
+pub(crate) mod oracle;
 pub(crate) mod tags;
 mod target;
+mod tokenizer;
+
+#[cfg(feature = "differential")]
+#[doc(hidden)]
+pub use oracle::differential;
+#[doc(hidden)]
+pub use tags::count_start_tags;
 
 pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
 #[cfg(feature = "check")]
