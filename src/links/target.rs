@@ -213,6 +213,19 @@ impl Resolver<'_> {
     /// Resolves `link`: repaired, then resolved by 5.2; a root-relative
     /// link goes under the root when there is one.
     pub(crate) fn resolve(&self, link: &str) -> Result<String, LinkError> {
+        let mut out = String::new();
+        self.resolve_into(link, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`resolve`](Resolver::resolve), appending the target to `out` (left
+    /// as it was on an error), so that a document's links share one
+    /// buffer.
+    pub(crate) fn resolve_into(
+        &self,
+        link: &str,
+        out: &mut String,
+    ) -> Result<(), LinkError> {
         let repaired = repair(link, self.special);
         let reference = self
             .parser
@@ -222,8 +235,6 @@ impl Resolver<'_> {
             .base
             .as_ref()
             .map_err(|b| LinkError::InvalidBase((*b).to_owned()))?;
-        let mut out =
-            String::with_capacity(base.as_str().len() + repaired.len());
         if let Some(root) = &self.root
             && reference.scheme().is_none()
             && reference.authority().is_none()
@@ -236,18 +247,14 @@ impl Resolver<'_> {
                 .parser
                 .parse_reference(&local)
                 .map_err(LinkError::Invalid)?;
-            resolve_into(root, &r, &mut out).map_err(|_| {
+            return resolve_into(root, &r, out).map_err(|_| {
                 LinkError::InvalidBase(root.as_str().to_owned())
-            })?;
-            return Ok(out);
+            });
         }
-        resolve_into(base, &reference, &mut out).map_err(|e| {
-            match e.kind() {
-                ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
-                _ => LinkError::InvalidBase(base.as_str().to_owned()),
-            }
-        })?;
-        Ok(out)
+        resolve_into(base, &reference, out).map_err(|e| match e.kind() {
+            ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
+            _ => LinkError::InvalidBase(base.as_str().to_owned()),
+        })
     }
 }
 
