@@ -676,14 +676,15 @@ impl LinkExtractor {
         let resolver = base.as_ref().map(target::Base::resolver);
         let page_resolver = page_base.as_ref().map(target::Base::resolver);
         let text = decoded.text.as_bytes();
-        let lines = charset::line_starts(text);
+        // Links are in document order: their lines are counted forward.
+        let mut lines = charset::LineCursor::new(text);
         // One buffer for every target: each is copied into its link.
         let mut target = String::new();
         let links: Vec<Link> = raw
             .into_iter()
             .map(|r| {
-                let line = lines.partition_point(|&s| s <= r.span.start);
-                let line_start = decoded.byte_offset(lines[line - 1]);
+                let (line, line_start) = lines.locate(r.span.start);
+                let line_start = decoded.byte_offset(line_start);
                 let start = decoded.byte_offset(r.span.start);
                 let end = decoded.byte_offset(r.span.end);
                 let is_base =
