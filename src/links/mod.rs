@@ -694,7 +694,12 @@ impl LinkExtractor {
                 } else {
                     &resolver
                 };
-                let raw = text_of(&text[r.span.range()]);
+                // A span on character boundaries (all of them, but for a
+                // guard) is text already: no UTF-8 check of its bytes.
+                let raw = match decoded.text.get(r.span.range()) {
+                    Some(s) => Cow::Borrowed(s),
+                    None => text_of(&text[r.span.range()]),
+                };
                 let link = r.link.as_deref().unwrap_or(&raw);
                 target.clear();
                 let (resolved, error) = match resolver {

@@ -63,16 +63,17 @@ pub(crate) fn scheme_of(link: &str) -> Option<&str> {
 /// The authority is left as written: a space in a host is an error, as it
 /// is for a browser.
 pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
+    if needs_no_repair(link.as_bytes()) {
+        // The common case: nothing to repair (no space or control to trim
+        // either), nothing to copy.
+        return Cow::Borrowed(link);
+    }
     let is_c0_or_space = |c: char| c <= ' ';
     let trimmed = link.trim_matches(is_c0_or_space);
     let special = match scheme_of(trimmed) {
         Some(s) => is_special(s),
         None => base_is_special,
     };
-    if trimmed.len() == link.len() && needs_no_repair(link.as_bytes()) {
-        // The common case: nothing to repair, nothing to copy.
-        return Cow::Borrowed(link);
-    }
     let mut s: String = trimmed
         .chars()
         .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
@@ -142,21 +143,55 @@ fn needs_no_repair(link: &[u8]) -> bool {
     let mut hash = false;
     let mut i = 0;
     while i < link.len() {
-        match link[i] {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'('
-            | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'/'
-            | b'?' => {}
-            b'#' if !hash => hash = true,
-            b'%' if i + 2 < link.len()
-                && link[i + 1].is_ascii_hexdigit()
-                && link[i + 2].is_ascii_hexdigit() => {}
-            _ => return false,
+        // One load per byte for the common ones (a lookup, not a chain of
+        // range tests): every link passes here.
+        if !KEPT[usize::from(link[i])] {
+            match link[i] {
+                b'#' if !hash => hash = true,
+                b'%' if i + 2 < link.len()
+                    && link[i + 1].is_ascii_hexdigit()
+                    && link[i + 2].is_ascii_hexdigit() => {}
+                _ => return false,
+            }
         }
         i += 1;
     }
     true
 }
+
+/// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
+/// unreserved and reserved characters but `#`, `[` and `]`.
+static KEPT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+                    | b'?'
+            );
+        b += 1;
+    }
+    t
+};
 
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
