@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # The offline check of a Markdown docs tree, side by side with lychee:
-# ../shared/corpus/markdown.md cut into about 2,300 files of 10 lines or
-# more (at a blank line outside any code fence), each starting with a
-# heading and links to three other files, to the heading of each, and to
-# a file that does not exist; links per second for each tool. See
-# benches/README.md.
+# ../shared/corpus/markdown.md cut into about 2,300 files with links
+# between them and to their headings (benches/mdtree_build.sh says how);
+# links per second for each tool. See benches/README.md.
 #
 # Usage: benches/mdtree.sh
 # Environment:
@@ -26,32 +24,10 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
 fi
 uriscan=$repo/target/release/uriscan
 
-rm -rf "$tree" && mkdir -p "$tree/docs"
-awk -v dir="$tree/docs" '
-  BEGIN { n = 0; lines = 0; file = sprintf("%s/part-%04d.md", dir, n) }
-  /^(```|~~~)/ { fence = !fence }
-  !fence && /^$/ && lines >= 10 {
-    close(file); n++; lines = 0; file = sprintf("%s/part-%04d.md", dir, n)
-  }
-  { print > file; lines++ }
-' "$corpus/markdown.md"
-files=("$tree"/docs/part-*.md)
-n=${#files[@]}
-for i in "${!files[@]}"; do
-  head=$(mktemp)
-  {
-    # GitHub's anchor of this heading is part-I.
-    printf '# Part %d\n\n' "$i"
-    for k in 1 7 31; do
-      j=$(( (i + k) % n ))
-      t=$(basename "${files[$j]}")
-      printf -- '- [part %d](%s) and [its heading](%s#part-%d)\n' "$j" "$t" "$t" "$j"
-    done
-    printf -- '- [a missing page](missing-%d.md)\n\n' "$i"
-    cat "${files[$i]}"
-  } > "$head"
-  mv "$head" "${files[$i]}"
-done
+# shellcheck source=benches/mdtree_build.sh
+source "$repo/benches/mdtree_build.sh"
+build_mdtree "$tree"
+n=$(find "$tree/docs" -name 'part-*.md' | wc -l)
 links=$("$uriscan" links -c "$tree/docs" | awk -F: '{s += $NF} END {print s}')
 echo "cores: $(nproc); $n Markdown files, $links links, in $tree"
 

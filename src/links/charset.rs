@@ -186,6 +186,37 @@ impl<'a> Decoded<'a> {
     }
 }
 
+/// The line of each place of a text, for places asked in increasing
+/// order: the newlines between one place and the next are counted once,
+/// without a table of every line start or a search in it per place.
+pub(crate) struct LineCursor<'t> {
+    text: &'t [u8],
+    at: usize,
+    line: usize,
+    start: usize,
+}
+
+impl<'t> LineCursor<'t> {
+    pub(crate) fn new(text: &'t [u8]) -> Self {
+        LineCursor { text, at: 0, line: 1, start: 0 }
+    }
+
+    /// The 1-based line of offset `pos` and the offset that line starts
+    /// at. Asking for a place before the last one starts over.
+    pub(crate) fn locate(&mut self, pos: usize) -> (usize, usize) {
+        if pos < self.at {
+            *self = LineCursor::new(self.text);
+        }
+        let between = &self.text[self.at..pos];
+        if let Some(last) = memchr::memrchr(b'\n', between) {
+            self.line += memchr::memchr_iter(b'\n', between).count();
+            self.start = self.at + last + 1;
+        }
+        self.at = pos;
+        (self.line, self.start)
+    }
+}
+
 /// The offsets at which lines start: 0 and after each `\n`.
 pub(crate) fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut v = vec![0];
@@ -231,5 +262,31 @@ mod tests {
         let d = Decoded::decode(&bytes, sjis);
         let at = d.text.find("http").unwrap();
         assert_eq!(&bytes[d.byte_offset(at)..], b"http://x/");
+    }
+
+    proptest::proptest! {
+        /// The cursor against the table of line starts and a search in
+        /// it, for places in increasing order and then one before them.
+        #[test]
+        fn line_cursor_is_the_table(
+            text in "[a\n\r]{0,200}",
+            mut places in proptest::collection::vec(0usize..=200, 0..20),
+        ) {
+            let text = text.as_bytes();
+            let table = line_starts(text);
+            let slow = |p: usize| {
+                let line = table.partition_point(|&s| s <= p);
+                (line, table[line - 1])
+            };
+            places.iter_mut().for_each(|p| *p = (*p).min(text.len()));
+            places.sort_unstable();
+            if let Some(&first) = places.first() {
+                places.push(first);
+            }
+            let mut cursor = LineCursor::new(text);
+            for p in places {
+                proptest::prop_assert_eq!(cursor.locate(p), slow(p));
+            }
+        }
     }
 }

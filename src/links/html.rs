@@ -20,7 +20,7 @@
 use crate::Span;
 
 use super::tags::{StartTag, TagSink};
-use super::{Extra, HtmlAttr, RawLink, Role};
+use super::{Extra, HtmlAttr, RawLink, Role, text_of};
 
 /// The bytes of each `<style>` element or `style` attribute scanned for
 /// `url()`.
@@ -411,13 +411,9 @@ pub(crate) fn raw_range(
 }
 
 /// Bytes as a `String`: the document is UTF-8 by now (decoded, or with
-/// U+FFFD for bad bytes), so the lossy path is only a guard, and the
-/// vectorized check of `from_utf8` runs instead of the lossy decoder.
+/// U+FFFD for bad bytes), see [`text_of`].
 fn text(b: &[u8]) -> String {
-    match std::str::from_utf8(b) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(b).into_owned(),
-    }
+    text_of(b).into_owned()
 }
 
 /// A [`TagSink`] that turns start tags into links.
@@ -530,20 +526,20 @@ impl TagSink for HtmlLinks<'_> {
                     piece,
                     kind == Value::Url,
                 );
-                self.links.push(RawLink {
-                    kind: if self.in_markdown {
+                self.links.push(RawLink::new(
+                    if self.in_markdown {
                         super::Kind::MdHtml(attr)
                     } else {
                         super::Kind::Html(attr)
                     },
-                    span: Span::new(
+                    Span::new(
                         span.start + self.offset,
                         span.end + self.offset,
                     ),
-                    raw: text(&self.src[span.range()]),
-                    link: text(&a.value[piece.0..piece.1]),
-                    extra: extra.clone(),
-                });
+                    &self.src[span.range()],
+                    &text_of(&a.value[piece.0..piece.1]),
+                    extra.clone(),
+                ));
             }
         }
     }
@@ -565,6 +561,7 @@ impl TagSink for HtmlLinks<'_> {
         self.css_urls += self.pieces.len();
         for &(s, e) in &self.pieces {
             let at = span.start + s;
+            // The link is its raw text: none kept.
             self.links.push(RawLink {
                 kind: if self.in_markdown {
                     super::Kind::MdHtml(STYLE_URL)
@@ -572,8 +569,7 @@ impl TagSink for HtmlLinks<'_> {
                     super::Kind::Html(STYLE_URL)
                 },
                 span: Span::new(at + self.offset, at + (e - s) + self.offset),
-                raw: text(&css[s..e]),
-                link: text(&css[s..e]),
+                link: None,
                 extra: None,
             });
         }

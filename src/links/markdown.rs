@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::Span;
 
@@ -48,10 +48,18 @@ pub(crate) struct Regions {
 /// in the order written) and returning the regions for the other readers.
 pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
     let parser = Parser::new_ext(src, options(gfm));
-    let mut defs: Vec<(Range<usize>, String)> = parser
+    // Each definition's destination as written, and as the link when it
+    // differs (the parser's borrow of the definitions ends here).
+    let mut defs: Vec<RawLink> = parser
         .reference_definitions()
         .iter()
-        .map(|(_, d)| (d.span.clone(), d.dest.to_string()))
+        .map(|(_, d)| {
+            let span = &d.span;
+            let raw = definition_destination(src.as_bytes(), span.clone())
+                .unwrap_or(Span::new(span.start, span.start));
+            let written = &src.as_bytes()[raw.range()];
+            RawLink::new(Kind::MdDefinition, raw, written, &d.dest, None)
+        })
         .collect();
     let mut regions = Regions::default();
     // Inside link text or an image's alt text: no bare URIs there (a link
@@ -62,7 +70,10 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
     let mut run: Option<Range<usize>> = None;
     let mut html_block: Option<Range<usize>> = None;
     let mut in_code_block = false;
-    let mut opened: Vec<(usize, Option<RawLink>, bool)> = vec![];
+    // Each open link: its text end, the inline link whose destination is
+    // found at its end (its kind and link), and whether it is an image.
+    type Inline<'s> = Option<(Kind, CowStr<'s>)>;
+    let mut opened: Vec<(usize, Inline<'_>, bool)> = vec![];
     // Inside an image's description: what looks like a link there is
     // alt text, not a link (CommonMark 6.4 renders it as plain text).
     let mut image_depth = 0u32;
@@ -133,9 +144,9 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                 let link = if link_type == LinkType::Email
                     && !dest_url.starts_with("mailto:")
                 {
-                    format!("mailto:{dest_url}")
+                    CowStr::from(format!("mailto:{dest_url}"))
                 } else {
-                    dest_url.to_string()
+                    dest_url
                 };
                 let raw = match link_type {
                     LinkType::Autolink | LinkType::Email => {
@@ -149,24 +160,15 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                     _ => Some(Span::new(range.start, range.end)),
                 };
                 let text_start = range.start + 1 + usize::from(image);
-                let pending = RawLink {
-                    kind,
-                    span: raw.unwrap_or(Span::new(range.start, range.start)),
-                    raw: String::new(),
-                    link,
-                    extra: None,
-                };
                 link_depth += 1;
                 if image_depth > 0 {
                     opened.push((text_start, None, image));
-                } else if raw.is_some() {
-                    links.push(RawLink {
-                        raw: src[pending.span.range()].to_owned(),
-                        ..pending
-                    });
+                } else if let Some(span) = raw {
+                    let written = &src.as_bytes()[span.range()];
+                    links.push(RawLink::new(kind, span, written, &link, None));
                     opened.push((text_start, None, image));
                 } else {
-                    opened.push((text_start, Some(pending), image));
+                    opened.push((text_start, Some((kind, link)), image));
                 }
                 image_depth += u32::from(image);
             }
@@ -176,16 +178,15 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                 if top.as_ref().is_some_and(|t| t.2) {
                     image_depth -= 1;
                 }
-                if let Some((text_end, Some(mut pending), _)) = top {
+                if let Some((text_end, Some((kind, link)), _)) = top {
                     let span = inline_destination(
                         src.as_bytes(),
                         text_end,
                         range.end,
                     )
                     .unwrap_or(Span::new(range.start, range.start));
-                    pending.span = span;
-                    pending.raw = src[span.range()].to_owned();
-                    links.push(pending);
+                    let written = &src.as_bytes()[span.range()];
+                    links.push(RawLink::new(kind, span, written, &link, None));
                 }
                 if let Some(top) = opened.last_mut() {
                     top.0 = top.0.max(range.end);
@@ -199,18 +200,8 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
     }
     close_run(&mut run, &mut regions);
     // Definitions, used or not, in the order written.
-    defs.sort_by_key(|d| d.0.start);
-    for (span, dest) in defs {
-        let raw = definition_destination(src.as_bytes(), span.clone())
-            .unwrap_or(Span::new(span.start, span.start));
-        links.push(RawLink {
-            kind: Kind::MdDefinition,
-            span: raw,
-            raw: src[raw.range()].to_owned(),
-            link: dest,
-            extra: None,
-        });
-    }
+    defs.sort_by_key(|d| d.span.start);
+    links.append(&mut defs);
     regions
 }
 

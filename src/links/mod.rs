@@ -250,13 +250,41 @@ impl fmt::Display for Kind {
 
 /// A link as a reader found it, before resolution; offsets are in the
 /// text the reader read.
+///
+/// Its raw text is the text at `span`, not a copy: the link is copied
+/// once, into its [`Link`]. The link itself is kept only where it differs
+/// from the raw text (entities or escapes decoded, `mailto:` added).
 #[derive(Clone, Debug)]
 pub(crate) struct RawLink {
     kind: Kind,
     span: Span,
-    raw: String,
-    link: String,
+    link: Option<String>,
     extra: Option<Box<Extra>>,
+}
+
+impl RawLink {
+    /// A link of `kind` at `span`, whose text there is `raw` and whose
+    /// reference is `link`.
+    fn new(
+        kind: Kind,
+        span: Span,
+        raw: &[u8],
+        link: &str,
+        extra: Option<Box<Extra>>,
+    ) -> RawLink {
+        let link = (link.as_bytes() != raw).then(|| link.to_owned());
+        RawLink { kind, span, link, extra }
+    }
+}
+
+/// Bytes of the (decoded, so UTF-8) text as a `str`: the lossy path is
+/// only a guard, and the vectorized check of `from_utf8` runs instead of
+/// the lossy decoder.
+pub(crate) fn text_of(b: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
 }
 
 /// The rarer facts of a link, boxed so that the common link stays small.
@@ -657,12 +685,15 @@ impl LinkExtractor {
         let resolver = base.as_ref().map(target::Base::resolver);
         let page_resolver = page_base.as_ref().map(target::Base::resolver);
         let text = decoded.text.as_bytes();
-        let lines = charset::line_starts(text);
+        // Links are in document order: their lines are counted forward.
+        let mut lines = charset::LineCursor::new(text);
+        // One buffer for every target: each is copied into its link.
+        let mut target = String::new();
         let links: Vec<Link> = raw
             .into_iter()
             .map(|r| {
-                let line = lines.partition_point(|&s| s <= r.span.start);
-                let line_start = decoded.byte_offset(lines[line - 1]);
+                let (line, line_start) = lines.locate(r.span.start);
+                let line_start = decoded.byte_offset(line_start);
                 let start = decoded.byte_offset(r.span.start);
                 let end = decoded.byte_offset(r.span.end);
                 let is_base =
@@ -672,20 +703,28 @@ impl LinkExtractor {
                 } else {
                     &resolver
                 };
-                let (target, error) = match resolver {
-                    None => (None, repair_error(&r.link)),
-                    Some(b) => match b.resolve(&r.link) {
-                        Ok(t) => (Some(t), None),
-                        Err(e) => (None, Some(e)),
+                // A span on character boundaries (all of them, but for a
+                // guard) is text already: no UTF-8 check of its bytes.
+                let raw = match decoded.text.get(r.span.range()) {
+                    Some(s) => Cow::Borrowed(s),
+                    None => text_of(&text[r.span.range()]),
+                };
+                let link = r.link.as_deref().unwrap_or(&raw);
+                target.clear();
+                let (resolved, error) = match resolver {
+                    None => (false, repair_error(link)),
+                    Some(b) => match b.resolve_into(link, &mut target) {
+                        Ok(()) => (true, None),
+                        Err(e) => (false, Some(e)),
                     },
                 };
                 Link::new(
                     r.kind,
                     Span::new(start, end.max(start)),
                     (line as u64, (start - line_start) as u64 + 1),
-                    &r.link,
-                    target.as_deref(),
-                    (r.raw != r.link).then_some(r.raw.as_str()),
+                    link,
+                    resolved.then_some(target.as_str()),
+                    r.link.is_some().then_some(&*raw),
                     error,
                     r.extra,
                 )
@@ -797,13 +836,13 @@ impl LinkExtractor {
         let hay = &text[span.range()];
         for m in self.finder.find_iter(hay) {
             let s = m.span();
-            out.push(RawLink {
+            out.push(RawLink::new(
                 kind,
-                span: Span::new(span.start + s.start, span.start + s.end),
-                raw: String::from_utf8_lossy(&hay[s.range()]).into_owned(),
-                link: m.as_str().to_owned(),
-                extra: None,
-            });
+                Span::new(span.start + s.start, span.start + s.end),
+                &hay[s.range()],
+                m.as_str(),
+                None,
+            ));
         }
     }
 }

@@ -63,16 +63,23 @@ pub(crate) fn scheme_of(link: &str) -> Option<&str> {
 /// The authority is left as written: a space in a host is an error, as it
 /// is for a browser.
 pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
+    if needs_no_repair(link.as_bytes()) {
+        // The common case: nothing to repair (no space or control to trim
+        // either), nothing to copy.
+        return Cow::Borrowed(link);
+    }
+    Cow::Owned(repair_copy(link, base_is_special))
+}
+
+/// [`repair`] by its steps, always copying: the reference that its no-copy
+/// path is held to.
+fn repair_copy(link: &str, base_is_special: bool) -> String {
     let is_c0_or_space = |c: char| c <= ' ';
     let trimmed = link.trim_matches(is_c0_or_space);
     let special = match scheme_of(trimmed) {
         Some(s) => is_special(s),
         None => base_is_special,
     };
-    if trimmed.len() == link.len() && needs_no_repair(link.as_bytes()) {
-        // The common case: nothing to repair, nothing to copy.
-        return Cow::Borrowed(link);
-    }
     let mut s: String = trimmed
         .chars()
         .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
@@ -132,7 +139,7 @@ pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
             out.push(c);
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 /// Whether `link` is ASCII made only of the characters RFC 3986 allows
@@ -142,21 +149,55 @@ fn needs_no_repair(link: &[u8]) -> bool {
     let mut hash = false;
     let mut i = 0;
     while i < link.len() {
-        match link[i] {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'('
-            | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'/'
-            | b'?' => {}
-            b'#' if !hash => hash = true,
-            b'%' if i + 2 < link.len()
-                && link[i + 1].is_ascii_hexdigit()
-                && link[i + 2].is_ascii_hexdigit() => {}
-            _ => return false,
+        // One load per byte for the common ones (a lookup, not a chain of
+        // range tests): every link passes here.
+        if !KEPT[usize::from(link[i])] {
+            match link[i] {
+                b'#' if !hash => hash = true,
+                b'%' if i + 2 < link.len()
+                    && link[i + 1].is_ascii_hexdigit()
+                    && link[i + 2].is_ascii_hexdigit() => {}
+                _ => return false,
+            }
         }
         i += 1;
     }
     true
 }
+
+/// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
+/// unreserved and reserved characters but `#`, `[` and `]`.
+static KEPT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+                    | b'?'
+            );
+        b += 1;
+    }
+    t
+};
 
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
@@ -213,6 +254,19 @@ impl Resolver<'_> {
     /// Resolves `link`: repaired, then resolved by 5.2; a root-relative
     /// link goes under the root when there is one.
     pub(crate) fn resolve(&self, link: &str) -> Result<String, LinkError> {
+        let mut out = String::new();
+        self.resolve_into(link, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`resolve`](Resolver::resolve), appending the target to `out` (left
+    /// as it was on an error), so that a document's links share one
+    /// buffer.
+    pub(crate) fn resolve_into(
+        &self,
+        link: &str,
+        out: &mut String,
+    ) -> Result<(), LinkError> {
         let repaired = repair(link, self.special);
         let reference = self
             .parser
@@ -222,8 +276,6 @@ impl Resolver<'_> {
             .base
             .as_ref()
             .map_err(|b| LinkError::InvalidBase((*b).to_owned()))?;
-        let mut out =
-            String::with_capacity(base.as_str().len() + repaired.len());
         if let Some(root) = &self.root
             && reference.scheme().is_none()
             && reference.authority().is_none()
@@ -236,18 +288,14 @@ impl Resolver<'_> {
                 .parser
                 .parse_reference(&local)
                 .map_err(LinkError::Invalid)?;
-            resolve_into(root, &r, &mut out).map_err(|_| {
+            return resolve_into(root, &r, out).map_err(|_| {
                 LinkError::InvalidBase(root.as_str().to_owned())
-            })?;
-            return Ok(out);
+            });
         }
-        resolve_into(base, &reference, &mut out).map_err(|e| {
-            match e.kind() {
-                ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
-                _ => LinkError::InvalidBase(base.as_str().to_owned()),
-            }
-        })?;
-        Ok(out)
+        resolve_into(base, &reference, out).map_err(|e| match e.kind() {
+            ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
+            _ => LinkError::InvalidBase(base.as_str().to_owned()),
+        })
     }
 }
 
@@ -375,6 +423,24 @@ mod tests {
         assert_eq!(repair("a{b}|c", false), "a%7Bb%7D%7Cc");
         // The authority is left alone: a space in a host stays an error.
         assert_eq!(repair("http://a b/c d", false), "http://a b/c%20d");
+    }
+
+    proptest::proptest! {
+        /// The no-copy path gives what the steps give: links of the
+        /// characters it lets through, with a few others (or a second
+        /// `#`, a lone `%`) put in somewhere.
+        #[test]
+        fn repair_without_a_copy_is_repair(
+            kept in "[a-zA-Z0-9:/?%.~!$&'()*+,;=@_-]{0,20}",
+            other in "[#% \t\n\\\\^{}\\[\\]|\"<>`\u{0}-\u{1f}\u{7f}é\u{E000}\u{FFFD}]{0,2}",
+            at: usize,
+            special: bool,
+        ) {
+            let at = at % (kept.len() + 1);
+            let link = format!("{}{other}{}", &kept[..at], &kept[at..]);
+            let fast = repair(&link, special);
+            proptest::prop_assert_eq!(fast.as_ref(), repair_copy(&link, special));
+        }
     }
 
     #[test]
