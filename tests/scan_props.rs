@@ -1,8 +1,6 @@
 //! Property tests of the finder: streaming equals whole-input scanning
 //! for every read size, every emitted URI parses, no input panics.
 
-use std::io::{self, Read};
-
 use proptest::prelude::*;
 use uriscan::scanning::{
     DEFAULT_BUFFER_CAPACITY, Finder, MAX_ANGLE_LEN, MAX_SCHEME_LEN,
@@ -10,24 +8,9 @@ use uriscan::scanning::{
 };
 use uriscan::syntax::Parser;
 
-/// A reader that hands out its bytes in chunks of the given sizes (then
-/// one byte at a time), like a pipe would.
-struct Trickle<'a> {
-    data: &'a [u8],
-    sizes: Vec<usize>,
-    next: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let size = self.sizes.get(self.next).copied().unwrap_or(1).max(1);
-        self.next += 1;
-        let n = size.min(buf.len()).min(self.data.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
-}
+#[path = "support/trickle.rs"]
+mod trickle;
+use trickle::Trickle;
 
 /// What is trimmed from the end of a bare URI.
 const PROSE_PUNCTUATION: &[char] = &['.', ',', ';', ':', '!', '?', '\'', '*'];
@@ -162,7 +145,7 @@ fn streaming_agrees(
     capacity: usize,
     sizes: &[usize],
 ) -> Result<(), TestCaseError> {
-    let trickle = || Trickle { data: hay, sizes: sizes.to_vec(), next: 0 };
+    let trickle = || Trickle::sizes(hay, sizes.to_vec());
     for finder in finders_with(capacity) {
         let whole: Vec<String> =
             finder.find_iter(hay).map(|m| key(&m)).collect();
@@ -394,7 +377,7 @@ fn url_label_before_the_longest_scheme_in_a_trickle() {
         let scheme = "s".repeat(len);
         let text = format!("see <URL:{scheme}://a.example/p> and more");
         let hay = text.as_bytes();
-        let trickle = Trickle { data: hay, sizes: vec![], next: 0 };
+        let trickle = Trickle::sizes(hay, vec![]);
         let got: Vec<_> = finder.stream(trickle).map(|m| m.unwrap()).collect();
         assert_eq!(got.len(), 1, "{text}");
         let label = got[0].trimmed().url_prefix.map(|s| &hay[s.range()]);

@@ -2,7 +2,7 @@
 //! on arbitrary bytes; the records read do not depend on how the input is
 //! cut into reads; and a damaged record costs no other record.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use proptest::prelude::*;
 use uriscan::links::LinkExtractor;
@@ -12,20 +12,12 @@ use uriscan::warc::{WarcLinks, WarcReader};
 /// error's offset.
 type Summary = Vec<Result<(String, u64, Vec<u8>), u64>>;
 
-/// Hands out at most `step` bytes per read.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.0.len().min(out.len()).min(self.1);
-        out[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
+#[path = "support/trickle.rs"]
+mod trickle;
+use trickle::Trickle;
 
 fn summary(bytes: &[u8], step: usize) -> Summary {
-    WarcReader::new(Trickle(bytes, step))
+    WarcReader::new(Trickle::step(bytes, step))
         .map(|r| match r {
             Ok(r) => Ok((
                 r.record_id().unwrap_or("").to_owned(),

@@ -6,24 +6,15 @@
 
 #![no_main]
 
-use std::io::Read;
 
 use libfuzzer_sys::fuzz_target;
 use uriscan::links::LinkExtractor;
 use uriscan::syntax::Parser;
 use uriscan::warc::{WarcReader, record_links};
 
-/// Hands out at most `step` bytes per read.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.0.len().min(out.len()).min(self.1);
-        out[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
+#[path = "../../tests/support/trickle.rs"]
+mod trickle;
+use trickle::Trickle;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knob, file)) = data.split_first() else {
@@ -31,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let step = usize::from(knob) + 1;
     let summary = |step| -> Vec<Result<(u64, Vec<u8>), u64>> {
-        let mut reader = WarcReader::new(Trickle(file, step));
+        let mut reader = WarcReader::new(Trickle::step(file, step));
         reader.max_block(1 << 16);
         reader
             .map(|r| r.map(|r| (r.offset(), r.block().to_vec())).map_err(|e| e.offset()))
