@@ -12,7 +12,6 @@
 //! anchors; the text of a link is wanted again only for the few that a
 //! report prints, and the caller keeps or reads those.
 
-use std::borrow::Cow;
 use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -273,11 +272,6 @@ fn checked_fragment(target: &str) -> Option<&str> {
         return None;
     }
     Some(raw)
-}
-
-/// The fragment as the check compares it: percent-decoded.
-pub(crate) fn decoded(raw: &str) -> Cow<'_, str> {
-    percent_decode(raw)
 }
 
 /// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a

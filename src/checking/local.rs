@@ -27,7 +27,7 @@ use crate::links::{Format, Link};
 
 use super::anchors::{self, AnchorStyle};
 use super::facts::{
-    DocumentFacts, LinkFacts, LinkTable, What, decoded, refresh_target,
+    DocumentFacts, LinkFacts, LinkTable, What, refresh_target,
 };
 use super::fast::{FastMap, FastSet};
 
@@ -560,7 +560,7 @@ impl Checker {
         let Some(doc_path) = doc_path else {
             return Verdict::broken(Reason::NoIndexFile, None);
         };
-        let fragment = decoded(raw_fragment);
+        let fragment = crate::links::percent_decode(raw_fragment);
         let mut at = doc_path.as_path();
         for _ in 0..=MAX_REDIRECTS {
             match lookups.get(key(at)) {

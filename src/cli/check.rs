@@ -743,12 +743,7 @@ fn digest(
     let kept = match keep {
         Keep::None => vec![],
         Keep::All => (0..).zip(links).collect(),
-        Keep::Web => (0..)
-            .zip(links)
-            .zip(facts.links())
-            .filter(|((_, l), f)| !f.is_file() && is_web(l))
-            .map(|(il, _)| il)
-            .collect(),
+        Keep::Web => (0..).zip(links).filter(|(_, l)| is_web(l)).collect(),
     };
     (facts, Kept(kept))
 }
