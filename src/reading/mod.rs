@@ -126,6 +126,40 @@ impl FileReader {
         self.fill(file, (len as usize).saturating_add(1))
     }
 
+    /// Takes the buffer, which holds the bytes of the last
+    /// [`Contents::Text`] (and only them), to keep them without a copy.
+    /// The reader starts a new buffer unless one is handed back with
+    /// [`FileReader::give_buffer`].
+    ///
+    /// ```
+    /// # fn main() -> std::io::Result<()> {
+    /// use uriscan::reading::{Contents, FileReader};
+    ///
+    /// let mut reader = FileReader::new();
+    /// let n = match reader.read_from(&b"see https://example.com/"[..])? {
+    ///     Contents::Text(t) => t.len(),
+    ///     _ => 0,
+    /// };
+    /// let owned = reader.take_buffer();
+    /// assert_eq!(owned.len(), n);
+    /// reader.give_buffer(owned); // reused by the next read
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn take_buffer(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Hands a buffer to the reader to read the next files into, so that
+    /// one taken with [`FileReader::take_buffer`] is reused; its contents
+    /// are dropped.
+    pub fn give_buffer(&mut self, mut buf: Vec<u8>) {
+        buf.clear();
+        if buf.capacity() >= self.buf.capacity() {
+            self.buf = buf;
+        }
+    }
+
     /// Reads everything from `rdr` into the buffer.
     pub fn read_from<R: Read>(&mut self, rdr: R) -> io::Result<Contents<'_>> {
         self.fill(rdr, 64 * 1024)
@@ -285,6 +319,35 @@ mod tests {
         r.skip_binary(true);
         assert!(matches!(r.stream(&b"a\0b"[..]).unwrap(), Contents::Binary));
         assert!(r.read(&d.join("missing")).is_err());
+    }
+
+    #[test]
+    fn a_taken_buffer_holds_the_text_and_is_reused_when_given_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, b"see http://a.example/ ".repeat(100)).unwrap();
+        std::fs::write(&b, b"http://b.example/").unwrap();
+        let mut r = FileReader::new();
+        let text = all(r.read(&a).unwrap());
+        let owned = r.take_buffer();
+        assert_eq!(owned, text);
+        // Taken, the buffer is the caller's: the next read does not
+        // write into it.
+        assert_eq!(all(r.read(&b).unwrap()), b"http://b.example/");
+        assert_eq!(owned, text);
+        // Given back, the larger buffer is read into (no new allocation),
+        // and what it held is gone.
+        let (ptr, cap) = (owned.as_ptr(), owned.capacity());
+        r.give_buffer(owned);
+        assert!(
+            matches!(r.read(&b).unwrap(), Contents::Text(t) if t == b"http://b.example/")
+        );
+        let again = r.take_buffer();
+        assert_eq!((again.as_ptr(), again.capacity()), (ptr, cap));
+        // A smaller one is not taken in place of a larger.
+        r.give_buffer(again);
+        r.give_buffer(Vec::new());
+        assert_eq!(r.take_buffer().capacity(), cap);
     }
 
     /// Hands out `data` in reads of at most `step` bytes, then fails.
