@@ -1,5 +1,6 @@
 //! Properties of link extraction that hold for any input: nothing
-//! panics, every target parses as a URI, every span lies in the document;
+//! panics, every target parses as a URI, every span lies in the document,
+//! the borrowed links are the kept ones;
 //! and the pathological inputs of the field stay fast enough to finish.
 
 use proptest::prelude::*;
@@ -13,8 +14,28 @@ fn check(bytes: &[u8], format: Format, lines: bool) -> usize {
     let page = Page::new(bytes, format)
         .url("https://example.com/a/b.html")
         .root("file:///r/");
+    // The borrowed links are the kept ones, field for field, and keeping
+    // one gives the kept link back.
+    let mut borrowed = vec![];
+    extractor.for_each(&page, |l| borrowed.push(l.to_link()));
+    let kept: Vec<_> = extractor.extract(&page).collect();
+    assert_eq!(borrowed, kept);
     let mut n = 0;
-    for link in extractor.extract(&page) {
+    for link in kept {
+        assert_eq!(link.as_ref().to_link(), link);
+        let r = link.as_ref();
+        assert_eq!(
+            (r.raw(), r.link(), r.target(), r.error(), r.rel(), r.hreflang()),
+            (
+                link.raw(),
+                link.link(),
+                link.target(),
+                link.error(),
+                link.rel(),
+                link.hreflang()
+            )
+        );
+        assert_eq!((r.role(), r.fragment()), (link.role(), link.fragment()));
         n += 1;
         assert!(link.span().end <= bytes.len(), "{link:?}");
         let utf16 =

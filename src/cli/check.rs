@@ -889,7 +889,7 @@ fn write_one(
         }
         let label = Label::path(label, false);
         let row = JsonCheck {
-            link: JsonLink::new(&label, link, Some(root), cwd),
+            link: JsonLink::new(&label, link.as_ref(), Some(root), cwd),
             status: v.status().as_str(),
             reason: v.reason().map(|r| r.to_string()),
             suggestion: v.suggestion(link),
@@ -976,7 +976,7 @@ impl RemoteRow<'_> {
             let row = Row {
                 link: JsonLink::new(
                     &label,
-                    self.link,
+                    self.link.as_ref(),
                     Some(self.root),
                     self.cwd,
                 )

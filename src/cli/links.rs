@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
-use uriscan::links::{Format, Link, LinkExtractor, Role};
+use uriscan::links::{Format, LinkExtractor, LinkRef, Role};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{WarcReader, has_warc_magic, is_warc_name, record_links};
 
@@ -232,7 +232,7 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
 
 /// Whether `link` points at `file` (or, for a directory target, at
 /// the directory `file` is), and at `anchor` when one is asked for.
-fn points_at(link: &Link, file: &Path, anchor: Option<&str>) -> bool {
+fn points_at(link: LinkRef<'_>, file: &Path, anchor: Option<&str>) -> bool {
     let Some(p) = link.file_path() else { return false };
     // Ask the file system (symbolic links, `..`) only when the names agree.
     if p.file_name() != file.file_name() {
@@ -387,6 +387,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 offset: record.offset(),
             };
             for link in &links {
+                let link = link.as_ref();
                 count += u64::from(self.one(label, link, None, Some(&ctx)));
             }
             if self.out.len() >= SPILL_AT && self.flush() == Flow::Quit {
@@ -399,12 +400,17 @@ impl<'s, 'c> Worker<'s, 'c> {
 
     fn emit(&mut self, label: &Label<'_>, loaded: &Loaded) {
         let cfg = self.shared.cfg;
-        let page = cfg.sources.page(self.reader.doc(), loaded);
+        // Out of the reader while its links are printed by `self`.
+        let doc = self.reader.take_doc();
+        let page = cfg.sources.page(&doc, loaded);
         let root = loaded.root.as_deref();
         let mut count = 0u64;
-        for link in cfg.sources.extractor.extract(&page) {
-            count += u64::from(self.one(label, &link, root, None));
-        }
+        // Each link printed as it is handed out, borrowed: no allocation
+        // per link, nor a vector of every link of the page.
+        cfg.sources.extractor.for_each(&page, |link| {
+            count += u64::from(self.one(label, link, root, None));
+        });
+        self.reader.restore_doc(doc);
         self.file_end(label, count);
     }
 
@@ -412,7 +418,7 @@ impl<'s, 'c> Worker<'s, 'c> {
     fn one(
         &mut self,
         label: &Label<'_>,
-        link: &Link,
+        link: LinkRef<'_>,
         root: Option<&Path>,
         ctx: Option<&RecordCtx<'_>>,
     ) -> bool {
@@ -455,7 +461,7 @@ impl<'s, 'c> Worker<'s, 'c> {
     fn print(
         &mut self,
         label: &Label<'_>,
-        link: &Link,
+        link: LinkRef<'_>,
         target: Option<&str>,
         root: Option<&Path>,
         ctx: Option<&RecordCtx<'_>>,
@@ -562,7 +568,7 @@ impl<'a> JsonLink<'a> {
     /// file when it is under `root`, relative to `cwd`.
     pub(super) fn new(
         label: &'a Label<'_>,
-        link: &'a Link,
+        link: LinkRef<'a>,
         root: Option<&Path>,
         cwd: &Path,
     ) -> JsonLink<'a> {

@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use uriscan::links::Link;
+use uriscan::links::LinkRef;
 use uriscan::syntax::Parser;
 
 /// The rewriting asked for.
@@ -33,7 +33,7 @@ pub struct Rewrite {
 
 impl Rewrite {
     /// Whether `link` is dropped by `--exclude-scheme`.
-    pub fn excludes(&self, link: &Link) -> bool {
+    pub fn excludes(&self, link: LinkRef<'_>) -> bool {
         if self.exclude.is_empty() {
             return false;
         }

@@ -389,6 +389,26 @@ impl Link {
         }
     }
 
+    /// The link, borrowed: the view [`LinkExtractor::for_each`] hands
+    /// out, for code that reads both.
+    pub fn as_ref(&self) -> LinkRef<'_> {
+        LinkRef {
+            kind: self.kind,
+            span: self.span,
+            line: self.line,
+            column: self.column,
+            raw: if self.has_raw {
+                &self.text[self.target_end..]
+            } else {
+                &self.text[..self.link_end]
+            },
+            link: &self.text[..self.link_end],
+            target: (self.target_end > self.link_end)
+                .then(|| &self.text[self.link_end..self.target_end]),
+            error: self.error.as_deref(),
+            extra: self.extra.as_deref(),
+        }
+    }
     /// What the link is.
     pub fn kind(&self) -> Kind {
         self.kind
@@ -408,19 +428,18 @@ impl Link {
     /// The link as written (entities and escapes not decoded); for a
     /// Markdown reference link, the use (`[text][label]`).
     pub fn raw(&self) -> &str {
-        if self.has_raw { &self.text[self.target_end..] } else { self.link() }
+        self.as_ref().raw
     }
     /// The reference as the format defines it, before resolution:
     /// entities and escapes decoded, whitespace stripped as browsers do.
     pub fn link(&self) -> &str {
-        &self.text[..self.link_end]
+        self.as_ref().link
     }
     /// The URI the link names, resolved against the document's base;
     /// `None` when the link is malformed ([`Link::error`]) or relative
     /// with no base known.
     pub fn target(&self) -> Option<&str> {
-        (self.target_end > self.link_end)
-            .then(|| &self.text[self.link_end..self.target_end])
+        self.as_ref().target
     }
     /// Why the link names no target, when it is malformed.
     pub fn error(&self) -> Option<&LinkError> {
@@ -429,14 +448,12 @@ impl Link {
     /// The fragment of the target (or of the link, without one),
     /// percent-decoded.
     pub fn fragment(&self) -> Option<Cow<'_, str>> {
-        let s = self.target().unwrap_or(self.link());
-        let f = &s[s.find('#')? + 1..];
-        Some(percent_decode(f))
+        self.as_ref().fragment()
     }
     /// The local file the target names, when it is a `file:` URI: its
     /// path, percent-decoded.
     pub fn file_path(&self) -> Option<std::path::PathBuf> {
-        file_path(self.target()?)
+        self.as_ref().file_path()
     }
     /// The link's `rel` tokens (of its `a`, `area`, `link` or `form`, or
     /// of an HTTP `Link` header), lowercased, separated by one space:
@@ -456,33 +473,19 @@ impl Link {
     /// assert_eq!(links[2].role(), Role::Embed);
     /// ```
     pub fn rel(&self) -> Option<&str> {
-        self.extra.as_ref()?.rel.as_deref()
+        self.as_ref().rel()
     }
     /// Whether `rel` holds `token` (ASCII case-insensitive).
     pub fn has_rel(&self, token: &str) -> bool {
-        self.rel().is_some_and(|r| {
-            r.split(' ').any(|t| t.eq_ignore_ascii_case(token))
-        })
+        self.as_ref().has_rel(token)
     }
     /// The `hreflang` of a `link` or `a`.
     pub fn hreflang(&self) -> Option<&str> {
-        self.extra.as_ref()?.hreflang.as_deref()
+        self.as_ref().hreflang()
     }
     /// Whether following the link navigates, embeds, or neither.
     pub fn role(&self) -> Role {
-        match self.kind {
-            Kind::MdLink | Kind::MdAutolink | Kind::HttpLocation => {
-                Role::Navigate
-            }
-            Kind::MdImage => Role::Embed,
-            Kind::Html(a) | Kind::MdHtml(a) => {
-                html::role(a, |t| self.has_rel(t))
-            }
-            Kind::HttpLink if html::rel_embeds(|t| self.has_rel(t)) => {
-                Role::Embed
-            }
-            _ => Role::Other,
-        }
+        self.as_ref().role()
     }
 
     /// A link of an HTTP header field (`Location`, `Link`, ...) of kind
@@ -513,6 +516,113 @@ impl Link {
             None,
             error,
             Extra::new(rel, None),
+        )
+    }
+}
+
+/// One link of a document, borrowed from the document and from a buffer
+/// that the extractor reuses from link to link: what
+/// [`LinkExtractor::for_each`] hands out, with no allocation per link.
+/// [`LinkRef::to_link`] keeps it; [`Link::as_ref`] views a kept one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkRef<'a> {
+    kind: Kind,
+    span: Span,
+    line: u64,
+    column: u64,
+    raw: &'a str,
+    link: &'a str,
+    target: Option<&'a str>,
+    error: Option<&'a LinkError>,
+    extra: Option<&'a Extra>,
+}
+
+impl<'a> LinkRef<'a> {
+    /// What the link is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The byte range of [`raw`](LinkRef::raw) in the document.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// The 1-based line of the first byte of `raw`.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// The 1-based column of the first byte of `raw`, in bytes.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+    /// The link as written: see [`Link::raw`].
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+    /// The reference before resolution: see [`Link::link`].
+    pub fn link(&self) -> &'a str {
+        self.link
+    }
+    /// The URI the link names: see [`Link::target`].
+    pub fn target(&self) -> Option<&'a str> {
+        self.target
+    }
+    /// Why the link names no target, when it is malformed.
+    pub fn error(&self) -> Option<&'a LinkError> {
+        self.error
+    }
+    /// The fragment of the target (or of the link, without one),
+    /// percent-decoded.
+    pub fn fragment(&self) -> Option<Cow<'a, str>> {
+        let s = self.target.unwrap_or(self.link);
+        let f = &s[s.find('#')? + 1..];
+        Some(percent_decode(f))
+    }
+    /// The local file the target names, when it is a `file:` URI: its
+    /// path, percent-decoded.
+    pub fn file_path(&self) -> Option<std::path::PathBuf> {
+        file_path(self.target?)
+    }
+    /// The link's `rel` tokens: see [`Link::rel`].
+    pub fn rel(&self) -> Option<&'a str> {
+        self.extra?.rel.as_deref()
+    }
+    /// Whether `rel` holds `token` (ASCII case-insensitive).
+    pub fn has_rel(&self, token: &str) -> bool {
+        self.rel().is_some_and(|r| {
+            r.split(' ').any(|t| t.eq_ignore_ascii_case(token))
+        })
+    }
+    /// The `hreflang` of a `link` or `a`.
+    pub fn hreflang(&self) -> Option<&'a str> {
+        self.extra?.hreflang.as_deref()
+    }
+    /// Whether following the link navigates, embeds, or neither.
+    pub fn role(&self) -> Role {
+        match self.kind {
+            Kind::MdLink | Kind::MdAutolink | Kind::HttpLocation => {
+                Role::Navigate
+            }
+            Kind::MdImage => Role::Embed,
+            Kind::Html(a) | Kind::MdHtml(a) => {
+                html::role(a, |t| self.has_rel(t))
+            }
+            Kind::HttpLink if html::rel_embeds(|t| self.has_rel(t)) => {
+                Role::Embed
+            }
+            _ => Role::Other,
+        }
+    }
+    /// The link, kept: its texts copied into one allocation.
+    pub fn to_link(&self) -> Link {
+        Link::new(
+            self.kind,
+            self.span,
+            (self.line, self.column),
+            self.link,
+            self.target,
+            (self.raw != self.link).then_some(self.raw),
+            self.error.cloned(),
+            self.extra.map(|e| Box::new(e.clone())),
         )
     }
 }
@@ -671,14 +781,60 @@ impl LinkExtractor {
         (links, ids)
     }
 
+    /// Hands each link of `page` to `f`, in document order, borrowed:
+    /// the same links as [`extract`](LinkExtractor::extract), without
+    /// an allocation for each. What a caller that reads each link once
+    /// (prints it, counts it, keeps a few facts of it) uses.
+    ///
+    /// ```
+    /// use uriscan::links::{Format, LinkExtractor, Page};
+    ///
+    /// let html = br#"<a href="a.html">a</a> <img src="/logo.png">"#;
+    /// let page = Page::new(html, Format::Html).url("https://example.com/docs/");
+    /// let mut targets = String::new();
+    /// LinkExtractor::new().for_each(&page, |link| {
+    ///     targets.push_str(link.target().unwrap_or("-"));
+    ///     targets.push(' ');
+    /// });
+    /// assert_eq!(targets, "https://example.com/docs/a.html https://example.com/logo.png ");
+    /// ```
+    pub fn for_each(&self, page: &Page<'_>, mut f: impl FnMut(LinkRef<'_>)) {
+        self.visit(page, &mut None, &mut Each(&mut f));
+    }
+
+    /// [`for_each`](LinkExtractor::for_each), and for an HTML page the
+    /// fragment identifiers it defines, as
+    /// [`extract_with_ids`](LinkExtractor::extract_with_ids) gives them.
+    pub fn for_each_with_ids(
+        &self,
+        page: &Page<'_>,
+        mut f: impl FnMut(LinkRef<'_>),
+    ) -> Option<Vec<String>> {
+        let mut ids = (page.format == Format::Html).then(Vec::new);
+        self.visit(page, &mut ids, &mut Each(&mut f));
+        ids
+    }
+
     fn extract_inner(
         &self,
         page: &Page<'_>,
         ids: &mut Option<Vec<String>>,
     ) -> Links {
+        let mut keep = Keep(vec![]);
+        self.visit(page, ids, &mut keep);
+        Links { inner: keep.0.into_iter() }
+    }
+
+    fn visit(
+        &self,
+        page: &Page<'_>,
+        ids: &mut Option<Vec<String>>,
+        sink: &mut dyn LinkSink,
+    ) {
         let mut raw = vec![];
         let (decoded, html_base) = self.read(page, &mut raw, ids);
         raw.sort_by_key(|l| l.span.start);
+        sink.expect(raw.len());
         let base = resolution_base(page, html_base.as_deref());
         // `<base href>` itself resolves against the page, not itself.
         let page_base = target::Base::new(page.url, page.root);
@@ -687,50 +843,48 @@ impl LinkExtractor {
         let text = decoded.text.as_bytes();
         // Links are in document order: their lines are counted forward.
         let mut lines = charset::LineCursor::new(text);
-        // One buffer for every target: each is copied into its link.
+        // One buffer for every target, lent to each link in turn.
         let mut target = String::new();
-        let links: Vec<Link> = raw
-            .into_iter()
-            .map(|r| {
-                let (line, line_start) = lines.locate(r.span.start);
-                let line_start = decoded.byte_offset(line_start);
-                let start = decoded.byte_offset(r.span.start);
-                let end = decoded.byte_offset(r.span.end);
-                let is_base =
-                    r.kind.html_attr().is_some_and(|a| a.element() == "base");
-                let resolver = if is_base && page.base.is_none() {
-                    &page_resolver
-                } else {
-                    &resolver
-                };
-                // A span on character boundaries (all of them, but for a
-                // guard) is text already: no UTF-8 check of its bytes.
-                let raw = match decoded.text.get(r.span.range()) {
-                    Some(s) => Cow::Borrowed(s),
-                    None => text_of(&text[r.span.range()]),
-                };
-                let link = r.link.as_deref().unwrap_or(&raw);
-                target.clear();
-                let (resolved, error) = match resolver {
-                    None => (false, repair_error(link)),
-                    Some(b) => match b.resolve_into(link, &mut target) {
-                        Ok(()) => (true, None),
-                        Err(e) => (false, Some(e)),
-                    },
-                };
-                Link::new(
-                    r.kind,
-                    Span::new(start, end.max(start)),
-                    (line as u64, (start - line_start) as u64 + 1),
-                    link,
-                    resolved.then_some(target.as_str()),
-                    r.link.is_some().then_some(&*raw),
-                    error,
-                    r.extra,
-                )
-            })
-            .collect();
-        Links { inner: links.into_iter() }
+        for r in &raw {
+            let (line, line_start) = lines.locate(r.span.start);
+            let line_start = decoded.byte_offset(line_start);
+            let start = decoded.byte_offset(r.span.start);
+            let end = decoded.byte_offset(r.span.end);
+            let is_base =
+                r.kind.html_attr().is_some_and(|a| a.element() == "base");
+            let resolver = if is_base && page.base.is_none() {
+                &page_resolver
+            } else {
+                &resolver
+            };
+            // A span on character boundaries (all of them, but for a
+            // guard) is text already: no UTF-8 check of its bytes.
+            let raw = match decoded.text.get(r.span.range()) {
+                Some(s) => Cow::Borrowed(s),
+                None => text_of(&text[r.span.range()]),
+            };
+            let link = r.link.as_deref().unwrap_or(&raw);
+            target.clear();
+            let (resolved, error) = match resolver {
+                None => (false, repair_error(link)),
+                Some(b) => match b.resolve_into(link, &mut target) {
+                    Ok(()) => (true, None),
+                    Err(e) => (false, Some(e)),
+                },
+            };
+            debug_assert!(!resolved || !target.is_empty());
+            sink.link(LinkRef {
+                kind: r.kind,
+                span: Span::new(start, end.max(start)),
+                line: line as u64,
+                column: (start - line_start) as u64 + 1,
+                raw: &raw,
+                link,
+                target: resolved.then_some(target.as_str()),
+                error: error.as_ref(),
+                extra: r.extra.as_deref(),
+            });
+        }
     }
 
     /// Reads the document's links (offsets in the decoded text), and its
@@ -844,6 +998,34 @@ impl LinkExtractor {
                 None,
             ));
         }
+    }
+}
+
+/// Where [`LinkExtractor::visit`] hands its links: told first how many
+/// will come.
+trait LinkSink {
+    fn expect(&mut self, _count: usize) {}
+    fn link(&mut self, link: LinkRef<'_>);
+}
+
+/// A caller's function, handed each link borrowed.
+struct Each<'f, F>(&'f mut F);
+
+impl<F: FnMut(LinkRef<'_>)> LinkSink for Each<'_, F> {
+    fn link(&mut self, link: LinkRef<'_>) {
+        (self.0)(link)
+    }
+}
+
+/// Each link kept, for [`Links`].
+struct Keep(Vec<Link>);
+
+impl LinkSink for Keep {
+    fn expect(&mut self, count: usize) {
+        self.0.reserve_exact(count);
+    }
+    fn link(&mut self, link: LinkRef<'_>) {
+        self.0.push(link.to_link());
     }
 }
 
