@@ -240,11 +240,12 @@ impl FileReader {
     ) -> (usize, Option<io::Error>) {
         self.buf.clear();
         self.buf.reserve(hint.min(max));
-        let res = if max == usize::MAX {
-            rdr.read_to_end(&mut self.buf)
-        } else {
-            rdr.take(max as u64).read_to_end(&mut self.buf)
-        };
+        // Through `take` even without a limit: `File::read_to_end` asks
+        // the kernel for the file's size and position first (`fstat`,
+        // `lseek`), two of the nine system calls a small file cost,
+        // when the caller has sized the buffer already.
+        let limit = if max == usize::MAX { u64::MAX } else { max as u64 };
+        let res = rdr.take(limit).read_to_end(&mut self.buf);
         (self.buf.len(), res.err())
     }
 }
