@@ -149,3 +149,32 @@ fn links_to_a_file_or_an_anchor() {
     let (_, code) = links(dir.path(), &["--to", "missing.md", "docs"]);
     assert_eq!(code, 2);
 }
+
+/// Output of many files is written in batches when it is not a terminal:
+/// every link is printed, and each file's lines stay together whatever
+/// the threads do.
+#[test]
+fn batched_output_keeps_each_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (files, per_file) = (300, 40);
+    for f in 0..files {
+        let body: String = (0..per_file)
+            .map(|i| format!("[l{i}](https://f{f}.example/{i})\n"))
+            .collect();
+        std::fs::write(dir.path().join(format!("f{f}.md")), body).unwrap();
+    }
+    let (out, code) = links(dir.path(), &["-j", "4", "."]);
+    assert_eq!(code, 0);
+    let paths: Vec<&str> =
+        out.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(paths.len(), files * per_file);
+    let mut seen = std::collections::HashSet::new();
+    let mut last = "";
+    for p in paths {
+        if p != last {
+            assert!(seen.insert(p), "{p}'s lines are not together");
+            last = p;
+        }
+    }
+    assert_eq!(seen.len(), files);
+}
