@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::links::{Link, file_path_bytes, path_from_bytes, percent_decode};
+use crate::links::{
+    Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
+};
 
 use super::fast::{FastMap, FxHasher};
 use super::local::Document;
@@ -102,22 +104,47 @@ impl LinkTable {
     /// print, if any.
     pub fn digest(&self, doc: Document) -> (DocumentFacts, Vec<Link>) {
         let Document { path, root, links, ids, disabled } = doc;
-        let facts = links
-            .iter()
-            .map(|l| {
-                let mut f = self.facts(l);
-                if disabled.iter().any(|r| r.contains(&l.line())) {
-                    f.exclude();
-                }
-                f
-            })
-            .collect();
-        let redirect = refresh_target(&links);
-        (DocumentFacts { path, root, links: facts, ids, redirect }, links)
+        let mut d = self.document(disabled);
+        for l in &links {
+            d.push(l.as_ref());
+        }
+        (d.finish(path, root, ids), links)
+    }
+
+    /// Digests one document's links as they are read, with no [`Link`]
+    /// kept: what a checker hands each link of
+    /// [`LinkExtractor::for_each`](crate::links::LinkExtractor::for_each)
+    /// to. `disabled` as in [`Document`].
+    ///
+    /// ```
+    /// use uriscan::checking::Checker;
+    /// use uriscan::links::{Format, LinkExtractor, Page};
+    ///
+    /// let html = br#"<a href="b.html#x">b</a> <a href="mailto:me@example.com">m</a>"#;
+    /// let page = Page::new(html, Format::Html).url("file:///site/a.html");
+    /// let checker = Checker::new();
+    /// let table = checker.table();
+    /// let mut digest = table.document(vec![]);
+    /// let ids = LinkExtractor::new().for_each_with_ids(&page, |link| {
+    ///     digest.push(link);
+    /// });
+    /// let facts = digest.finish("/site/a.html".into(), "/site".into(), ids);
+    /// let links = facts.links();
+    /// assert_eq!(links.len(), 2);
+    /// assert!(links[0].is_file() && !links[1].is_file());
+    /// // The path `/site/b.html`, interned once for every link to it.
+    /// assert_eq!(table.paths()[links[0].path_id().unwrap() as usize],
+    ///            std::path::Path::new("/site/b.html"));
+    /// ```
+    pub fn document(
+        &self,
+        disabled: Vec<std::ops::RangeInclusive<u64>>,
+    ) -> DocumentDigest<'_> {
+        DocumentDigest { table: self, links: vec![], disabled, redirect: None }
     }
 
     /// The facts of one link.
-    pub fn facts(&self, link: &Link) -> LinkFacts {
+    pub fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
@@ -248,6 +275,55 @@ impl DocumentFacts {
     /// The same, to exclude some ([`LinkFacts::exclude`]).
     pub fn links_mut(&mut self) -> &mut [LinkFacts] {
         &mut self.links
+    }
+}
+
+/// One document's links being turned into facts, one by one: made by
+/// [`LinkTable::document`].
+#[derive(Debug)]
+pub struct DocumentDigest<'t> {
+    table: &'t LinkTable,
+    links: Vec<LinkFacts>,
+    disabled: Vec<std::ops::RangeInclusive<u64>>,
+    /// The local target of the first meta refresh, once one is met.
+    redirect: Option<Option<PathBuf>>,
+}
+
+impl DocumentDigest<'_> {
+    /// The facts of the document's next link, its line's disabling
+    /// applied; the caller may still [exclude](LinkFacts::exclude) it.
+    pub fn push(&mut self, link: LinkRef<'_>) -> &mut LinkFacts {
+        let mut f = self.table.facts(link);
+        if self.disabled.iter().any(|r| r.contains(&link.line())) {
+            f.exclude();
+        }
+        // Where a redirect page sends the reader: its first meta
+        // refresh's local target.
+        if self.redirect.is_none()
+            && link
+                .kind()
+                .html_attr()
+                .is_some_and(|a| a.attribute() == "refresh")
+        {
+            self.redirect = Some(link.file_path());
+        }
+        self.links.push(f);
+        self.links.last_mut().expect("just pushed")
+    }
+
+    /// The document's facts: its links' in order, with its `path`, its
+    /// `root` and the `ids` it defines, as in [`Document`].
+    pub fn finish(
+        self,
+        path: PathBuf,
+        root: PathBuf,
+        ids: Option<Vec<String>>,
+    ) -> DocumentFacts {
+        let DocumentDigest { mut links, redirect, .. } = self;
+        // Held until the whole tree is read: without the room that
+        // growing left (a quarter of the facts' memory on the Rust docs).
+        links.shrink_to_fit();
+        DocumentFacts { path, root, links, ids, redirect: redirect.flatten() }
     }
 }
 

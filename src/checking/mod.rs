@@ -20,5 +20,5 @@ pub mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
 
-pub use facts::{DocumentFacts, LinkFacts, LinkTable};
+pub use facts::{DocumentDigest, DocumentFacts, LinkFacts, LinkTable};
 pub use local::{Checker, CheckerBuilder, Document, Reason, Status, Verdict};

@@ -13,10 +13,8 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::checking::anchors::AnchorStyle;
-use uriscan::checking::{
-    Checker, Document, DocumentFacts, LinkTable, Status, Verdict,
-};
-use uriscan::links::{Format, Link, LinkExtractor};
+use uriscan::checking::{Checker, DocumentFacts, LinkTable, Status, Verdict};
+use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
 
 use super::args::{ColorChoice, WalkArgs};
 use super::documents::{DocReader, Sources};
@@ -280,23 +278,28 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 if let Some(bar) = progress {
                     bar.inc(1);
                 }
-                let page = sources.page(reader.doc(), &loaded);
-                let (links, ids) = sources.extractor.extract_with_ids(&page);
-                let doc = Document {
+                let disabled = if format == Format::Text {
+                    vec![]
+                } else {
+                    uriscan::checking::local::disabled_lines(reader.doc())
+                };
+                let place = Place {
                     path: loaded.abs.clone(),
                     root: loaded
                         .root
                         .clone()
                         .unwrap_or_else(|| loaded.abs.clone()),
-                    links: links.collect(),
-                    ids,
-                    disabled: if format == Format::Text {
-                        vec![]
-                    } else {
-                        uriscan::checking::local::disabled_lines(reader.doc())
-                    },
+                    disabled,
                 };
-                let (facts, kept) = digest(table, doc, keep, exclude);
+                let page = sources.page(reader.doc(), &loaded);
+                let (facts, kept) = digest(
+                    table,
+                    &sources.extractor,
+                    &page,
+                    place,
+                    keep,
+                    exclude,
+                );
                 mine.held.push((path.to_path_buf(), facts, kept));
             }
             if mine.held.len() >= 64 {
@@ -726,30 +729,52 @@ impl Kept {
 
 /// `doc` as facts for the checker, its links matching `--exclude`
 /// excluded, and the links the report will print kept.
+/// Where a document stands, as [`Document`] has it.
+///
+/// [`Document`]: uriscan::checking::Document
+struct Place {
+    path: PathBuf,
+    root: PathBuf,
+    disabled: Vec<std::ops::RangeInclusive<u64>>,
+}
+
+/// Reads `page`'s links into facts, keeping whole those the report will
+/// print (`keep`), and marking those `exclude` matches.
 fn digest(
     table: &LinkTable,
-    doc: Document,
+    extractor: &LinkExtractor,
+    page: &Page<'_>,
+    place: Place,
     keep: Keep,
     exclude: &regex::RegexSet,
 ) -> (DocumentFacts, Kept) {
-    let (mut facts, links) = table.digest(doc);
-    if !exclude.is_empty() {
-        for (f, l) in facts.links_mut().iter_mut().zip(&links) {
-            if exclude.is_match(l.target().unwrap_or(l.link())) {
-                f.exclude();
-            }
+    let mut d = table.document(place.disabled);
+    let mut kept = vec![];
+    let mut i = 0u32;
+    // Each link becomes facts as it is read; only the links the report
+    // will print are kept whole.
+    let ids = extractor.for_each_with_ids(page, |l| {
+        let f = d.push(l);
+        if !exclude.is_empty()
+            && exclude.is_match(l.target().unwrap_or(l.link()))
+        {
+            f.exclude();
         }
-    }
-    let kept = match keep {
-        Keep::None => vec![],
-        Keep::All => (0..).zip(links).collect(),
-        Keep::Web => (0..).zip(links).filter(|(_, l)| is_web(l)).collect(),
-    };
-    (facts, Kept(kept))
+        let keep = match keep {
+            Keep::None => false,
+            Keep::All => true,
+            Keep::Web => is_web(l),
+        };
+        if keep {
+            kept.push((i, l.to_link()));
+        }
+        i += 1;
+    });
+    (d.finish(place.path, place.root, ids), Kept(kept))
 }
 
 /// Whether the link's target is an http or https URI.
-fn is_web(link: &Link) -> bool {
+fn is_web(link: LinkRef<'_>) -> bool {
     let t = link.target().unwrap_or("").as_bytes();
     let scheme = t.split(|&b| b == b':').next().unwrap_or_default();
     scheme.eq_ignore_ascii_case(b"http")
