@@ -12,7 +12,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use uriscan::links::{Format, Link, Page};
+use uriscan::links::{Format, LinkRef, Page};
 use uriscan::syntax::Parser;
 
 use crate::links::default_extractor;
@@ -196,7 +196,7 @@ impl LinkRows {
     }
 
     /// Whether the table keeps links of `link`'s kind.
-    fn keeps(&mut self, link: &Link) -> bool {
+    fn keeps(&mut self, link: LinkRef<'_>) -> bool {
         use std::fmt::Write;
         let Some(kinds) = &self.kinds else { return true };
         self.kind_buf.clear();
@@ -207,7 +207,7 @@ impl LinkRows {
     /// Adds a row for `link` of the page `page`: its target, or the link
     /// as written when it names none (then the host is null). A link of
     /// a kind not kept adds nothing.
-    pub(crate) fn push(&mut self, page: Option<&[u8]>, link: &Link) {
+    pub(crate) fn push(&mut self, page: Option<&[u8]>, link: LinkRef<'_>) {
         use std::io::Write;
         if !self.keeps(link) {
             return;
@@ -281,9 +281,8 @@ pub(crate) fn _links_columns<'py>(
                 page = page.url(u);
             }
             let page_bytes = url_str.as_deref().map(str::as_bytes);
-            for link in extractor.extract(&page) {
-                rows.push(page_bytes, &link);
-            }
+            // Borrowed: a row is copied out of each link, none is kept.
+            extractor.for_each(&page, |link| rows.push(page_bytes, link));
         }
         Ok(rows)
     });

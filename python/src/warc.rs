@@ -266,7 +266,7 @@ impl PyWarcColumns {
                     page = Some(Arc::from(l.page()));
                 }
                 let p = page.as_deref().filter(|p| !p.is_empty());
-                rows.push(p.map(str::as_bytes), l.link());
+                rows.push(p.map(str::as_bytes), l.link().as_ref());
             }
             rows
         });
