@@ -1,0 +1,69 @@
+//! The floors under `uriscan links` on one file, whole process, for
+//! `benches/links_floor.sh`: each mode does one more step of what
+//! `links -o FILE` does, so that the time of each is what any link
+//! extractor built on the same parts must spend at least.
+//!
+//! ```text
+//! cargo run --release --example links_floor -- MODE FILE
+//! ```
+//!
+//! - `read`: the file read into memory, as `links` reads it;
+//! - `parse`: and parsed with nothing kept: our HTML tokenizer
+//!   counting start tags, or pulldown-cmark's events (the same options
+//!   as extraction) counted;
+//! - `extract`: and every link extracted and resolved, none printed.
+//!
+//! Each prints one count, so that the work cannot be optimized away.
+
+use std::io::Write;
+
+use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [mode, path] = &args[..] else {
+        eprintln!("usage: links_floor read|parse|extract FILE");
+        std::process::exit(2);
+    };
+    let path = std::path::Path::new(path);
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("links_floor: {}: {e}", path.display());
+            std::process::exit(2);
+        }
+    };
+    let format = Format::from_path(path);
+    let n = match mode.as_str() {
+        "read" => bytes.len(),
+        "parse" => match format {
+            Format::Html => uriscan::links::count_start_tags(&bytes),
+            _ => {
+                let text = String::from_utf8_lossy(&bytes);
+                let opts = pulldown_cmark::Options::ENABLE_TABLES
+                    | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
+                    | pulldown_cmark::Options::ENABLE_FOOTNOTES
+                    | pulldown_cmark::Options::ENABLE_TASKLISTS
+                    | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES;
+                pulldown_cmark::Parser::new_ext(&text, opts)
+                    .into_offset_iter()
+                    .count()
+            }
+        },
+        "extract" => {
+            let abs = std::fs::canonicalize(path).unwrap_or(path.into());
+            let url = file_uri(&abs, false);
+            let page = Page::new(&bytes, format).url(&url);
+            let mut n = 0;
+            LinkExtractor::new().for_each(&page, |l| {
+                n += l.target().map_or(1, str::len);
+            });
+            n
+        }
+        _ => {
+            eprintln!("links_floor: unknown mode {mode:?}");
+            std::process::exit(2);
+        }
+    };
+    let _ = writeln!(std::io::stdout(), "{n}");
+}
