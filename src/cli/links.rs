@@ -15,7 +15,9 @@ use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::links::{Format, LinkExtractor, LinkRef, Role};
 use uriscan::walking::{Entry, Error, Flow};
-use uriscan::warc::{WarcReader, has_warc_magic, is_warc_name, record_links};
+use uriscan::warc::{
+    WarcReader, for_each_record_link, has_warc_magic, is_warc_name,
+};
 
 use super::io_message::io_message;
 
@@ -395,16 +397,14 @@ impl<'s, 'c> Worker<'s, 'c> {
                     continue;
                 }
             };
-            let links = record_links(&record, &cfg.sources.extractor);
             let ctx = RecordCtx {
                 page: record.target_uri().unwrap_or(""),
                 record_id: record.record_id().unwrap_or(""),
                 offset: record.offset(),
             };
-            for link in &links {
-                let link = link.as_ref();
+            for_each_record_link(&record, &cfg.sources.extractor, |link| {
                 count += u64::from(self.one(label, link, None, Some(&ctx)));
-            }
+            });
             if self.out.len() >= SPILL_AT && self.flush() == Flow::Quit {
                 return Flow::Quit;
             }

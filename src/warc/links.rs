@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::Span;
-use crate::links::{Format, Kind, Link, LinkExtractor, Page};
+use crate::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
 
 use super::http::HttpResponse;
 use super::record::{Record, RecordType, WarcError, WarcReader};
@@ -75,31 +75,61 @@ fn looks_like_html(bytes: &[u8]) -> bool {
 /// assert_eq!(links[0].kind().to_string(), "http:location");
 /// ```
 pub fn record_links(record: &Record, extractor: &LinkExtractor) -> Vec<Link> {
-    let target = record.target_uri();
     let mut out = vec![];
+    for_each_record_link(record, extractor, |l| out.push(l.to_link()));
+    out
+}
+
+/// Hands each link of [`record_links`] to `f`, borrowed: no allocation
+/// per payload link (see [`LinkExtractor::for_each`]).
+///
+/// ```
+/// use uriscan::links::LinkExtractor;
+/// use uriscan::warc::{WarcReader, for_each_record_link};
+///
+/// let http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=b>b</a>";
+/// let warc = [
+///     &b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/\r\n"[..],
+///     format!("Content-Length: {}\r\n\r\n", http.len()).as_bytes(),
+///     http,
+///     b"\r\n\r\n",
+/// ]
+/// .concat();
+/// let record = WarcReader::new(&warc[..]).next().unwrap().unwrap();
+/// let mut targets = vec![];
+/// for_each_record_link(&record, &LinkExtractor::new(), |l| {
+///     targets.push(l.target().map(str::to_owned));
+/// });
+/// assert_eq!(targets, [Some("http://a.example/b".to_owned())]);
+/// ```
+pub fn for_each_record_link(
+    record: &Record,
+    extractor: &LinkExtractor,
+    mut f: impl FnMut(LinkRef<'_>),
+) {
+    let target = record.target_uri();
     match record.record_type() {
         RecordType::Response => {
-            let Some(http) = record.http() else { return out };
-            header_links(&http, target, &mut out);
+            let Some(http) = record.http() else { return };
+            header_links(&http, target, &mut f);
             if let Some(payload) = http.payload() {
                 let ct = http.header("Content-Type");
-                document_links(&payload, ct, target, extractor, &mut out);
+                document_links(&payload, ct, target, extractor, &mut f);
             }
         }
         RecordType::Resource => {
             let ct = record.content_type().map(str::as_bytes);
-            document_links(record.block(), ct, target, extractor, &mut out);
+            document_links(record.block(), ct, target, extractor, &mut f);
         }
         RecordType::Conversion => {
             let mut page = Page::new(record.block(), Format::Text);
             if let Some(t) = target {
                 page = page.url(t);
             }
-            out.extend(extractor.extract(&page));
+            extractor.for_each(&page, f);
         }
         _ => {}
     }
-    out
 }
 
 /// The links of a document of `content_type` (an HTTP or WARC
@@ -110,7 +140,7 @@ fn document_links(
     content_type: Option<&[u8]>,
     url: Option<&str>,
     extractor: &LinkExtractor,
-    out: &mut Vec<Link>,
+    f: &mut dyn FnMut(LinkRef<'_>),
 ) {
     let media = content_type.map(|c| {
         let end = memchr::memchr(b';', c).unwrap_or(c.len());
@@ -127,14 +157,14 @@ fn document_links(
     if let Some(c) = charset {
         page = page.charset(c);
     }
-    out.extend(extractor.extract(&page));
+    extractor.for_each(&page, f);
 }
 
 /// The links of the response's header fields.
 fn header_links(
     http: &HttpResponse<'_>,
     base: Option<&str>,
-    out: &mut Vec<Link>,
+    f: &mut dyn FnMut(LinkRef<'_>),
 ) {
     let block = http.block();
     let at = |span: Span| {
@@ -146,7 +176,7 @@ fn header_links(
     };
     let mut push = |kind, span: Span, rel| {
         let value = String::from_utf8_lossy(&block[span.range()]);
-        out.push(Link::from_header(kind, &value, span, at(span), base, rel));
+        f(Link::from_header(kind, &value, span, at(span), base, rel).as_ref());
     };
     // A `Location` is followed only on a redirect; a field given twice
     // counts once (RFC 9110 5.3: these are singletons).

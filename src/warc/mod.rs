@@ -40,7 +40,9 @@ mod record;
 mod source;
 
 pub use http::HttpResponse;
-pub use links::{WarcLink, WarcLinks, payload_format, record_links};
+pub use links::{
+    WarcLink, WarcLinks, for_each_record_link, payload_format, record_links,
+};
 pub use record::{
     DEFAULT_MAX_BLOCK, Record, RecordType, WarcError, WarcErrorKind,
     WarcReader,
