@@ -270,7 +270,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
             if format == Format::Text && !include_text {
                 return uriscan::walking::Flow::Continue;
             }
-            let (loaded, err) = reader.load(sources, path);
+            let (loaded, err) = reader.load_entry(sources, &entry);
             if let Some(e) = err {
                 report_error(e.message(path));
             }

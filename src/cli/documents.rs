@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use uriscan::links::{Format, LinkExtractor, Page, file_uri};
 use uriscan::reading::{Contents, FileReader};
-use uriscan::walking::Error;
+use uriscan::walking::{Entry, Error};
 
 use super::config::Input;
 
@@ -183,6 +183,26 @@ impl DocReader {
         src: &Sources,
         path: &Path,
     ) -> (Option<Loaded>, Option<LoadError>) {
+        self.load_as(src, path, None)
+    }
+
+    /// [`DocReader::load`] of a file the walk found: whether its path is
+    /// a symbolic link is known, and not asked again (a system call per
+    /// file).
+    pub fn load_entry(
+        &mut self,
+        src: &Sources,
+        entry: &Entry,
+    ) -> (Option<Loaded>, Option<LoadError>) {
+        self.load_as(src, entry.path(), Some(entry.path_is_symlink()))
+    }
+
+    fn load_as(
+        &mut self,
+        src: &Sources,
+        path: &Path,
+        symlink: Option<bool>,
+    ) -> (Option<Loaded>, Option<LoadError>) {
         let compressed = self.reader.is_compressed(path);
         let format = src.format.unwrap_or_else(|| {
             if compressed {
@@ -220,7 +240,7 @@ impl DocReader {
             // The buffer holds exactly the bytes `Contents::Text` had.
             self.doc = self.reader.take_buffer();
         }
-        let abs = self.absolute(&src.cwd, path);
+        let abs = self.absolute(&src.cwd, path, symlink);
         let root = self.root_of(src, &abs, format);
         let loaded = Loaded {
             format,
@@ -237,13 +257,21 @@ impl DocReader {
     /// component of its path, one `readlink` each: a tenth of the system
     /// time of a check of the Rust documentation (48,000 files). A file
     /// that is a symbolic link is still resolved to its target.
-    fn absolute(&mut self, cwd: &Path, path: &Path) -> PathBuf {
+    fn absolute(
+        &mut self,
+        cwd: &Path,
+        path: &Path,
+        symlink: Option<bool>,
+    ) -> PathBuf {
         let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
             return absolute(cwd, path);
         };
-        match std::fs::symlink_metadata(path) {
-            Ok(m) if !m.file_type().is_symlink() => {}
-            _ => return absolute(cwd, path),
+        let symlink = symlink.unwrap_or_else(|| {
+            std::fs::symlink_metadata(path)
+                .map_or(true, |m| m.file_type().is_symlink())
+        });
+        if symlink {
+            return absolute(cwd, path);
         }
         let dir =
             if dir.as_os_str().is_empty() { Path::new(".") } else { dir };

@@ -310,7 +310,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 self.shared.error(e);
                 Flow::Continue
             }
-            Ok(entry) => self.file(entry.path()),
+            Ok(entry) => self.file(&entry),
         }
     }
 
@@ -332,7 +332,8 @@ impl<'s, 'c> Worker<'s, 'c> {
         self.flush()
     }
 
-    fn file(&mut self, path: &Path) -> Flow {
+    fn file(&mut self, entry: &Entry) -> Flow {
+        let path = entry.path();
         let cfg = self.shared.cfg;
         let label = Label::path(path, cfg.common.implicit_dir);
         if cfg.warc || (cfg.sources.format.is_none() && is_warc_name(path)) {
@@ -344,7 +345,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 }
             };
         }
-        let (loaded, err) = self.reader.load(&cfg.sources, path);
+        let (loaded, err) = self.reader.load_entry(&cfg.sources, entry);
         if let Some(e) = err {
             // What was read before an error is still read for links.
             self.shared.error(e.message(path));

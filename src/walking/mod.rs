@@ -49,9 +49,16 @@ pub enum Flow {
 #[derive(Clone, Debug)]
 pub struct Entry {
     path: PathBuf,
+    symlink: bool,
 }
 
 impl Entry {
+    /// Whether the path is itself a symbolic link (followed to a file),
+    /// as the walk saw it: a reader that resolves paths asks the file
+    /// system only then.
+    pub fn path_is_symlink(&self) -> bool {
+        self.symlink
+    }
     /// The path of the file, as reached from the path the walk started at.
     pub fn path(&self) -> &Path {
         &self.path
@@ -414,7 +421,10 @@ fn file_or_error(
             // asked for it.
             let explicit = dent.depth() == 0
                 && dent.file_type().is_some_and(|t| !t.is_dir());
-            (is_file || explicit).then(|| Ok(Entry { path: dent.into_path() }))
+            (is_file || explicit).then(|| {
+                let symlink = dent.path_is_symlink();
+                Ok(Entry { path: dent.into_path(), symlink })
+            })
         }
     }
 }
