@@ -587,20 +587,27 @@ impl TagSink for HtmlLinks<'_> {
                     piece,
                     kind == Value::Url,
                 );
-                self.links.push(RawLink::new(
-                    if self.in_markdown {
+                // The link is kept only where it differs from its raw
+                // text (see `RawLink`). Both are cut from UTF-8 at ASCII
+                // bytes: bytes that are the same need no UTF-8 check.
+                let (value, raw) =
+                    (&a.value[piece.0..piece.1], &self.src[span.range()]);
+                let link = (value != raw)
+                    .then(|| text(value))
+                    .filter(|l| l.as_bytes() != raw);
+                self.links.push(RawLink {
+                    kind: if self.in_markdown {
                         super::Kind::MdHtml(attr)
                     } else {
                         super::Kind::Html(attr)
                     },
-                    Span::new(
+                    span: Span::new(
                         span.start + self.offset,
                         span.end + self.offset,
                     ),
-                    &self.src[span.range()],
-                    &text_of(&a.value[piece.0..piece.1]),
-                    extra.clone(),
-                ));
+                    link,
+                    extra: extra.clone(),
+                });
             }
         }
     }
