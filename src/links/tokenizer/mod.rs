@@ -558,14 +558,15 @@ fn tag_name(html: &[u8], at: usize, name: &mut Vec<u8>) -> Option<usize> {
 #[inline]
 fn push_lower(out: &mut Vec<u8>, s: &[u8]) {
     // Names are short and seldom hold a NUL: copy and lowercase in one
-    // pass, and redo the rare name with a NUL byte by byte.
+    // pass (an `extend` of the slice's exact length, with no call to
+    // memcpy for a name of a few bytes), and redo the rare name with a
+    // NUL byte by byte.
     let start = out.len();
-    out.extend_from_slice(s);
     let mut nul = false;
-    for c in &mut out[start..] {
-        nul |= *c == 0;
-        *c = c.to_ascii_lowercase();
-    }
+    out.extend(s.iter().map(|&c| {
+        nul |= c == 0;
+        c.to_ascii_lowercase()
+    }));
     if nul {
         out.truncate(start);
         for &c in s {
