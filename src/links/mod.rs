@@ -301,12 +301,18 @@ impl Extra {
         rel: Option<&[u8]>,
         hreflang: Option<&[u8]>,
     ) -> Option<Box<Extra>> {
+        // One string, not a vector of tokens joined: every `a` with a
+        // `rel` passes here.
         let rel = rel.and_then(|r| {
-            let tokens: Vec<String> = String::from_utf8_lossy(r)
-                .split_ascii_whitespace()
-                .map(str::to_ascii_lowercase)
-                .collect();
-            (!tokens.is_empty()).then(|| tokens.join(" ").into_boxed_str())
+            let mut tokens = String::with_capacity(r.len());
+            for t in String::from_utf8_lossy(r).split_ascii_whitespace() {
+                if !tokens.is_empty() {
+                    tokens.push(' ');
+                }
+                tokens.push_str(t);
+            }
+            tokens.make_ascii_lowercase();
+            (!tokens.is_empty()).then(|| tokens.into_boxed_str())
         });
         let hreflang = hreflang
             .map(|h| h.trim_ascii())
