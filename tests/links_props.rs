@@ -109,6 +109,34 @@ proptest! {
     }
 }
 
+proptest! {
+    /// What extraction's skip of a text run without a `:` relies on: the
+    /// finder, whatever its schemes, finds no URI in bytes without one.
+    #[test]
+    fn the_finder_finds_nothing_without_a_colon(
+        bytes in prop_oneof![
+            markup(),
+            proptest::collection::vec(any::<u8>(), 0..400),
+            proptest::collection::vec(
+                prop::sample::select(vec![
+                    "http", "//", "www.", "example.com", "mailto", "urn",
+                    "\u{FF1A}", "\u{FE55}", " ", "/", "<", ">", "URL", "@",
+                ]),
+                0..30,
+            )
+            .prop_map(|v| v.concat().into_bytes()),
+        ],
+    ) {
+        let bytes: Vec<u8> = bytes.into_iter().filter(|&b| b != b':').collect();
+        for finder in [
+            uriscan::scanning::Finder::new(),
+            uriscan::scanning::Finder::builder().any_scheme(true).build(),
+        ] {
+            prop_assert_eq!(finder.find_iter(&bytes).count(), 0);
+        }
+    }
+}
+
 #[test]
 fn pathological_inputs_finish() {
     const N: usize = 1 << 20;

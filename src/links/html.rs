@@ -19,7 +19,7 @@
 
 use crate::Span;
 
-use super::tags::{StartTag, TagSink};
+use super::tags::{StartTag, TagSink, Wanted};
 use super::{Extra, HtmlAttr, RawLink, Role, text_of};
 
 /// The bytes of each `<style>` element or `style` attribute scanned for
@@ -124,6 +124,63 @@ fn link_attr_elements(
         b"profile" => (&[&["head"]], &"profile", Value::List),
         _ => return None,
     })
+}
+
+/// Whether some attribute of `element` is a link by [`link_attr_elements`]
+/// (every list of the table, a `meta` with its `content`): the other
+/// elements (`p`, `div`, `span`, most of a page) can hold a link only in
+/// `style`. A test holds this to the table.
+fn link_element(element: &[u8]) -> bool {
+    matches!(
+        element,
+        b"a" | b"area"
+            | b"link"
+            | b"base"
+            | b"meta"
+            | b"image"
+            | b"use"
+            | b"feimage"
+            | b"pattern"
+            | b"lineargradient"
+            | b"radialgradient"
+            | b"textpath"
+            | b"filter"
+            | b"mpath"
+            | b"tref"
+            | b"script"
+            | b"animate"
+            | b"animatemotion"
+            | b"animatetransform"
+            | b"set"
+            | b"cursor"
+            | b"img"
+            | b"iframe"
+            | b"embed"
+            | b"track"
+            | b"input"
+            | b"audio"
+            | b"video"
+            | b"source"
+            | b"frame"
+            | b"form"
+            | b"button"
+            | b"object"
+            | b"applet"
+            | b"blockquote"
+            | b"q"
+            | b"del"
+            | b"ins"
+            | b"body"
+            | b"table"
+            | b"thead"
+            | b"tbody"
+            | b"tfoot"
+            | b"tr"
+            | b"td"
+            | b"th"
+            | b"html"
+            | b"head"
+    )
 }
 
 /// The link attribute `attr` of `element`, if it is one, with the static
@@ -436,6 +493,9 @@ pub(crate) struct HtmlLinks<'a> {
     pieces: Vec<(usize, usize)>,
     /// The CSS `url()` links taken so far, against [`CSS_MAX_URLS`].
     css_urls: usize,
+    /// Whether the attributes that hold no link are left out of the tags
+    /// ([`TagSink::wanted_attrs`]); off only in the test of that filter.
+    filter: bool,
 }
 
 /// The kind of a CSS `url()` in a `<style>` element.
@@ -461,6 +521,7 @@ impl<'a> HtmlLinks<'a> {
             ids: None,
             pieces: vec![],
             css_urls: 0,
+            filter: true,
         }
     }
 }
@@ -526,20 +587,27 @@ impl TagSink for HtmlLinks<'_> {
                     piece,
                     kind == Value::Url,
                 );
-                self.links.push(RawLink::new(
-                    if self.in_markdown {
+                // The link is kept only where it differs from its raw
+                // text (see `RawLink`). Both are cut from UTF-8 at ASCII
+                // bytes: bytes that are the same need no UTF-8 check.
+                let (value, raw) =
+                    (&a.value[piece.0..piece.1], &self.src[span.range()]);
+                let link = (value != raw)
+                    .then(|| text(value))
+                    .filter(|l| l.as_bytes() != raw);
+                self.links.push(RawLink {
+                    kind: if self.in_markdown {
                         super::Kind::MdHtml(attr)
                     } else {
                         super::Kind::Html(attr)
                     },
-                    Span::new(
+                    span: Span::new(
                         span.start + self.offset,
                         span.end + self.offset,
                     ),
-                    &self.src[span.range()],
-                    &text_of(&a.value[piece.0..piece.1]),
-                    extra.clone(),
-                ));
+                    link,
+                    extra: extra.clone(),
+                });
             }
         }
     }
@@ -581,6 +649,16 @@ impl TagSink for HtmlLinks<'_> {
 
     fn wants_style(&self) -> bool {
         true
+    }
+
+    fn wanted_attrs(&self, name: &[u8]) -> Wanted {
+        if !self.filter || link_element(name) {
+            Wanted::All
+        } else if self.ids.is_some() {
+            Wanted::Only(&[b"style", b"id"])
+        } else {
+            Wanted::Only(&[b"style"])
+        }
     }
 
     fn wants_value(&self, name: &[u8]) -> bool {
@@ -671,6 +749,147 @@ mod tests {
             super::super::LinkExtractor::new().extract(&page).collect();
         assert_eq!(links.len(), CSS_MAX_URLS + 1);
         assert_eq!(links.last().unwrap().link(), "last");
+    }
+
+    /// Every attribute name of [`link_attr_elements`].
+    const TABLE_ATTRS: &[&str] = &[
+        "href",
+        "xlink:href",
+        "src",
+        "srcset",
+        "data-src",
+        "data-srcset",
+        "imagesrcset",
+        "ping",
+        "poster",
+        "action",
+        "formaction",
+        "data",
+        "cite",
+        "longdesc",
+        "background",
+        "lowsrc",
+        "dynsrc",
+        "codebase",
+        "classid",
+        "archive",
+        "manifest",
+        "profile",
+    ];
+
+    #[test]
+    fn link_elements_are_the_tables() {
+        assert!(link_element(b"meta"));
+        for attr in TABLE_ATTRS {
+            let (lists, name, _) =
+                link_attr_elements(attr.as_bytes()).expect(attr);
+            assert_eq!(name, attr);
+            for e in lists.iter().flat_map(|l| l.iter()) {
+                assert!(link_element(e.as_bytes()), "{e}@{attr}");
+            }
+        }
+        for attr in ["class", "id", "style", "content", "rel", "x"] {
+            assert!(link_attr_elements(attr.as_bytes()).is_none());
+        }
+        assert!(!link_element(b"div") && !link_element(b"span"));
+    }
+
+    /// What the sink gathers from `html`, with or without the filter of
+    /// attributes, with or without ids.
+    fn gathered(html: &[u8], filter: bool, ids: bool) -> String {
+        let mut links = vec![];
+        let mut sink = HtmlLinks::new(html, 0, false, true, &mut links);
+        sink.filter = filter;
+        sink.ids = ids.then(Vec::new);
+        super::super::tags::for_each_tag(html, &mut sink);
+        let (base, ids, texts) = (sink.base, sink.ids, sink.texts);
+        format!("{links:?} {base:?} {ids:?} {texts:?}")
+    }
+
+    /// Elements, attribute names and values for the filter's test: link
+    /// elements and others, link attributes and others, in both cases.
+    const ELEMENTS: &[&str] = &[
+        "a", "A", "p", "DIV", "span", "img", "meta", "td", "base", "link",
+        "use", "svg", "style", "x\0",
+    ];
+    const NAMES: &[&str] = &[
+        "href",
+        "HREF",
+        "src",
+        "srcset",
+        "style",
+        "STYLE",
+        "id",
+        "ID",
+        "name",
+        "content",
+        "http-equiv",
+        "property",
+        "rel",
+        "hreflang",
+        "class",
+        "background",
+        "styl\0e",
+        "sty",
+        "ids",
+        "/",
+    ];
+    const VALUES: &[&str] = &[
+        "x",
+        "a.png",
+        "url(b.png)",
+        "a{b:url(c.png)}",
+        "0; url=c",
+        "og:image",
+        "refresh",
+        "stylesheet",
+        "&amp;x",
+        "a b",
+        "",
+        ">",
+    ];
+    /// Text and markup between tags.
+    const BETWEEN: &[&str] =
+        &["", "t", "</style>", "</svg>", "<", "<!-- <a href=y> -->", "&amp;"];
+
+    fn tag() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let attr = (
+            prop::sample::select(NAMES),
+            prop::sample::select(&["", "\"", "'", "none"][..]),
+            prop::sample::select(VALUES),
+        )
+            .prop_map(|(n, q, v)| match q {
+                "none" => format!(" {n}"),
+                _ => format!(" {n}={q}{v}{q}"),
+            });
+        (
+            prop::sample::select(ELEMENTS),
+            prop::collection::vec(attr, 0..5),
+            prop::sample::select(BETWEEN),
+        )
+            .prop_map(|(e, attrs, after)| {
+                format!("<{e}{}>{after}", attrs.concat())
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Leaving out the attributes of elements that hold no link (but
+        /// `style`, and `id` for ids) changes nothing the sink gathers.
+        #[test]
+        fn the_filter_of_attributes_changes_nothing(
+            tags in proptest::collection::vec(tag(), 0..12),
+        ) {
+            let html = tags.concat();
+            for ids in [false, true] {
+                proptest::prop_assert_eq!(
+                    gathered(html.as_bytes(), true, ids),
+                    gathered(html.as_bytes(), false, ids)
+                );
+            }
+        }
     }
 
     /// A name of the table's kind, for an `HtmlAttr` made by hand.

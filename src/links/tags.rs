@@ -112,10 +112,40 @@ impl StartTag {
     }
 }
 
+/// Which attributes of a start tag a [`TagSink`] wants at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wanted {
+    /// Every attribute.
+    All,
+    /// Only those with one of these names (lowercase, compared ASCII
+    /// case-insensitively with the name as written, before any copy): the
+    /// others are read past, their names not copied, as an end tag's are.
+    Only(&'static [&'static [u8]]),
+}
+
+impl Wanted {
+    /// Whether an attribute named `name` (as written) is wanted.
+    #[inline]
+    pub(crate) fn wants(self, name: &[u8]) -> bool {
+        match self {
+            Wanted::All => true,
+            Wanted::Only(names) => {
+                names.iter().any(|n| n.eq_ignore_ascii_case(name))
+            }
+        }
+    }
+}
+
 /// What a [`TagSink`] is told about.
 pub(crate) trait TagSink {
     /// A start tag has ended (at its `>`).
     fn start_tag(&mut self, tag: &StartTag);
+    /// Which attributes of a start tag named `name` (lowercased) the sink
+    /// is told of; [`StartTag::attrs`] holds only those (the first of each
+    /// name among them, as ever).
+    fn wanted_attrs(&self, _name: &[u8]) -> Wanted {
+        Wanted::All
+    }
     /// A run of text, as written (character references not decoded): the
     /// bytes between two pieces of markup (tags, comments, DOCTYPEs), in
     /// the Data state or in RCDATA (`title`, `textarea`). A `<` that opens

@@ -25,7 +25,7 @@ mod tests;
 
 pub(crate) use decode::decode;
 
-use super::tags::{StartTag, TagSink, TextState, Tree};
+use super::tags::{StartTag, TagSink, TextState, Tree, Wanted};
 use crate::Span;
 
 /// Whitespace inside a tag: the standard's four, and the carriage return,
@@ -257,7 +257,9 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
         let Some(at) = tag_name(html, lt + 1, &mut self.tag.name) else {
             return Next::Eof;
         };
-        let Some((end, self_closing)) = self.attributes(at, true) else {
+        let wanted = self.sink.wanted_attrs(&self.tag.name);
+        let Some((end, self_closing)) = self.attributes(at, Some(wanted))
+        else {
             return Next::Eof;
         };
         self.mark = end;
@@ -294,7 +296,7 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
 
     /// An end tag named `name`, from `at`, after its name.
     fn end_tag_rest(&mut self, at: usize, name: &[u8]) -> Next {
-        match self.attributes(at, false) {
+        match self.attributes(at, None) {
             None => Next::Eof,
             Some((end, _)) => {
                 self.tree.end_tag(name);
@@ -306,11 +308,11 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
     /// The attributes of a tag, from `at` after its name, up to its `>`
     /// (13.2.5.32 to 13.2.5.40): the offset after the `>` and whether the
     /// tag is self-closing (`/>`, not a value ending in `/`), or `None` at
-    /// the end of the input. Kept on the tag when `keep`.
+    /// the end of the input. Those that `keep` wants are kept on the tag.
     fn attributes(
         &mut self,
         mut at: usize,
-        keep: bool,
+        keep: Option<Wanted>,
     ) -> Option<(usize, bool)> {
         let html = self.html;
         loop {
@@ -336,9 +338,10 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
             let start = at;
             at = find_class(html, at + 1, END_ATTR_NAME).unwrap_or(html.len());
             let name_end = at;
-            let kept = keep && {
+            let name = &html[start..name_end];
+            let kept = keep.is_some_and(|k| k.wants(name)) && {
                 let a = self.tag.push_attr(name_end);
-                push_lower(&mut a.name, &html[start..name_end]);
+                push_lower(&mut a.name, name);
                 !self.tag.drop_duplicate()
             };
             // The after attribute name state.
@@ -555,14 +558,15 @@ fn tag_name(html: &[u8], at: usize, name: &mut Vec<u8>) -> Option<usize> {
 #[inline]
 fn push_lower(out: &mut Vec<u8>, s: &[u8]) {
     // Names are short and seldom hold a NUL: copy and lowercase in one
-    // pass, and redo the rare name with a NUL byte by byte.
+    // pass (an `extend` of the slice's exact length, with no call to
+    // memcpy for a name of a few bytes), and redo the rare name with a
+    // NUL byte by byte.
     let start = out.len();
-    out.extend_from_slice(s);
     let mut nul = false;
-    for c in &mut out[start..] {
-        nul |= *c == 0;
-        *c = c.to_ascii_lowercase();
-    }
+    out.extend(s.iter().map(|&c| {
+        nul |= c == 0;
+        c.to_ascii_lowercase()
+    }));
     if nul {
         out.truncate(start);
         for &c in s {
