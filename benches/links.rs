@@ -3,7 +3,8 @@
 //! driving an emitter that does nothing, and our own tokenizer (the one
 //! extraction runs) with a sink that only counts start tags. Criterion
 //! reports MB/s for each; the ratio of the bare parse and extraction is
-//! what extraction adds.
+//! what extraction adds. `links` keeps each link (`extract`); `links
+//! (borrowed)` hands each out borrowed (`for_each`).
 //!
 //! `cargo bench --bench links`
 
@@ -117,6 +118,17 @@ fn bench(c: &mut Criterion) {
                 let page =
                     Page::new(&bytes, format).url("https://example.com/a/b");
                 extractor.extract(&page).count()
+            })
+        });
+        // The same links handed out borrowed, none kept: what `links`
+        // prints from and the check digests.
+        g.bench_function("links (borrowed)", |b| {
+            b.iter(|| {
+                let page =
+                    Page::new(&bytes, format).url("https://example.com/a/b");
+                let mut n = 0usize;
+                extractor.for_each(&page, |l| n += l.link().len());
+                n
             })
         });
         g.finish();
