@@ -263,6 +263,9 @@ pub struct WarcReader<R> {
     max_block: usize,
     done: bool,
     header: Vec<u8>,
+    /// A damaged gzip member met while skipping past an earlier damaged
+    /// record, reported next.
+    pending: Option<WarcError>,
 }
 
 impl<R: Read> WarcReader<R> {
@@ -288,6 +291,7 @@ impl<R: Read> WarcReader<R> {
             max_block: DEFAULT_MAX_BLOCK,
             done: false,
             header: vec![],
+            pending: None,
         }
     }
 
@@ -306,6 +310,9 @@ impl<R: Read> WarcReader<R> {
 
     /// The next record, or the next damaged record's error.
     pub fn next_record(&mut self) -> Option<Result<Record, WarcError>> {
+        if let Some(e) = self.pending.take() {
+            return Some(Err(e));
+        }
         if self.done {
             return None;
         }
@@ -328,7 +335,9 @@ impl<R: Read> WarcReader<R> {
                 };
                 // A read error while resynchronizing ends the reading: the
                 // record's own damage is what is reported.
-                if resync == Resync::Stop || self.resync(resync).is_err() {
+                if resync == Resync::Stop
+                    || self.resync(resync, offset).is_err()
+                {
                     self.done = true;
                 }
                 Some(Err(WarcError { offset, kind }))
@@ -336,16 +345,35 @@ impl<R: Read> WarcReader<R> {
         }
     }
 
-    /// Moves to the next record after a damaged one.
-    fn resync(&mut self, how: Resync) -> io::Result<()> {
+    /// Moves to the next record after a damaged one, at `damaged`.
+    fn resync(&mut self, how: Resync, damaged: u64) -> io::Result<()> {
         match how {
             Resync::Ready | Resync::Stop => Ok(()),
             Resync::Member => {
                 self.src.skip_to_next_member()?;
                 Ok(())
             }
-            Resync::Scan => self.scan(),
+            Resync::Scan => self.scan(damaged),
         }
+    }
+
+    /// During a scan, the decoder failed in the current gzip member: skips
+    /// it, and unless it is the member of the record whose damage is being
+    /// reported, keeps its error to report next. Whether a member fails
+    /// before or after the scan finds a `WARC/1.` in it depends on the size
+    /// of the reads; either way it is reported, at its offset.
+    fn damaged_member(
+        &mut self,
+        e: io::Error,
+        damaged: u64,
+    ) -> io::Result<()> {
+        let offset = self.src.offset();
+        self.src.skip_to_next_member()?;
+        if self.src.is_gzip() && offset != damaged && is_data_error(&e) {
+            let kind = WarcErrorKind::BadGzip(e);
+            self.pending = Some(WarcError { offset, kind });
+        }
+        Ok(())
     }
 
     /// Skips to the next `WARC/1.`, or the next gzip member that starts
@@ -354,22 +382,24 @@ impl<R: Read> WarcReader<R> {
     /// false start, reported as a record without a header, and the search
     /// goes on; the real record after it is found by the header reader,
     /// which stops at a `WARC/1.` line.)
-    fn scan(&mut self) -> io::Result<()> {
+    fn scan(&mut self, damaged: u64) -> io::Result<()> {
         let finder = memchr::memmem::Finder::new(MAGIC);
         let len = finder.needle().len();
         loop {
             let avail = match self.src.fill(len) {
                 Ok(a) => a,
-                Err(_) => {
-                    self.src.skip_to_next_member()?;
-                    if self.next_member_at_record()? {
+                Err(e) => {
+                    self.damaged_member(e, damaged)?;
+                    if self.pending.is_some()
+                        || self.next_member_at_record(damaged)?
+                    {
                         return Ok(());
                     }
                     continue;
                 }
             };
             if avail.is_empty() {
-                if self.next_member_at_record()? {
+                if self.next_member_at_record(damaged)? {
                     return Ok(());
                 }
                 continue;
@@ -387,8 +417,9 @@ impl<R: Read> WarcReader<R> {
     }
 
     /// Starts the next gzip member: whether the scan is over, because it
-    /// starts a record or there is none.
-    fn next_member_at_record(&mut self) -> io::Result<bool> {
+    /// starts a record, there is none, or the member is damaged (its error
+    /// is reported next).
+    fn next_member_at_record(&mut self, damaged: u64) -> io::Result<bool> {
         match self.src.next_member() {
             Ok(true) => {}
             Ok(false) => return Ok(true),
@@ -398,9 +429,9 @@ impl<R: Read> WarcReader<R> {
         }
         match self.src.fill(MAGIC.len()) {
             Ok(a) => Ok(a.starts_with(MAGIC)),
-            Err(_) => {
-                self.src.skip_to_next_member()?;
-                Ok(false)
+            Err(e) => {
+                self.damaged_member(e, damaged)?;
+                Ok(self.pending.is_some())
             }
         }
     }

@@ -117,9 +117,11 @@ impl<R: BufRead> Counting<R> {
                 self.consume(i);
                 return Ok(());
             }
+            // The last bytes consumed, across reads shorter than the
+            // magic: a magic handed out a byte a read is found too.
             let n = buf.len();
-            carry.clear();
             carry.extend_from_slice(&buf[n.saturating_sub(keep)..]);
+            carry.drain(..carry.len().saturating_sub(keep));
             self.consume(n);
         }
     }

@@ -52,6 +52,22 @@ fn read_all(bytes: &[u8]) -> Vec<Result<(String, u64), u64>> {
         .collect()
 }
 
+#[path = "../../tests/support/trickle.rs"]
+mod trickle;
+
+/// As [`read_all`], the file handed out `step` bytes a read.
+fn read_in_steps(
+    bytes: &[u8],
+    step: usize,
+) -> Vec<Result<(String, u64), u64>> {
+    WarcReader::new(trickle::Trickle::step(bytes, step))
+        .map(|r| match r {
+            Ok(r) => Ok((r.record_id().unwrap_or("").to_owned(), r.offset())),
+            Err(e) => Err(e.offset()),
+        })
+        .collect()
+}
+
 fn ids(n: std::ops::Range<usize>) -> Vec<Vec<u8>> {
     n.map(|i| {
         let head = "200 OK\r\nContent-Type: text/html";
@@ -120,6 +136,69 @@ fn a_bad_gzip_member_is_reported_and_skipped() {
     let got = read_all(&bytes);
     assert_eq!(got.iter().filter(|r| r.is_ok()).count(), 2, "{got:?}");
     assert!(got.contains(&ok(1, off)), "{got:?}");
+}
+
+/// The next member after a damaged one is found whatever the size of the
+/// reads: a gzip magic handed out a byte at a time was missed (found by
+/// the `warc` fuzz target).
+#[test]
+fn the_member_after_a_damaged_one_is_found_in_reads_of_one_byte() {
+    // A first record that does not compress, so that the damaged member
+    // lies past the bytes the reader sniffs in one piece.
+    let mut recs = ids(0..3);
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let noise: Vec<u8> = (0..6000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 56) as u8
+        })
+        .collect();
+    recs[0] = response("http://e.com/0", "0", "200 OK", &noise);
+    let (mut bytes, offs) = gz_members(&recs);
+    assert!(offs[1] > 4096);
+    // Damage the middle member's deflate data early, so that its decoder
+    // fails before it reaches the next member.
+    let at = offs[1] as usize + 12;
+    for b in &mut bytes[at..at + 4] {
+        *b ^= 0x55;
+    }
+    let want = read_all(&bytes);
+    assert_eq!(want, [ok(0, offs[0]), Err(offs[1]), ok(2, offs[2])]);
+    for step in [1, 2, 3, 5, 64] {
+        assert_eq!(read_in_steps(&bytes, step), want, "reads of {step}");
+    }
+}
+
+/// A damaged member met while skipping past a damaged record is
+/// reported too, at its offset, whatever the size of the reads: before,
+/// whole reads (whose decoder fails before handing out a byte of it)
+/// skipped it in silence (found by the `warc` fuzz target).
+#[test]
+fn a_damaged_member_after_a_damaged_record_is_reported() {
+    let recs = ids(0..3);
+    // The first record's Content-Length 5 short: its trailer is wrong,
+    // and the reader scans for the next record.
+    let text = String::from_utf8(recs[0].clone()).unwrap();
+    let len = text.split("Content-Length: ").nth(1).unwrap();
+    let len: usize = len[..len.find('\r').unwrap()].parse().unwrap();
+    let short = text.replacen(
+        &format!("Content-Length: {len}"),
+        &format!("Content-Length: {}", len - 5),
+        1,
+    );
+    let (mut bytes, offs) =
+        gz_members(&[short.into_bytes(), recs[1].clone(), recs[2].clone()]);
+    let at = offs[1] as usize + 12;
+    for b in &mut bytes[at..at + 4] {
+        *b ^= 0x55;
+    }
+    let want = [Err(offs[0]), Err(offs[1]), ok(2, offs[2])];
+    assert_eq!(read_all(&bytes), want);
+    for step in [1, 7, 64, 4096] {
+        assert_eq!(read_in_steps(&bytes, step), want, "reads of {step}");
+    }
 }
 
 #[test]
