@@ -1,8 +1,8 @@
 //! The WARC reader on arbitrary bytes: the first byte picks the size of
 //! the reads, the rest is the file (plain, or gzip when it starts so).
 //! Nothing panics; the records and errors do not depend on the read
-//! size; every record's links are read without a panic, each target a
-//! URI.
+//! size (but for how many times an error repeats at one offset); every
+//! record's links are read without a panic, each target a URI.
 
 #![no_main]
 
@@ -28,7 +28,15 @@ fuzz_target!(|data: &[u8]| {
             .map(|r| r.map(|r| (r.offset(), r.block().to_vec())).map_err(|e| e.offset()))
             .collect()
     };
-    assert_eq!(summary(step), summary(usize::MAX));
+    // Errors repeated at one offset count once: a damaged gzip member
+    // hands out more or less of its text before its decoder fails,
+    // depending on the size of the reads, and each `WARC/1.` in that text
+    // is a false start reported at the member's offset.
+    let once = |mut s: Vec<Result<(u64, Vec<u8>), u64>>| {
+        s.dedup_by(|a, b| matches!((a, b), (Err(x), Err(y)) if x == y));
+        s
+    };
+    assert_eq!(once(summary(step)), once(summary(usize::MAX)));
     let extractor = LinkExtractor::new();
     let parser = Parser::new().iri(true);
     for record in WarcReader::new(file).flatten() {
