@@ -27,9 +27,8 @@ fuzz_target!(|data: &[u8]| {
             panic!("finder reported {:?}, which is invalid: {e}", m.as_str());
         }
     }
-    let finder = Finder::builder()
-        .buffer_capacity(usize::from(size % 64) + 1)
-        .build();
+    let finder =
+        Finder::builder().buffer_capacity(usize::from(size % 64) + 1).build();
     let streamed: Vec<_> = finder
         .stream(hay)
         .with_text()
@@ -39,7 +38,9 @@ fuzz_target!(|data: &[u8]| {
     for (w, (s, text)) in whole.iter().zip(&streamed) {
         assert_eq!(w, s);
         assert_eq!(text.raw, &hay[s.span().range()]);
-        let at = |span: Option<uriscan::Span>| span.map(|x| hay[x.range()].to_vec());
+        let at = |span: Option<uriscan::Span>| {
+            span.map(|x| hay[x.range()].to_vec())
+        };
         assert_eq!(text.url_prefix, at(s.trimmed().url_prefix));
         assert_eq!(text.suffix, at(s.trimmed().suffix));
     }

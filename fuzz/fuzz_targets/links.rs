@@ -44,10 +44,15 @@ fuzz_target!(|data: &[u8]| {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
-        let line = 1 + doc[..span.start].iter().filter(|&&b| b == b'\n').count();
+        let line =
+            1 + doc[..span.start].iter().filter(|&&b| b == b'\n').count();
         if !(utf16 && format == Format::Html) {
             assert_eq!(link.line(), line as u64, "{link:?}");
-            assert_eq!(link.column(), (span.start - line_start + 1) as u64, "{link:?}");
+            assert_eq!(
+                link.column(),
+                (span.start - line_start + 1) as u64,
+                "{link:?}"
+            );
         }
         match link.target() {
             Some(t) => assert!(parser.parse_uri(t).is_ok(), "{t:?}"),

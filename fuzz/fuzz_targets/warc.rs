@@ -6,7 +6,6 @@
 
 #![no_main]
 
-
 use libfuzzer_sys::fuzz_target;
 use uriscan::links::LinkExtractor;
 use uriscan::syntax::Parser;
@@ -25,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
         let mut reader = WarcReader::new(Trickle::step(file, step));
         reader.max_block(1 << 16);
         reader
-            .map(|r| r.map(|r| (r.offset(), r.block().to_vec())).map_err(|e| e.offset()))
+            .map(|r| {
+                r.map(|r| (r.offset(), r.block().to_vec()))
+                    .map_err(|e| e.offset())
+            })
             .collect()
     };
     // Errors repeated at one offset count once: a damaged gzip member
