@@ -994,14 +994,6 @@ impl LinkExtractor {
         out: &mut Vec<RawLink>,
     ) {
         let hay = &text[span.range()];
-        // Every URI the finder finds holds the `:` after its scheme (its
-        // candidates are `:` bytes): a run without one, most of the runs
-        // between two pieces of Markdown, is passed by one memchr instead
-        // of the finder's setup and search. tests/links_props.rs holds
-        // the finder to this.
-        if memchr::memchr(b':', hay).is_none() {
-            return;
-        }
         for m in self.finder.find_iter(hay) {
             let s = m.span();
             out.push(RawLink::new(

@@ -148,10 +148,23 @@ impl Finder {
         &'f self,
         haystack: &'h [u8],
     ) -> FindIter<'f, 'h> {
+        // Every URI holds the `:` after its scheme, and the search's
+        // candidates are `:` bytes: it starts at the first one (the
+        // newlines before it are still counted from the start), and a
+        // text without one (most runs of text between two pieces of
+        // Markdown, a crawler's short text nodes) is passed by one memchr.
+        let cursor = match memchr::memchr(b':', haystack) {
+            Some(first) => Cursor { pos: first, ..Cursor::default() },
+            None => Cursor {
+                pos: haystack.len(),
+                counted: haystack.len(),
+                ..Cursor::default()
+            },
+        };
         FindIter {
             finder: self,
             haystack,
-            cursor: Cursor::default(),
+            cursor,
             line_start: LineStart::default(),
             kernels: self.kernels,
         }
@@ -211,6 +224,11 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
+        // Past the last `:` (a text without one, above all): nothing to
+        // dispatch to the kernels for.
+        if self.cursor.pos >= self.haystack.len() {
+            return None;
+        }
         let kernels = self.kernels;
         kernels.next(self)
     }
@@ -223,6 +241,9 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     where
         F: FnMut(B, Match<'h>) -> B,
     {
+        if self.cursor.pos >= self.haystack.len() {
+            return init;
+        }
         let kernels = self.kernels;
         kernels.fold(&mut self, init, f)
     }
