@@ -13,6 +13,7 @@ use std::ops::Range;
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::Span;
+use crate::syntax::chars::Table;
 
 use super::{Kind, RawLink};
 
@@ -260,7 +261,7 @@ fn destination_at(src: &[u8], mut at: usize, end: usize) -> Option<Span> {
         // Most bytes of a destination are none of the five below: one
         // lookup passes them (every inline link's destination is read
         // here, as is every definition's).
-        if !DEST_STOP[usize::from(c)] {
+        if !DEST_STOP.contains(c) {
             continue;
         }
         match c {
@@ -279,15 +280,7 @@ fn destination_at(src: &[u8], mut at: usize, end: usize) -> Option<Span> {
 
 /// The bytes that end, escape or nest in a link destination: `\`, `(`,
 /// `)` and the spaces and controls up to ` `.
-static DEST_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = b <= b' ' as usize || matches!(b as u8, b'\\' | b'(' | b')');
-        b += 1;
-    }
-    t
-};
+const DEST_STOP: Table = Table::range(0, b' ').or(Table::new(b"\\()"));
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::syntax::chars::{QUERY, Table};
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
 use crate::syntax::{ParseError, Parser, UriRef};
@@ -151,7 +152,7 @@ fn needs_no_repair(link: &[u8]) -> bool {
     while i < link.len() {
         // One load per byte for the common ones (a lookup, not a chain of
         // range tests): every link passes here.
-        if !KEPT[usize::from(link[i])] {
+        if !KEPT.contains(link[i]) {
             match link[i] {
                 b'#' if !hash => hash = true,
                 b'%' if i + 2 < link.len()
@@ -166,38 +167,9 @@ fn needs_no_repair(link: &[u8]) -> bool {
 }
 
 /// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
-/// unreserved and reserved characters but `#`, `[` and `]`.
-static KEPT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-                    | b':'
-                    | b'@'
-                    | b'/'
-                    | b'?'
-            );
-        b += 1;
-    }
-    t
-};
+/// `query = *( pchar / "/" / "?" )` but `%` (checked with its two hex
+/// digits): the unreserved and reserved characters but `#`, `[` and `]`.
+const KEPT: Table = QUERY.without(Table::new(b"%"));
 
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
