@@ -89,16 +89,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function("bare parse", |b| match format {
             Format::Markdown => {
                 let text = String::from_utf8_lossy(&bytes);
-                let opts = pulldown_cmark::Options::ENABLE_TABLES
-                    | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
-                    | pulldown_cmark::Options::ENABLE_FOOTNOTES
-                    | pulldown_cmark::Options::ENABLE_TASKLISTS
-                    | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES;
-                b.iter(|| {
-                    pulldown_cmark::Parser::new_ext(&text, opts)
-                        .into_offset_iter()
-                        .count()
-                })
+                b.iter(|| uriscan::links::count_markdown_events(&text))
             }
             _ => b.iter(|| {
                 let t = Tokenizer::new_with_emitter(

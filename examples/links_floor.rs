@@ -9,8 +9,8 @@
 //!
 //! - `read`: the file read into memory, as `links` reads it;
 //! - `parse`: and parsed with nothing kept: our HTML tokenizer
-//!   counting start tags, or pulldown-cmark's events (the same options
-//!   as extraction) counted;
+//!   counting start tags, or pulldown-cmark's events counted, with
+//!   extraction's options;
 //! - `extract`: and every link extracted and resolved, none printed.
 //!
 //! Each prints one count, so that the work cannot be optimized away.
@@ -38,17 +38,9 @@ fn main() {
         "read" => bytes.len(),
         "parse" => match format {
             Format::Html => uriscan::links::count_start_tags(&bytes),
-            _ => {
-                let text = String::from_utf8_lossy(&bytes);
-                let opts = pulldown_cmark::Options::ENABLE_TABLES
-                    | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
-                    | pulldown_cmark::Options::ENABLE_FOOTNOTES
-                    | pulldown_cmark::Options::ENABLE_TASKLISTS
-                    | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES;
-                pulldown_cmark::Parser::new_ext(&text, opts)
-                    .into_offset_iter()
-                    .count()
-            }
+            _ => uriscan::links::count_markdown_events(
+                &String::from_utf8_lossy(&bytes),
+            ),
         },
         "extract" => {
             let abs = std::fs::canonicalize(path).unwrap_or(path.into());

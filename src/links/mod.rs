@@ -89,6 +89,8 @@ pub(crate) mod tags;
 mod target;
 mod tokenizer;
 
+#[doc(hidden)]
+pub use markdown::count_markdown_events;
 #[cfg(feature = "differential")]
 #[doc(hidden)]
 pub use oracle::differential;
