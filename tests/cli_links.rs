@@ -178,3 +178,51 @@ fn batched_output_keeps_each_file_whole() {
     }
     assert_eq!(seen.len(), files);
 }
+
+/// A named document of 1 MiB or more is mapped, not read: the links must
+/// be the same either way, binary files still skipped, and a file found
+/// in a directory (read) the same as when named.
+#[test]
+fn mapped_documents_give_what_read_ones_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut page =
+        String::from("<head><base href=\"https://example.com/d/\">");
+    let mut i = 0;
+    while page.len() < (1 << 20) + 4096 {
+        page.push_str(&format!(
+            "<p><a href=\"p{i}.html?a=1&amp;b=2\">x</a> <img srcset=\"i{i}.png 1x, /j{i}.png 2x\">\n"
+        ));
+        i += 1;
+    }
+    // A last link in the page's final bytes, where a short map would
+    // lose it.
+    page.push_str("<a href=last.html>");
+    std::fs::create_dir(d.join("site")).unwrap();
+    std::fs::write(d.join("site/big.html"), &page).unwrap();
+    let mut binary = page.clone().into_bytes();
+    // A NUL in the text after the first line: binary, but its links are
+    // whole.
+    binary[page.find('\n').unwrap()] = 0;
+    std::fs::write(d.join("bin.html"), &binary).unwrap();
+
+    let (mapped, code) = links(d, &["-o", "site/big.html"]);
+    assert_eq!(code, 0);
+    let (read, _) = links(d, &["-o", "--no-mmap", "site/big.html"]);
+    let (walked, _) = links(d, &["-o", "site"]);
+    assert_eq!(mapped, read);
+    assert_eq!(mapped, walked);
+    // The base, three links a line, and the last.
+    assert_eq!(mapped.lines().count(), 1 + 3 * i + 1);
+    assert!(mapped.starts_with(
+        "https://example.com/d/\nhttps://example.com/d/p0.html?a=1&b=2\n"
+    ));
+    assert!(mapped.ends_with("https://example.com/d/last.html\n"));
+
+    let (out, code) = links(d, &["-o", "bin.html"]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    let (out, _) = links(d, &["-o", "-a", "bin.html"]);
+    let (out_read, _) = links(d, &["-o", "-a", "--no-mmap", "bin.html"]);
+    assert_eq!(out, out_read);
+    assert!(out.ends_with("https://example.com/d/last.html\n"));
+}

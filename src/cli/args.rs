@@ -210,6 +210,17 @@ pub struct WalkArgs {
     pub threads: Option<u16>,
 }
 
+/// How `links` and `check` read their documents.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DocArgs {
+    /// Read every file, never map one into memory. By default a file of
+    /// 1 MiB or more named on the command line is mapped, which is
+    /// faster; a file cut short while it is mapped stops the run with an
+    /// error.
+    #[arg(long, help_heading = "Walking")]
+    pub no_mmap: bool,
+}
+
 /// The main command's `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {

@@ -16,7 +16,7 @@ use uriscan::checking::anchors::AnchorStyle;
 use uriscan::checking::{Checker, DocumentFacts, LinkTable, Status, Verdict};
 use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
 
-use super::args::{ColorChoice, WalkArgs};
+use super::args::{ColorChoice, DocArgs, WalkArgs};
 use super::documents::{DocReader, Sources};
 use super::io_message::io_message;
 use super::links::JsonLink;
@@ -159,6 +159,9 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub walk: WalkArgs,
 
+    #[command(flatten)]
+    pub doc: DocArgs,
+
     #[cfg(feature = "remote")]
     #[command(flatten)]
     pub remote: super::remote::RemoteArgs,
@@ -251,6 +254,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     };
     walker.run(|| {
         let mut reader = DocReader::new(args.walk.search_zip, args.walk.text);
+        reader.map_named(!args.doc.no_mmap);
         let mut mine = Batch { docs: &docs, held: Vec::new() };
         let report_error = &report_error;
         let sources = &sources;

@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use uriscan::links::{Format, LinkExtractor, Page, file_uri};
-use uriscan::reading::{Contents, FileReader};
+use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
 
 use super::config::Input;
+use super::mapped::{Mapped, map_file};
 
 /// The largest document read whole: HTML and Markdown are parsed in
 /// memory (a `<base href>` anywhere changes every link), so a larger file
@@ -114,11 +115,33 @@ pub enum LoadError {
     TooLarge,
 }
 
+/// A document's bytes, out of its [`DocReader`]: read into the reader's
+/// buffer, or mapped.
+pub enum DocBytes {
+    Read(Vec<u8>),
+    Mapped(Mapped),
+}
+
+impl std::ops::Deref for DocBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            DocBytes::Read(v) => v,
+            DocBytes::Mapped(m) => m,
+        }
+    }
+}
+
 /// One worker's reader: the file reader, the document buffer and the git
 /// roots met, all reused from file to file.
 pub struct DocReader {
     reader: FileReader,
     doc: Vec<u8>,
+    /// The last document, when it was mapped rather than read into `doc`.
+    mapped: Option<Mapped>,
+    /// Whether large files named on the command line are mapped.
+    map_named: bool,
+    skip_binary: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
     /// Each directory's canonical form, found once: see
     /// [`DocReader::absolute`].
@@ -135,26 +158,43 @@ impl DocReader {
         DocReader {
             reader,
             doc: vec![],
+            mapped: None,
+            map_named: false,
+            skip_binary: !text,
             git_roots: HashMap::new(),
             dirs: HashMap::new(),
         }
     }
 
+    /// Whether a file named on the command line (not found in a
+    /// directory) of [`super::mapped::MAP_ABOVE`] or more is mapped
+    /// rather than read (`--no-mmap` says no): see [`super::mapped`].
+    pub fn map_named(&mut self, yes: bool) -> &mut DocReader {
+        self.map_named = yes;
+        self
+    }
+
     /// The bytes of the last document loaded.
     pub fn doc(&self) -> &[u8] {
-        &self.doc
+        self.mapped.as_deref().unwrap_or(&self.doc)
     }
 
     /// Takes the last document's bytes out, to be read while the reader
     /// is borrowed elsewhere; [`DocReader::restore_doc`] gives the buffer
     /// back for reuse.
-    pub fn take_doc(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.doc)
+    pub fn take_doc(&mut self) -> DocBytes {
+        match self.mapped.take() {
+            Some(m) => DocBytes::Mapped(m),
+            None => DocBytes::Read(std::mem::take(&mut self.doc)),
+        }
     }
 
-    /// Gives back the buffer [`DocReader::take_doc`] took.
-    pub fn restore_doc(&mut self, doc: Vec<u8>) {
-        self.doc = doc;
+    /// Gives back what [`DocReader::take_doc`] took: a buffer is reused,
+    /// a map is dropped.
+    pub fn restore_doc(&mut self, doc: DocBytes) {
+        if let DocBytes::Read(v) = doc {
+            self.doc = v;
+        }
     }
 
     /// Reads standard input as a document at the working directory.
@@ -183,7 +223,7 @@ impl DocReader {
         src: &Sources,
         path: &Path,
     ) -> (Option<Loaded>, Option<LoadError>) {
-        self.load_as(src, path, None)
+        self.load_as(src, path, None, false)
     }
 
     /// [`DocReader::load`] of a file the walk found: whether its path is
@@ -194,7 +234,8 @@ impl DocReader {
         src: &Sources,
         entry: &Entry,
     ) -> (Option<Loaded>, Option<LoadError>) {
-        self.load_as(src, entry.path(), Some(entry.path_is_symlink()))
+        let (path, symlink) = (entry.path(), Some(entry.path_is_symlink()));
+        self.load_as(src, path, symlink, entry.is_named())
     }
 
     fn load_as(
@@ -202,7 +243,10 @@ impl DocReader {
         src: &Sources,
         path: &Path,
         symlink: Option<bool>,
+        named: bool,
     ) -> (Option<Loaded>, Option<LoadError>) {
+        // The last document's map, if any, is dropped here.
+        self.mapped = None;
         let compressed = self.reader.is_compressed(path);
         let format = src.format.unwrap_or_else(|| {
             if compressed {
@@ -215,26 +259,27 @@ impl DocReader {
         // into it: the copy of an 8 MB page, and the first touch of 8 MB
         // more memory, was a fifth of `links -o` on it.
         self.reader.give_buffer(std::mem::take(&mut self.doc));
-        let (whole, err) = match self.reader.read(path) {
-            Err(e) => {
-                return (
-                    None,
-                    Some(LoadError::Unreadable(Error::io(path, &e))),
-                );
-            }
-            Ok(Contents::Binary) => return (None, None),
-            Ok(Contents::Text(_)) => (true, None),
-            Ok(Contents::Stream(r)) => {
-                let mut limited = r.take(MAX_DOCUMENT + 1);
-                let res = limited.read_to_end(&mut self.doc);
-                if res.is_ok() && self.doc.len() as u64 > MAX_DOCUMENT {
-                    return (None, Some(LoadError::TooLarge));
+        if named && self.map_named && !compressed {
+            match map_file(path, MAX_DOCUMENT) {
+                Err(e) => {
+                    return (
+                        None,
+                        Some(LoadError::Unreadable(Error::io(path, &e))),
+                    );
                 }
-                (
-                    false,
-                    res.err().map(|e| LoadError::Partial(Error::io(path, &e))),
-                )
+                Ok(Some(m)) if self.skip_binary && is_binary(&m) => {
+                    return (None, None);
+                }
+                Ok(Some(m)) => self.mapped = Some(m),
+                Ok(None) => {}
             }
+        }
+        let (whole, err) = match self.mapped {
+            Some(_) => (false, None),
+            None => match self.read(path) {
+                Ok(read) => read,
+                Err(e) => return (None, e),
+            },
         };
         if whole {
             // The buffer holds exactly the bytes `Contents::Text` had.
@@ -250,6 +295,35 @@ impl DocReader {
             abs,
         };
         (Some(loaded), err)
+    }
+
+    /// Reads the file at `path` into the buffer: whether it is whole in
+    /// the file reader's buffer, and the error that cut it short.
+    /// Reads the file at `path`: `Ok` with whether it is whole in the
+    /// file reader's buffer (else streamed into `doc`) and the error that
+    /// cut it short; `Err` when there is no document, with the error if
+    /// any (a binary file has none).
+    fn read(
+        &mut self,
+        path: &Path,
+    ) -> Result<(bool, Option<LoadError>), Option<LoadError>> {
+        match self.reader.read(path) {
+            Err(e) => Err(Some(LoadError::Unreadable(Error::io(path, &e)))),
+            Ok(Contents::Binary) => Err(None),
+            Ok(Contents::Text(_)) => Ok((true, None)),
+            Ok(Contents::Stream(r)) => {
+                let mut limited = r.take(MAX_DOCUMENT + 1);
+                let res = limited.read_to_end(&mut self.doc);
+                if res.is_ok() && self.doc.len() as u64 > MAX_DOCUMENT {
+                    return Err(Some(LoadError::TooLarge));
+                }
+                let err = res.err();
+                Ok((
+                    false,
+                    err.map(|e| LoadError::Partial(Error::io(path, &e))),
+                ))
+            }
+        }
     }
 
     /// [`absolute`] of a file, its directory's canonical form found once

@@ -21,7 +21,7 @@ use uriscan::warc::{
 
 use super::io_message::io_message;
 
-use super::args::{OutputArgs, WalkArgs};
+use super::args::{DocArgs, OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};
 use super::documents::{DocReader, Loaded, Sources};
 use super::printer::{Label, SPILL_AT, write_stdout};
@@ -132,6 +132,9 @@ pub struct LinksArgs {
 
     #[command(flatten)]
     pub walk: WalkArgs,
+
+    #[command(flatten)]
+    pub doc: DocArgs,
 }
 
 /// The resolved configuration of `links`.
@@ -143,6 +146,8 @@ struct LinksConfig {
     /// `--format warc`.
     warc: bool,
     rewrite: Rewrite,
+    /// Not `--no-mmap`.
+    map_named: bool,
 }
 
 /// The record a link of a web archive came from.
@@ -200,7 +205,8 @@ pub fn run(args: LinksArgs) -> anyhow::Result<i32> {
             Some((path, anchor))
         }
     };
-    let cfg = LinksConfig { common, sources, to, warc, rewrite };
+    let map_named = !args.doc.no_mmap;
+    let cfg = LinksConfig { common, sources, to, warc, rewrite, map_named };
     let shared = Shared {
         cfg: &cfg,
         found: AtomicBool::new(false),
@@ -296,7 +302,11 @@ impl<'s, 'c> Worker<'s, 'c> {
         let common = &shared.cfg.common;
         Worker {
             shared,
-            reader: DocReader::new(common.search_zip, common.text),
+            reader: {
+                let mut r = DocReader::new(common.search_zip, common.text);
+                r.map_named(shared.cfg.map_named);
+                r
+            },
             out: vec![],
         }
     }

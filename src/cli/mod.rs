@@ -16,6 +16,7 @@ mod generate;
 #[path = "../walking/io_message.rs"]
 mod io_message;
 mod links;
+mod mapped;
 mod printer;
 #[cfg(feature = "remote")]
 mod remote;

@@ -250,8 +250,15 @@ impl FileReader {
     }
 }
 
-/// Whether `bytes` has a NUL in its first block.
-fn is_binary(bytes: &[u8]) -> bool {
+/// Whether `bytes` has a NUL in its first block (8 KiB): how
+/// [`FileReader`] tells a binary file, for a caller that gets a file's
+/// bytes another way.
+///
+/// ```
+/// assert!(uriscan::reading::is_binary(b"PK\x03\x04\0\0"));
+/// assert!(!uriscan::reading::is_binary(b"<a href=x>"));
+/// ```
+pub fn is_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some()
 }
 

@@ -50,6 +50,7 @@ pub enum Flow {
 pub struct Entry {
     path: PathBuf,
     symlink: bool,
+    named: bool,
 }
 
 impl Entry {
@@ -58,6 +59,12 @@ impl Entry {
     /// system only then.
     pub fn path_is_symlink(&self) -> bool {
         self.symlink
+    }
+    /// Whether the path is one the walk was given (a file named on the
+    /// command line), not one found in a directory: a reader may treat
+    /// those few files differently, as ripgrep maps them.
+    pub fn is_named(&self) -> bool {
+        self.named
     }
     /// The path of the file, as reached from the path the walk started at.
     pub fn path(&self) -> &Path {
@@ -419,11 +426,12 @@ fn file_or_error(
             let is_file = dent.file_type().is_some_and(|t| t.is_file());
             // An explicit path to a FIFO or device is read, too: the user
             // asked for it.
-            let explicit = dent.depth() == 0
-                && dent.file_type().is_some_and(|t| !t.is_dir());
+            let named = dent.depth() == 0;
+            let explicit =
+                named && dent.file_type().is_some_and(|t| !t.is_dir());
             (is_file || explicit).then(|| {
                 let symlink = dent.path_is_symlink();
-                Ok(Entry { path: dent.into_path(), symlink })
+                Ok(Entry { path: dent.into_path(), symlink, named })
             })
         }
     }
