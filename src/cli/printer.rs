@@ -25,7 +25,15 @@ const RESET: &str = "\x1b[0m";
 /// closed pipe (`uriscan . | head`) is `Err(None)`: the reader is gone and
 /// there is nothing to say; any other failure is `Err(Some(reason))`.
 pub fn write_stdout(out: &mut Vec<u8>) -> Result<(), Option<String>> {
-    let res = std::io::stdout().lock().write_all(out);
+    write_to(&mut std::io::stdout().lock(), out)
+}
+
+/// [`write_stdout`] through a lock already held.
+pub fn write_to(
+    lock: &mut std::io::StdoutLock<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), Option<String>> {
+    let res = lock.write_all(out);
     out.clear();
     res.map_err(|e| {
         (e.kind() != std::io::ErrorKind::BrokenPipe)
