@@ -20,6 +20,23 @@ fn check(bytes: &[u8], format: Format, lines: bool) -> usize {
     extractor.for_each(&page, |l| borrowed.push(l.to_link()));
     let kept: Vec<_> = extractor.extract(&page).collect();
     assert_eq!(borrowed, kept);
+    // Lines are counted only as far as a link asks: asked of every third
+    // link only, they are still those of the kept links.
+    let mut i = 0;
+    let mut places = vec![];
+    extractor.for_each(&page, |l| {
+        if i % 3 == 2 {
+            places.push((l.line(), l.column()));
+        }
+        i += 1;
+    });
+    let every_third: Vec<_> = kept
+        .iter()
+        .skip(2)
+        .step_by(3)
+        .map(|l| (l.line(), l.column()))
+        .collect();
+    assert_eq!(places, every_third);
     let mut n = 0;
     for link in kept {
         assert_eq!(link.as_ref().to_link(), link);

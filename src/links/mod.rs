@@ -403,8 +403,7 @@ impl Link {
         LinkRef {
             kind: self.kind,
             span: self.span,
-            line: self.line,
-            column: self.column,
+            place: Place::Known { line: self.line, column: self.column },
             raw: if self.has_raw {
                 &self.text[self.target_end..]
             } else {
@@ -528,22 +527,70 @@ impl Link {
     }
 }
 
+/// Where a link starts: known, or found in the document's lines when it
+/// is asked for.
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    Known { line: u64, column: u64 },
+    Counted { lines: &'a charset::Lines<'a>, at: usize },
+}
+
+impl Place<'_> {
+    fn get(&self) -> (u64, u64) {
+        match *self {
+            Place::Known { line, column } => (line, column),
+            Place::Counted { lines, at } => lines.place(at),
+        }
+    }
+}
+
 /// One link of a document, borrowed from the document and from a buffer
 /// that the extractor reuses from link to link: what
 /// [`LinkExtractor::for_each`] hands out, with no allocation per link.
 /// [`LinkRef::to_link`] keeps it; [`Link::as_ref`] views a kept one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct LinkRef<'a> {
     kind: Kind,
     span: Span,
-    line: u64,
-    column: u64,
+    place: Place<'a>,
     raw: &'a str,
     link: &'a str,
     target: Option<&'a str>,
     error: Option<&'a LinkError>,
     extra: Option<&'a Extra>,
 }
+
+impl fmt::Debug for LinkRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LinkRef")
+            .field("kind", &self.kind)
+            .field("span", &self.span)
+            .field("line", &self.line())
+            .field("column", &self.column())
+            .field("raw", &self.raw)
+            .field("link", &self.link)
+            .field("target", &self.target)
+            .field("error", &self.error)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
+/// Equal when every field is, the place by its line and column.
+impl PartialEq for LinkRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.span == other.span
+            && self.place.get() == other.place.get()
+            && self.raw == other.raw
+            && self.link == other.link
+            && self.target == other.target
+            && self.error == other.error
+            && self.extra == other.extra
+    }
+}
+
+impl Eq for LinkRef<'_> {}
 
 impl<'a> LinkRef<'a> {
     /// What the link is.
@@ -554,13 +601,14 @@ impl<'a> LinkRef<'a> {
     pub fn span(&self) -> Span {
         self.span
     }
-    /// The 1-based line of the first byte of `raw`.
+    /// The 1-based line of the first byte of `raw`, counted when first
+    /// asked for: a caller that never asks does not pay for it.
     pub fn line(&self) -> u64 {
-        self.line
+        self.place.get().0
     }
     /// The 1-based column of the first byte of `raw`, in bytes.
     pub fn column(&self) -> u64 {
-        self.column
+        self.place.get().1
     }
     /// The link as written: see [`Link::raw`].
     pub fn raw(&self) -> &'a str {
@@ -625,7 +673,7 @@ impl<'a> LinkRef<'a> {
         Link::new(
             self.kind,
             self.span,
-            (self.line, self.column),
+            self.place.get(),
             self.link,
             self.target,
             (self.raw != self.link).then_some(self.raw),
@@ -849,13 +897,12 @@ impl LinkExtractor {
         let resolver = base.as_ref().map(target::Base::resolver);
         let page_resolver = page_base.as_ref().map(target::Base::resolver);
         let text = decoded.text.as_bytes();
-        // Links are in document order: their lines are counted forward.
-        let mut lines = charset::LineCursor::new(text);
+        // Links are in document order: their lines are counted forward,
+        // as far as the sink asks.
+        let lines = charset::Lines::new(&decoded);
         // One buffer for every target, lent to each link in turn.
         let mut target = String::new();
         for r in &raw {
-            let (line, line_start) = lines.locate(r.span.start);
-            let line_start = decoded.byte_offset(line_start);
             let start = decoded.byte_offset(r.span.start);
             let end = decoded.byte_offset(r.span.end);
             let is_base =
@@ -884,8 +931,7 @@ impl LinkExtractor {
             sink.link(LinkRef {
                 kind: r.kind,
                 span: Span::new(start, end.max(start)),
-                line: line as u64,
-                column: (start - line_start) as u64 + 1,
+                place: Place::Counted { lines: &lines, at: r.span.start },
                 raw: &raw,
                 link,
                 target: resolved.then_some(target.as_str()),
