@@ -85,6 +85,7 @@ mod html;
 pub(crate) mod markdown;
 #[cfg(any(test, feature = "differential"))]
 pub(crate) mod oracle;
+mod shortcut;
 pub(crate) mod tags;
 mod target;
 mod tokenizer;

@@ -2,8 +2,10 @@
 //! then RFC 3986 section 5 resolution against the document's base.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::fmt;
 
+use super::shortcut::Shortcut;
 use crate::syntax::chars::{QUERY, Table};
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
@@ -210,7 +212,7 @@ impl Base {
             .ok()
             .and_then(|b| b.scheme())
             .is_some_and(is_special);
-        Resolver { parser, base, root, special }
+        Resolver { parser, base, root, special, shortcut: OnceCell::new() }
     }
 }
 
@@ -220,6 +222,9 @@ pub(crate) struct Resolver<'b> {
     base: Result<UriRef<'b>, &'b str>,
     root: Option<UriRef<'b>>,
     special: bool,
+    /// The base's prefixes for plain relative links, found at the first
+    /// link: a document of absolute links only never needs them.
+    shortcut: OnceCell<Option<Shortcut>>,
 }
 
 impl Resolver<'_> {
@@ -239,6 +244,21 @@ impl Resolver<'_> {
         link: &str,
         out: &mut String,
     ) -> Result<(), LinkError> {
+        if let Ok(base) = &self.base {
+            let shortcut = self.shortcut.get_or_init(|| {
+                Shortcut::new(|r| {
+                    let r = self.parser.parse_reference(r).ok()?;
+                    let mut t = String::new();
+                    resolve_into(base, &r, &mut t).ok()?;
+                    Some(t)
+                })
+            });
+            if let Some(s) = shortcut
+                && s.resolve_into(link, out)
+            {
+                return Ok(());
+            }
+        }
         let repaired = repair(link, self.special);
         let reference = self
             .parser

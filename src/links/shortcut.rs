@@ -1,0 +1,319 @@
+//! The relative links most pages are made of (`guide.html#setup`,
+//! `../std/index.html`, `#top`, `?page=2`), resolved by concatenation.
+//!
+//! For such a link, RFC 3986 section 5.2 comes down to a prefix of the
+//! base and the link's own text: the merge (5.2.3) keeps the base's path
+//! up to its last `/`, `remove_dot_segments` (5.2.4) only takes one
+//! segment off that prefix for each leading `../`, and the query and
+//! fragment are the link's. The prefixes are found once per document by
+//! the full resolver itself (the base resolved against `x`, `../x`, `#x`
+//! and `?x`), so the base's own quirks are the resolver's; a property test
+//! holds every link to the full path.
+//!
+//! Which links qualify is decided from their bytes alone: only ASCII that
+//! RFC 3986 allows where it stands, with no scheme, no authority, no
+//! root, and no dot segment but leading ones. Everything else (absolute
+//! URIs, `/x`, `%` without two hex digits, IRIs, anything to repair) takes
+//! the full path, with its validation and its errors.
+
+use crate::syntax::chars::{HEXDIG, PCHAR, QUERY, Table};
+
+/// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
+/// colon in the first segment would make it a scheme) and `%` (taken
+/// with its two hex digits).
+///
+/// ```text
+/// pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
+/// ```
+const PATH_PLAIN: Table =
+    PCHAR.or(Table::new(b"/")).without(Table::new(b":%"));
+
+/// Query and fragment bytes: `query = *( pchar / "/" / "?" )` (and
+/// `fragment` alike), but `%`, taken with its two hex digits.
+const TAIL_PLAIN: Table = QUERY.without(Table::new(b"%"));
+
+/// How many leading `../` the prefixes are found for; a link with more
+/// takes the full path.
+const MAX_UPS: usize = 32;
+
+/// One base's prefixes.
+#[derive(Debug)]
+pub(crate) struct Shortcut {
+    /// The base's directory: the base resolved against `x`, without the
+    /// `x`.
+    dir: String,
+    /// `ups[k]`: the length of `dir` left after `k + 1` leading `../`.
+    ups: Vec<usize>,
+    /// The base without its fragment, and `#`.
+    fragment: String,
+    /// The base without its query and fragment, and `?`.
+    query: String,
+}
+
+impl Shortcut {
+    /// The prefixes of a base, found with `resolve` (the full resolver,
+    /// against that base); `None` when one does not have the shape the
+    /// shortcut needs, and every link takes the full path.
+    pub(crate) fn new(
+        resolve: impl Fn(&str) -> Option<String>,
+    ) -> Option<Shortcut> {
+        let prefix = |reference: &str| {
+            let mut s = resolve(reference)?;
+            (s.pop() == Some('x')).then_some(s)
+        };
+        let dir = prefix("x")?;
+        let fragment = prefix("#x")?;
+        let query = prefix("?x")?;
+        if !(dir.ends_with('/')
+            && fragment.ends_with('#')
+            && query.ends_with('?'))
+        {
+            return None;
+        }
+        let mut ups = Vec::new();
+        let mut reference = String::new();
+        for _ in 0..MAX_UPS {
+            reference.push_str("../");
+            reference.push('x');
+            let p = prefix(&reference)?;
+            reference.pop();
+            // Each `../` must only cut the directory shorter, at a `/`.
+            if !(dir.starts_with(&p) && p.ends_with('/')) {
+                return None;
+            }
+            let at_root = ups.last() == Some(&p.len());
+            ups.push(p.len());
+            if at_root {
+                break;
+            }
+        }
+        Some(Shortcut { dir, ups, fragment, query })
+    }
+
+    /// Appends the target of `link` to `out` when `link` qualifies (see
+    /// the module); `false`, with `out` untouched, when it takes the full
+    /// path.
+    pub(crate) fn resolve_into(&self, link: &str, out: &mut String) -> bool {
+        let b = link.as_bytes();
+        let (prefix, rest) = match b.first() {
+            None | Some(b'/') => return false,
+            Some(b'#') => {
+                if !tail_is_plain(&b[1..], true) {
+                    return false;
+                }
+                (self.fragment.as_str(), &link[1..])
+            }
+            Some(b'?') => {
+                if !tail_is_plain(&b[1..], false) {
+                    return false;
+                }
+                (self.query.as_str(), &link[1..])
+            }
+            Some(_) => {
+                let (ups, start) = leading_dots(b);
+                // `.//x`: an empty segment after the dots, which against
+                // a base with no authority (`a:/`) would make `//` read
+                // as one. Rare: the full path.
+                if b.get(start) == Some(&b'/') {
+                    return false;
+                }
+                let Some(end) = path_end(&b[start..]) else {
+                    return false;
+                };
+                let end = start + end;
+                if !tail_is_plain(&b[end..], false) {
+                    return false;
+                }
+                let keep = match ups {
+                    0 => self.dir.len(),
+                    n => match self.ups.get(n - 1).or(self.at_root()) {
+                        Some(&k) => k,
+                        None => return false,
+                    },
+                };
+                (&self.dir[..keep], &link[start..])
+            }
+        };
+        out.push_str(prefix);
+        out.push_str(rest);
+        true
+    }
+
+    /// The directory's length at the root, when the `../` met reached it
+    /// (more of them change nothing).
+    fn at_root(&self) -> Option<&usize> {
+        let n = self.ups.len();
+        (n >= 2 && self.ups[n - 1] == self.ups[n - 2])
+            .then(|| &self.ups[n - 1])
+    }
+}
+
+/// How many leading `../` `b` has, and where what follows the leading
+/// `./` and `../` starts.
+fn leading_dots(b: &[u8]) -> (usize, usize) {
+    let (mut ups, mut i) = (0, 0);
+    loop {
+        if b[i..].starts_with(b"../") {
+            ups += 1;
+            i += 3;
+        } else if b[i..].starts_with(b"./") {
+            i += 2;
+        } else {
+            return (ups, i);
+        }
+    }
+}
+
+/// Where the path of `b` (what follows its leading dot segments) ends:
+/// at its `?` or `#`, or its end. `None` when the path holds a byte that
+/// is not plain, a `%` without two hex digits, or a `.` or `..` segment.
+fn path_end(b: &[u8]) -> Option<usize> {
+    let mut segment_start = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if PATH_PLAIN.contains(c) {
+            if segment_start && c == b'.' && is_dot_segment(&b[i..]) {
+                return None;
+            }
+            segment_start = c == b'/';
+            i += 1;
+        } else if c == b'%' && is_pct(&b[i..]) {
+            segment_start = false;
+            i += 3;
+        } else if c == b'?' || c == b'#' {
+            return Some(i);
+        } else {
+            return None;
+        }
+    }
+    Some(i)
+}
+
+/// Whether `b`, at the start of a segment, is the segment `.` or `..`.
+fn is_dot_segment(b: &[u8]) -> bool {
+    let end =
+        |i: usize| b.get(i).is_none_or(|c| matches!(c, b'/' | b'?' | b'#'));
+    end(1) || (b.get(1) == Some(&b'.') && end(2))
+}
+
+/// Whether `b` starts with `%` and two hex digits.
+fn is_pct(b: &[u8]) -> bool {
+    b.len() >= 3 && HEXDIG.contains(b[1]) && HEXDIG.contains(b[2])
+}
+
+/// Whether `b`, from a `?` or `#` on (or empty), is a plain query and
+/// fragment; `in_fragment` when `b` follows the fragment's `#` already.
+fn tail_is_plain(b: &[u8], mut in_fragment: bool) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if TAIL_PLAIN.contains(c) {
+            i += 1;
+        } else if c == b'%' && is_pct(&b[i..]) {
+            i += 3;
+        } else if c == b'#' && !in_fragment {
+            in_fragment = true;
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::Parser;
+    use crate::syntax::resolve::{parse_base, resolve_into};
+
+    /// The full path: `reference` parsed and resolved against `base`.
+    fn full(base: &str, reference: &str) -> Option<String> {
+        let parser = Parser::new().iri(true);
+        let base = parse_base(parser, base).ok()?;
+        let r = parser.parse_reference(reference).ok()?;
+        let mut out = String::new();
+        resolve_into(&base, &r, &mut out).ok()?;
+        Some(out)
+    }
+
+    fn shortcut(base: &str) -> Shortcut {
+        Shortcut::new(|r| full(base, r)).unwrap()
+    }
+
+    fn short(s: &Shortcut, link: &str) -> Option<String> {
+        let mut out = String::new();
+        s.resolve_into(link, &mut out).then_some(out)
+    }
+
+    #[test]
+    fn plain_links_by_concatenation() {
+        let s = shortcut("file:///r/a/b/page.html?q#f");
+        let cases = [
+            ("x.html", "file:///r/a/b/x.html"),
+            ("x.html#top", "file:///r/a/b/x.html#top"),
+            ("./d/x.html?a=1&b=%2F#f", "file:///r/a/b/d/x.html?a=1&b=%2F#f"),
+            ("../x", "file:///r/a/x"),
+            ("../../../../../x", "file:///x"),
+            ("../", "file:///r/a/"),
+            (".hidden/x", "file:///r/a/b/.hidden/x"),
+            ("#sec", "file:///r/a/b/page.html?q#sec"),
+            ("?p=2#s", "file:///r/a/b/page.html?p=2#s"),
+            ("#", "file:///r/a/b/page.html?q#"),
+        ];
+        for (link, target) in cases {
+            assert_eq!(short(&s, link).as_deref(), Some(target), "{link}");
+            assert_eq!(
+                full("file:///r/a/b/page.html?q#f", link).as_deref(),
+                Some(target)
+            );
+        }
+    }
+
+    #[test]
+    fn the_rest_takes_the_full_path() {
+        let s = shortcut("https://example.com/a/b");
+        for link in [
+            "",
+            "/root",
+            "//host/x",
+            "http://x/",
+            "mailto:a@b",
+            "a:b",
+            "x/./y",
+            "x/../y",
+            "x/..",
+            "..",
+            ".",
+            "..?q",
+            "a%2",
+            "a b",
+            "a\\b",
+            "a#b#c",
+            "caf\u{e9}",
+            "a[1]",
+            ".//x",
+        ] {
+            assert_eq!(short(&s, link), None, "{link:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+        /// Every link the shortcut takes resolves as the full path does,
+        /// against bases of every shape.
+        #[test]
+        fn same_as_the_full_path(
+            base in "[a-z]{1,4}:(//[a-z.@:0-9]{0,6})?(/[a-z.%2F]{0,4}){0,4}(\\?[a-z/.]{0,3})?(#[a-z]{0,2})?",
+            link in "(\\.\\.?/){0,6}([a-z.:@%/#?2EF]{0,3}){0,5}",
+        ) {
+            let Some(s) = Shortcut::new(|r| full(&base, r)) else {
+                return Ok(());
+            };
+            if let Some(t) = short(&s, &link) {
+                proptest::prop_assert_eq!(Some(t), full(&base, &link), "{} against {}", link, base);
+            }
+        }
+    }
+}
