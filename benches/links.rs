@@ -4,7 +4,9 @@
 //! extraction runs) with a sink that only counts start tags. Criterion
 //! reports MB/s for each; the ratio of the bare parse and extraction is
 //! what extraction adds. `links` keeps each link (`extract`); `links
-//! (borrowed)` hands each out borrowed (`for_each`).
+//! (borrowed)` hands each out borrowed (`for_each`). `link values
+//! (ours)` is the floor under the HTML layer: our tokenizer reading every
+//! link's value, decoded, with nothing split, resolved or kept.
 //!
 //! `cargo bench --bench links`
 
@@ -102,6 +104,11 @@ fn bench(c: &mut Criterion) {
         if format == Format::Html {
             g.bench_function("bare tokenizer (ours)", |b| {
                 b.iter(|| uriscan::links::count_start_tags(&bytes))
+            });
+            // The floor under any extraction on our tokenizer: every
+            // link's value read and decoded, nothing else.
+            g.bench_function("link values (ours)", |b| {
+                b.iter(|| uriscan::links::count_link_values(&bytes))
             });
         }
         g.bench_function("links", |b| {

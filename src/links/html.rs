@@ -467,6 +467,38 @@ pub(crate) fn raw_range(
     }
 }
 
+/// The total length of the decoded values of the attributes that hold
+/// links in `html`, read by the tokenizer that extraction runs, with
+/// extraction's own filter of attributes: the least any extraction on
+/// this tokenizer reads (every link's value, decoded), with nothing
+/// split, resolved or kept. For the links bench's floor.
+#[doc(hidden)]
+pub fn count_link_values(html: &[u8]) -> usize {
+    struct Values(usize);
+    impl TagSink for Values {
+        fn start_tag(&mut self, tag: &StartTag) {
+            for a in tag.attrs() {
+                if link_attr(&tag.name, &a.name).is_some() {
+                    self.0 += a.value.len();
+                }
+            }
+        }
+        fn wanted_attrs(&self, name: &[u8]) -> Wanted {
+            if link_element(name) {
+                Wanted::All
+            } else {
+                Wanted::Only(&[b"style"])
+            }
+        }
+        fn wants_value(&self, name: &[u8]) -> bool {
+            name == b"style" || link_attr_elements(name).is_some()
+        }
+    }
+    let mut v = Values(0);
+    super::tags::for_each_tag(html, &mut v);
+    v.0
+}
+
 /// Bytes as a `String`: the document is UTF-8 by now (decoded, or with
 /// U+FFFD for bad bytes), see [`text_of`].
 fn text(b: &[u8]) -> String {

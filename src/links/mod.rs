@@ -91,6 +91,8 @@ mod target;
 mod tokenizer;
 
 #[doc(hidden)]
+pub use html::count_link_values;
+#[doc(hidden)]
 pub use markdown::count_markdown_events;
 #[cfg(feature = "differential")]
 #[doc(hidden)]
