@@ -85,7 +85,7 @@ mod html;
 pub(crate) mod markdown;
 #[cfg(any(test, feature = "differential"))]
 pub(crate) mod oracle;
-mod shortcut;
+pub(crate) mod shortcut;
 pub(crate) mod tags;
 mod target;
 mod tokenizer;
@@ -97,6 +97,9 @@ pub use markdown::count_markdown_events;
 #[cfg(feature = "differential")]
 #[doc(hidden)]
 pub use oracle::differential;
+#[cfg(feature = "differential")]
+#[doc(hidden)]
+pub use shortcut::differential as shortcut_differential;
 #[doc(hidden)]
 pub use tags::count_start_tags;
 

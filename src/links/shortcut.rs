@@ -222,21 +222,37 @@ fn tail_is_plain(b: &[u8], mut in_fragment: bool) -> bool {
     true
 }
 
+/// The full path: `reference` parsed and resolved against `base`, as
+/// the resolver's own parser reads them.
+#[cfg(any(test, feature = "differential"))]
+fn full(base: &str, reference: &str) -> Option<String> {
+    use crate::syntax::Parser;
+    use crate::syntax::resolve::{parse_base, resolve_into};
+    let parser = Parser::new().iri(true);
+    let base = parse_base(parser, base).ok()?;
+    let r = parser.parse_reference(reference).ok()?;
+    let mut out = String::new();
+    resolve_into(&base, &r, &mut out).ok()?;
+    Some(out)
+}
+
+/// Panics unless, wherever the shortcut takes `link`, it gives what the
+/// full path gives against `base`: for the `shortcut` fuzz target.
+#[cfg(feature = "differential")]
+#[doc(hidden)]
+pub fn differential(base: &str, link: &str) {
+    let Some(s) = Shortcut::new(|r| full(base, r)) else {
+        return;
+    };
+    let mut out = String::new();
+    if s.resolve_into(link, &mut out) {
+        assert_eq!(Some(out), full(base, link), "{link:?} against {base:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::Parser;
-    use crate::syntax::resolve::{parse_base, resolve_into};
-
-    /// The full path: `reference` parsed and resolved against `base`.
-    fn full(base: &str, reference: &str) -> Option<String> {
-        let parser = Parser::new().iri(true);
-        let base = parse_base(parser, base).ok()?;
-        let r = parser.parse_reference(reference).ok()?;
-        let mut out = String::new();
-        resolve_into(&base, &r, &mut out).ok()?;
-        Some(out)
-    }
 
     fn shortcut(base: &str) -> Shortcut {
         Shortcut::new(|r| full(base, r)).unwrap()
