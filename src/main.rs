@@ -2,6 +2,9 @@
 
 mod cli;
 
+#[global_allocator]
+static ALLOCATOR: cli::huge::Allocator = cli::huge::Allocator;
+
 fn main() {
     std::process::exit(cli::run());
 }
