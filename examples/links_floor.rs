@@ -15,8 +15,17 @@
 //! - `extract`: and every link extracted and resolved, none printed.
 //!
 //! Each prints one count, so that the work cannot be optimized away.
+//! The program allocates with the binary's allocator (`src/cli/huge.rs`).
 
 use std::io::Write;
+
+// The binary's own allocator, so that each step allocates as `links`
+// does (huge pages for the Markdown parse tree).
+#[path = "../src/cli/huge.rs"]
+mod huge;
+
+#[global_allocator]
+static ALLOCATOR: huge::Allocator = huge::Allocator;
 
 use uriscan::links::{Format, LinkExtractor, Page, file_uri};
 
