@@ -79,7 +79,6 @@ pub fn map_file(path: &Path, max: u64) -> io::Result<Option<Mapped>> {
 /// a bus error of some other cause.
 mod bus_error {
     use super::*;
-    use std::sync::Once;
 
     /// One map: its address range and the message that names its file.
     /// Never freed once published (a few bytes per named file): the
@@ -142,14 +141,14 @@ mod bus_error {
 
     /// The action SIGBUS had before ours, to hand a bus error that is not
     /// ours back to (Rust's runtime has its own, for stack overflows).
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     static PREVIOUS: std::sync::OnceLock<libc::sigaction> =
         std::sync::OnceLock::new();
 
     /// Installs the handler once; whether it is installed.
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     fn install() -> bool {
-        static ONCE: Once = Once::new();
+        static ONCE: std::sync::Once = std::sync::Once::new();
         ONCE.call_once(|| {
             // SAFETY: `sigaction` is given a zeroed struct filled in as
             // POSIX says, and a handler that calls only async-signal-safe
@@ -169,7 +168,7 @@ mod bus_error {
     }
 
     /// Without a handler to report a bus error, nothing is mapped.
-    #[cfg(not(unix))]
+    #[cfg(not(target_os = "linux"))]
     fn install() -> bool {
         false
     }
@@ -177,7 +176,7 @@ mod bus_error {
     /// On a bus error in a live map: its message, and exit status 2. Else
     /// the previous action is put back and the fault, taken again on
     /// return, goes to it.
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     extern "C" fn on_bus_error(
         _signal: libc::c_int,
         info: *mut libc::siginfo_t,
