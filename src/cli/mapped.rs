@@ -67,12 +67,18 @@ impl Drop for Mapped {
 /// least [`MAP_ABOVE`] and at most `max` bytes; `None` leaves it to be
 /// read (an error to open it included: the read reports it).
 pub fn map_file(path: &Path, max: u64) -> io::Result<Option<Mapped>> {
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
+    // The size first, by path: a small file is opened once, by the read.
+    let meta = std::fs::metadata(path)?;
     if !meta.is_file() || meta.len() < MAP_ABOVE || meta.len() > max {
         return Ok(None);
     }
-    Ok(Mapped::new(&file, meta.len(), path))
+    let file = File::open(path)?;
+    // Its size again, from the file opened: it may have changed between.
+    let len = file.metadata()?.len();
+    if len < MAP_ABOVE || len > max {
+        return Ok(None);
+    }
+    Ok(Mapped::new(&file, len, path))
 }
 
 /// The live maps, for the bus error handler to tell a file cut short from
