@@ -16,7 +16,8 @@
 //! URIs, `/x`, `%` without two hex digits, IRIs, anything to repair) takes
 //! the full path, with its validation and its errors.
 
-use crate::syntax::chars::{HEXDIG, PCHAR, QUERY, Table};
+use super::target::needs_no_repair;
+use crate::syntax::chars::{PCHAR, Table, is_pct_encoded};
 
 /// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
 /// colon in the first segment would make it a scheme) and `%` (taken
@@ -27,10 +28,6 @@ use crate::syntax::chars::{HEXDIG, PCHAR, QUERY, Table};
 /// ```
 const PATH_PLAIN: Table =
     PCHAR.or(Table::new(b"/")).without(Table::new(b":%"));
-
-/// Query and fragment bytes: `query = *( pchar / "/" / "?" )` (and
-/// `fragment` alike), but `%`, taken with its two hex digits.
-const TAIL_PLAIN: Table = QUERY.without(Table::new(b"%"));
 
 /// How many leading `../` the prefixes are found for; a link with more
 /// takes the full path.
@@ -97,18 +94,16 @@ impl Shortcut {
         let b = link.as_bytes();
         let (prefix, rest) = match b.first() {
             None | Some(b'/') => return false,
-            Some(b'#') => {
-                if !tail_is_plain(&b[1..], true) {
-                    return false;
-                }
+            // A plain query and fragment: what the repairs leave as it
+            // is (RFC 3986's characters, `%` with two hex digits, one
+            // `#`).
+            Some(b'#') if needs_no_repair(b) => {
                 (self.fragment.as_str(), &link[1..])
             }
-            Some(b'?') => {
-                if !tail_is_plain(&b[1..], false) {
-                    return false;
-                }
+            Some(b'?') if needs_no_repair(b) => {
                 (self.query.as_str(), &link[1..])
             }
+            Some(b'#' | b'?') => return false,
             Some(_) => {
                 let (ups, start) = leading_dots(b);
                 // `.//x`: an empty segment after the dots, which against
@@ -121,7 +116,7 @@ impl Shortcut {
                     return false;
                 };
                 let end = start + end;
-                if !tail_is_plain(&b[end..], false) {
+                if !needs_no_repair(&b[end..]) {
                     return false;
                 }
                 let keep = match ups {
@@ -178,7 +173,7 @@ fn path_end(b: &[u8]) -> Option<usize> {
             }
             segment_start = c == b'/';
             i += 1;
-        } else if c == b'%' && is_pct(&b[i..]) {
+        } else if is_pct_encoded(&b[i..]) {
             segment_start = false;
             i += 3;
         } else if c == b'?' || c == b'#' {
@@ -195,31 +190,6 @@ fn is_dot_segment(b: &[u8]) -> bool {
     let end =
         |i: usize| b.get(i).is_none_or(|c| matches!(c, b'/' | b'?' | b'#'));
     end(1) || (b.get(1) == Some(&b'.') && end(2))
-}
-
-/// Whether `b` starts with `%` and two hex digits.
-fn is_pct(b: &[u8]) -> bool {
-    b.len() >= 3 && HEXDIG.contains(b[1]) && HEXDIG.contains(b[2])
-}
-
-/// Whether `b`, from a `?` or `#` on (or empty), is a plain query and
-/// fragment; `in_fragment` when `b` follows the fragment's `#` already.
-fn tail_is_plain(b: &[u8], mut in_fragment: bool) -> bool {
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if TAIL_PLAIN.contains(c) {
-            i += 1;
-        } else if c == b'%' && is_pct(&b[i..]) {
-            i += 3;
-        } else if c == b'#' && !in_fragment {
-            in_fragment = true;
-            i += 1;
-        } else {
-            return false;
-        }
-    }
-    true
 }
 
 /// The full path: `reference` parsed and resolved against `base`, as

@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use super::shortcut::Shortcut;
-use crate::syntax::chars::{QUERY, Table};
+use crate::syntax::chars::{QUERY, Table, is_pct_encoded};
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
 use crate::syntax::{ParseError, Parser, UriRef};
@@ -148,7 +148,7 @@ fn repair_copy(link: &str, base_is_special: bool) -> String {
 /// Whether `link` is ASCII made only of the characters RFC 3986 allows
 /// (`%` with two hex digits, one `#` at most): what [`repair`] would
 /// leave as it is, decided in one pass without a copy.
-fn needs_no_repair(link: &[u8]) -> bool {
+pub(super) fn needs_no_repair(link: &[u8]) -> bool {
     let mut hash = false;
     let mut i = 0;
     while i < link.len() {
@@ -157,9 +157,7 @@ fn needs_no_repair(link: &[u8]) -> bool {
         if !KEPT.contains(link[i]) {
             match link[i] {
                 b'#' if !hash => hash = true,
-                b'%' if i + 2 < link.len()
-                    && link[i + 1].is_ascii_hexdigit()
-                    && link[i + 2].is_ascii_hexdigit() => {}
+                b'%' if is_pct_encoded(&link[i..]) => {}
                 _ => return false,
             }
         }
