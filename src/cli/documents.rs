@@ -136,12 +136,11 @@ impl std::ops::Deref for DocBytes {
 /// roots met, all reused from file to file.
 pub struct DocReader {
     reader: FileReader,
-    doc: Vec<u8>,
-    /// The last document, when it was mapped rather than read into `doc`.
-    mapped: Option<Mapped>,
+    /// The last document: read (its buffer handed back to `reader` for
+    /// the next file), or mapped.
+    doc: DocBytes,
     /// Whether large files named on the command line are mapped.
     map_named: bool,
-    skip_binary: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
     /// Each directory's canonical form, found once: see
     /// [`DocReader::absolute`].
@@ -157,10 +156,8 @@ impl DocReader {
             .stream_above(Some(MAX_DOCUMENT));
         DocReader {
             reader,
-            doc: vec![],
-            mapped: None,
+            doc: DocBytes::Read(vec![]),
             map_named: false,
-            skip_binary: !text,
             git_roots: HashMap::new(),
             dirs: HashMap::new(),
         }
@@ -176,24 +173,30 @@ impl DocReader {
 
     /// The bytes of the last document loaded.
     pub fn doc(&self) -> &[u8] {
-        self.mapped.as_deref().unwrap_or(&self.doc)
+        &self.doc
     }
 
     /// Takes the last document's bytes out, to be read while the reader
     /// is borrowed elsewhere; [`DocReader::restore_doc`] gives the buffer
     /// back for reuse.
     pub fn take_doc(&mut self) -> DocBytes {
-        match self.mapped.take() {
-            Some(m) => DocBytes::Mapped(m),
-            None => DocBytes::Read(std::mem::take(&mut self.doc)),
-        }
+        std::mem::replace(&mut self.doc, DocBytes::Read(vec![]))
     }
 
-    /// Gives back what [`DocReader::take_doc`] took: a buffer is reused,
-    /// a map is dropped.
+    /// Gives back what [`DocReader::take_doc`] took.
     pub fn restore_doc(&mut self, doc: DocBytes) {
-        if let DocBytes::Read(v) = doc {
-            self.doc = v;
+        self.doc = doc;
+    }
+
+    /// The last document's buffer, emptied, to read the next into; a map
+    /// is dropped (an empty buffer then).
+    fn buffer(&mut self) -> Vec<u8> {
+        match self.take_doc() {
+            DocBytes::Read(mut v) => {
+                v.clear();
+                v
+            }
+            DocBytes::Mapped(_) => vec![],
         }
     }
 
@@ -202,8 +205,9 @@ impl DocReader {
         &mut self,
         src: &Sources,
     ) -> (Loaded, Option<std::io::Error>) {
-        self.doc.clear();
-        let err = std::io::stdin().lock().read_to_end(&mut self.doc).err();
+        let mut buf = self.buffer();
+        let err = std::io::stdin().lock().read_to_end(&mut buf).err();
+        self.doc = DocBytes::Read(buf);
         let root = src.root.clone();
         let loaded = Loaded {
             format: src.format.unwrap_or(Format::Text),
@@ -245,8 +249,6 @@ impl DocReader {
         symlink: Option<bool>,
         named: bool,
     ) -> (Option<Loaded>, Option<LoadError>) {
-        // The last document's map, if any, is dropped here.
-        self.mapped = None;
         let compressed = self.reader.is_compressed(path);
         let format = src.format.unwrap_or_else(|| {
             if compressed {
@@ -255,11 +257,10 @@ impl DocReader {
                 Format::from_path(path)
             }
         });
-        // The file is read into the document's own buffer, not copied
-        // into it: the copy of an 8 MB page, and the first touch of 8 MB
-        // more memory, was a fifth of `links -o` on it.
-        self.reader.give_buffer(std::mem::take(&mut self.doc));
-        if named && self.map_named && !compressed {
+        // The last document's map, if any, is dropped here.
+        let buf = self.buffer();
+        self.reader.give_buffer(buf);
+        let mapped = if named && self.map_named && !compressed {
             match map_file(path, MAX_DOCUMENT) {
                 Err(e) => {
                     return (
@@ -267,24 +268,27 @@ impl DocReader {
                         Some(LoadError::Unreadable(Error::io(path, &e))),
                     );
                 }
-                Ok(Some(m)) if self.skip_binary && is_binary(&m) => {
-                    return (None, None);
-                }
-                Ok(Some(m)) => self.mapped = Some(m),
-                Ok(None) => {}
+                Ok(m) => m,
             }
-        }
-        let (whole, err) = match self.mapped {
-            Some(_) => (false, None),
+        } else {
+            None
+        };
+        let err = match mapped {
+            Some(m) if self.reader.skips_binary() && is_binary(&m) => {
+                return (None, None);
+            }
+            Some(m) => {
+                self.doc = DocBytes::Mapped(m);
+                None
+            }
             None => match self.read(path) {
-                Ok(read) => read,
+                Ok((bytes, err)) => {
+                    self.doc = DocBytes::Read(bytes);
+                    err
+                }
                 Err(e) => return (None, e),
             },
         };
-        if whole {
-            // The buffer holds exactly the bytes `Contents::Text` had.
-            self.doc = self.reader.take_buffer();
-        }
         let abs = self.absolute(&src.cwd, path, symlink);
         let root = self.root_of(src, &abs, format);
         let loaded = Loaded {
@@ -297,33 +301,34 @@ impl DocReader {
         (Some(loaded), err)
     }
 
-    /// Reads the file at `path` into the buffer: whether it is whole in
-    /// the file reader's buffer, and the error that cut it short.
-    /// Reads the file at `path`: `Ok` with whether it is whole in the
-    /// file reader's buffer (else streamed into `doc`) and the error that
-    /// cut it short; `Err` when there is no document, with the error if
-    /// any (a binary file has none).
+    /// Reads the file at `path`: `Ok` with its bytes and the error that
+    /// cut them short; `Err` when there is no document, with the error
+    /// if any (a binary file has none).
     fn read(
         &mut self,
         path: &Path,
-    ) -> Result<(bool, Option<LoadError>), Option<LoadError>> {
-        match self.reader.read(path) {
-            Err(e) => Err(Some(LoadError::Unreadable(Error::io(path, &e)))),
-            Ok(Contents::Binary) => Err(None),
-            Ok(Contents::Text(_)) => Ok((true, None)),
+    ) -> Result<(Vec<u8>, Option<LoadError>), Option<LoadError>> {
+        let (streamed, res) = match self.reader.read(path) {
+            Err(e) => {
+                return Err(Some(LoadError::Unreadable(Error::io(path, &e))));
+            }
+            Ok(Contents::Binary) => return Err(None),
+            Ok(Contents::Text(_)) => (None, Ok(())),
             Ok(Contents::Stream(r)) => {
-                let mut limited = r.take(MAX_DOCUMENT + 1);
-                let res = limited.read_to_end(&mut self.doc);
-                if res.is_ok() && self.doc.len() as u64 > MAX_DOCUMENT {
+                let mut v = vec![];
+                let res = r.take(MAX_DOCUMENT + 1).read_to_end(&mut v);
+                if v.len() as u64 > MAX_DOCUMENT {
                     return Err(Some(LoadError::TooLarge));
                 }
-                let err = res.err();
-                Ok((
-                    false,
-                    err.map(|e| LoadError::Partial(Error::io(path, &e))),
-                ))
+                (Some(v), res.map(drop))
             }
-        }
+        };
+        let err = res.err().map(|e| LoadError::Partial(Error::io(path, &e)));
+        // A whole file is in the file reader's buffer, exactly: taken, not
+        // copied (the copy of an 8 MB page, and the first touch of 8 MB
+        // more memory, was a fifth of `links -o` on it).
+        let bytes = streamed.unwrap_or_else(|| self.reader.take_buffer());
+        Ok((bytes, err))
     }
 
     /// [`absolute`] of a file, its directory's canonical form found once

@@ -91,6 +91,11 @@ impl FileReader {
         self
     }
 
+    /// Whether files with a NUL in their first block are skipped.
+    pub fn skips_binary(&self) -> bool {
+        self.skip_binary
+    }
+
     /// Whether `path` is read through a decompressor.
     pub fn is_compressed(&self, path: &Path) -> bool {
         self.decompress
