@@ -460,12 +460,8 @@ impl<'s, 'c> Worker<'s, 'c> {
             return;
         }
         let lock = held.get_or_insert_with(|| io::stdout().lock());
-        if let Err(reason) = write_to(lock, &mut self.out) {
-            if let Some(r) = reason {
-                self.shared.error(format_args!("standard output: {r}"));
-            }
-            self.shared.quit.store(true, Ordering::Relaxed);
-        }
+        let res = write_to(lock, &mut self.out);
+        self.written(res);
     }
 
     /// Filters and prints one link; whether it was printed.
@@ -569,7 +565,14 @@ impl<'s, 'c> Worker<'s, 'c> {
         if self.out.is_empty() {
             return Flow::Continue;
         }
-        match write_stdout(&mut self.out) {
+        let res = write_stdout(&mut self.out);
+        self.written(res)
+    }
+
+    /// What a write to standard output leaves: after a failure (said,
+    /// unless the reader is gone) the run quits.
+    fn written(&self, res: Result<(), Option<String>>) -> Flow {
+        match res {
             Ok(()) => Flow::Continue,
             Err(reason) => {
                 if let Some(r) = reason {
