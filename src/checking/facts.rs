@@ -299,12 +299,7 @@ impl DocumentDigest<'_> {
         }
         // Where a redirect page sends the reader: its first meta
         // refresh's local target.
-        if self.redirect.is_none()
-            && link
-                .kind()
-                .html_attr()
-                .is_some_and(|a| a.attribute() == "refresh")
-        {
+        if self.redirect.is_none() && is_refresh(link) {
             self.redirect = Some(link.file_path());
         }
         self.links.push(f);
@@ -329,12 +324,12 @@ impl DocumentDigest<'_> {
 
 /// Where a redirect page sends the reader: its meta refresh's local target.
 pub(crate) fn refresh_target(links: &[Link]) -> Option<PathBuf> {
-    links
-        .iter()
-        .find(|l| {
-            l.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
-        })
-        .and_then(Link::file_path)
+    links.iter().find(|l| is_refresh(l.as_ref())).and_then(Link::file_path)
+}
+
+/// Whether `link` is the URL of a meta refresh.
+fn is_refresh(link: LinkRef<'_>) -> bool {
+    link.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
 }
 
 /// The fragment of `target` to check, as written: none for an empty one,

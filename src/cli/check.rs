@@ -731,8 +731,6 @@ impl Kept {
     }
 }
 
-/// `doc` as facts for the checker, its links matching `--exclude`
-/// excluded, and the links the report will print kept.
 /// Where a document stands, as [`Document`] has it.
 ///
 /// [`Document`]: uriscan::checking::Document
