@@ -484,11 +484,7 @@ pub fn count_link_values(html: &[u8]) -> usize {
             }
         }
         fn wanted_attrs(&self, name: &[u8]) -> Wanted {
-            if link_element(name) {
-                Wanted::All
-            } else {
-                Wanted::Only(&[b"style"])
-            }
+            wanted_attrs(name, false)
         }
         fn wants_value(&self, name: &[u8]) -> bool {
             name == b"style" || link_attr_elements(name).is_some()
@@ -497,6 +493,19 @@ pub fn count_link_values(html: &[u8]) -> usize {
     let mut v = Values(0);
     super::tags::for_each_tag(html, &mut v);
     v.0
+}
+
+/// The attributes extraction reads of an `element`: all of one that can
+/// hold a link, else `style` (CSS `url()`), and `id` when the document's
+/// ids are wanted.
+fn wanted_attrs(element: &[u8], ids: bool) -> Wanted {
+    if link_element(element) {
+        Wanted::All
+    } else if ids {
+        Wanted::Only(&[b"style", b"id"])
+    } else {
+        Wanted::Only(&[b"style"])
+    }
 }
 
 /// Bytes as a `String`: the document is UTF-8 by now (decoded, or with
@@ -684,13 +693,10 @@ impl TagSink for HtmlLinks<'_> {
     }
 
     fn wanted_attrs(&self, name: &[u8]) -> Wanted {
-        if !self.filter || link_element(name) {
-            Wanted::All
-        } else if self.ids.is_some() {
-            Wanted::Only(&[b"style", b"id"])
-        } else {
-            Wanted::Only(&[b"style"])
+        if !self.filter {
+            return Wanted::All;
         }
+        wanted_attrs(name, self.ids.is_some())
     }
 
     fn wants_value(&self, name: &[u8]) -> bool {
