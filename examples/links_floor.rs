@@ -27,6 +27,10 @@ mod huge;
 #[global_allocator]
 static ALLOCATOR: huge::Allocator = huge::Allocator;
 
+// And its own map of a named file, with the same size threshold.
+#[path = "../src/cli/mapped.rs"]
+mod mapped;
+
 use uriscan::links::{Format, LinkExtractor, Page, file_uri};
 
 fn main() {
@@ -36,14 +40,20 @@ fn main() {
         std::process::exit(2);
     };
     let path = std::path::Path::new(path);
-    let bytes = match read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("links_floor: {}: {e}", path.display());
-            std::process::exit(2);
+    let fail = |e: std::io::Error| -> ! {
+        eprintln!("links_floor: {}: {e}", path.display());
+        std::process::exit(2);
+    };
+    // As `uriscan links` gets the bytes of a file it is given.
+    let map = mapped::map_file(path, u64::MAX).unwrap_or_else(|e| fail(e));
+    let read;
+    let bytes: &[u8] = match &map {
+        Some(m) => m,
+        None => {
+            read = std::fs::read(path).unwrap_or_else(|e| fail(e));
+            &read
         }
     };
-    let bytes: &[u8] = &bytes;
     let format = Format::from_path(path);
     let n = match mode.as_str() {
         "read" => bytes.len(),
@@ -69,36 +79,4 @@ fn main() {
         }
     };
     let _ = writeln!(std::io::stdout(), "{n}");
-}
-
-/// The file's bytes as `uriscan links` gets those of a file it is given:
-/// mapped from 1 MiB on (src/cli/mapped.rs), else read.
-fn read(path: &std::path::Path) -> std::io::Result<Bytes> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.len() >= 1 << 20 {
-        // SAFETY: a bench input, not written while it is read; a file cut
-        // short meanwhile would stop this program with SIGBUS.
-        return Ok(Bytes::Mapped(unsafe {
-            memmap2::MmapOptions::new().populate().map(&file)?
-        }));
-    }
-    let mut v = vec![];
-    std::io::Read::read_to_end(&mut &file, &mut v)?;
-    Ok(Bytes::Read(v))
-}
-
-/// A file's bytes, read or mapped.
-enum Bytes {
-    Read(Vec<u8>),
-    Mapped(memmap2::Mmap),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Read(v) => v,
-            Bytes::Mapped(m) => m,
-        }
-    }
 }
