@@ -43,10 +43,8 @@ if command -v hyperlink >/dev/null || [[ -x $HOME/.cargo/bin/hyperlink ]]; then
   hl=$(command -v hyperlink || echo "$HOME/.cargo/bin/hyperlink")
   names+=(hyperlink); cmds+=("$hl --check-anchors $dir")
 fi
-ly=
-if command -v lychee >/dev/null || [[ -x $HOME/.cargo/bin/lychee ]]; then
-  ly=$(command -v lychee || echo "$HOME/.cargo/bin/lychee")
-fi
+# shellcheck source=benches/lychee.sh
+source "$repo/benches/lychee.sh"
 
 echo "cores: $(nproc); $(find "$dir" -name '*.html' | wc -l) HTML files in $dir"
 # One untimed run of each: the page cache warm for all.
@@ -71,8 +69,8 @@ if [[ ${#names[@]} -gt 1 ]]; then
 fi
 echo "(medians of $runs runs each, in turns, page cache warm; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 lruns=${LYCHEE_RUNS:-1}
-if [[ -n $ly && $lruns -gt 0 ]]; then
-  cmd="$ly --offline --include-fragments --no-progress --root-dir $dir $dir"
+if [[ -n $lychee && $lruns -gt 0 ]]; then
+  cmd="$lychee --offline --include-fragments --no-progress --root-dir $dir $dir"
   hyperfine -N -i --runs "$lruns" --export-csv "$out" -n lychee "$cmd" >/dev/null 2>&1 \
     || die "hyperfine failed on lychee"
   med=$(awk -F, '$1 == "lychee" {print $4}' "$out")

@@ -26,8 +26,9 @@ runs=${RUNS:-20}
 tree_runs=${TREE_RUNS:-5}
 die() { echo "links.sh: $*" >&2; exit 1; }
 command -v hyperfine >/dev/null || die "needs hyperfine (apt-get install hyperfine)"
-lychee=$(command -v lychee || echo "$HOME/.cargo/bin/lychee")
-[[ -x $lychee ]] || die "needs lychee (cargo install lychee --locked)"
+# shellcheck source=benches/lychee.sh
+source "$repo/benches/lychee.sh"
+[[ -n $lychee ]] || die "needs lychee (cargo install lychee --locked)"
 
 # shellcheck source=benches/corpus.sh
 source "$repo/benches/corpus.sh"

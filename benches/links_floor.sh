@@ -22,8 +22,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=${RUNS:-20}
 die() { echo "links_floor.sh: $*" >&2; exit 1; }
 command -v hyperfine >/dev/null || die "needs hyperfine (apt-get install hyperfine)"
-lychee=$(command -v lychee || echo "$HOME/.cargo/bin/lychee")
-[[ -x $lychee ]] || die "needs lychee (cargo install lychee --locked)"
+# shellcheck source=benches/lychee.sh
+source "$repo/benches/lychee.sh"
+[[ -n $lychee ]] || die "needs lychee (cargo install lychee --locked)"
 
 # shellcheck source=benches/corpus.sh
 source "$repo/benches/corpus.sh"

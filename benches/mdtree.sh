@@ -32,9 +32,10 @@ links=$("$uriscan" links -c "$tree/docs" | awk -F: '{s += $NF} END {print s}')
 echo "cores: $(nproc); $n Markdown files, $links links, in $tree"
 
 names=(uriscan); cmds=("$uriscan check $tree/docs")
-ly=$(command -v lychee || echo "$HOME/.cargo/bin/lychee")
-if [[ -x $ly ]]; then
-  names+=(lychee); cmds+=("$ly --offline --include-fragments --no-progress $tree/docs")
+# shellcheck source=benches/lychee.sh
+source "$repo/benches/lychee.sh"
+if [[ -n $lychee ]]; then
+  names+=(lychee); cmds+=("$lychee --offline --include-fragments --no-progress $tree/docs")
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

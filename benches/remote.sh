@@ -85,10 +85,11 @@ echo "concurrency $conc in all, $hconc per host; floor $urls x $delay ms / $conc
 
 names=(uriscan)
 cmds=("$uriscan check --remote --allow-private --no-progress --max-concurrency $conc --host-concurrency $hconc $tree")
-ly=$(command -v lychee || echo "$HOME/.cargo/bin/lychee")
-if [[ -x $ly ]]; then
+# shellcheck source=benches/lychee.sh
+source "$repo/benches/lychee.sh"
+if [[ -n $lychee ]]; then
   names+=(lychee)
-  cmds+=("$ly --no-progress --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $tree")
+  cmds+=("$lychee --no-progress --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $tree")
 fi
 
 csv=$work/times.csv
