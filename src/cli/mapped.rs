@@ -261,8 +261,12 @@ mod tests {
         let mut f = File::create(&path).unwrap();
         f.write_all(&vec![b'x'; MAP_ABOVE as usize * 2]).unwrap();
         drop(f);
+        // The child test by its path in whichever crate includes this
+        // file (the binary, and the floor example by `#[path]`).
+        let here = module_path!().split_once("::").map_or("", |p| p.1);
+        let child = format!("{here}::child_cuts_its_map_short");
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "cli::mapped::tests::child_cuts_its_map_short"])
+            .args(["--exact", &child])
             .args(["--nocapture", "--test-threads", "1"])
             .env(CHILD, &path)
             .output()
