@@ -127,6 +127,30 @@ proptest! {
 }
 
 proptest! {
+    /// The links of a page do not depend on what the thread read before,
+    /// nor on a page read from inside another's callback (the buffers
+    /// one thread reuses from page to page).
+    #[test]
+    fn a_page_read_inside_another_gets_its_own_links(
+        a in markup(),
+        b in markup(),
+    ) {
+        let extractor = LinkExtractor::new();
+        let page_a = Page::new(&a, Format::Html).url("https://example.com/a/");
+        let page_b = Page::new(&b, Format::Markdown).url("file:///r/b.md");
+        let alone_a: Vec<_> = extractor.extract(&page_a).collect();
+        let alone_b: Vec<_> = extractor.extract(&page_b).collect();
+        let mut nested_b = vec![];
+        extractor.for_each(&page_b, |l| {
+            let inner: Vec<_> = extractor.extract(&page_a).collect();
+            assert_eq!(inner, alone_a);
+            nested_b.push(l.to_link());
+        });
+        prop_assert_eq!(nested_b, alone_b);
+    }
+}
+
+proptest! {
     /// What `find_iter`'s start at the first `:` relies on: the finder,
     /// whatever its schemes, finds no URI in bytes without one (asked of
     /// the stream, whose search has no such start).

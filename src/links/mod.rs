@@ -893,7 +893,7 @@ impl LinkExtractor {
         ids: &mut Option<Vec<String>>,
         sink: &mut dyn LinkSink,
     ) {
-        let mut raw = vec![];
+        let mut raw = Scratch::take();
         let (decoded, html_base) = self.read(page, &mut raw, ids);
         raw.sort_by_key(|l| l.span.start);
         sink.expect(raw.len());
@@ -908,7 +908,13 @@ impl LinkExtractor {
         let lines = charset::Lines::new(&decoded);
         // One buffer for every target, lent to each link in turn.
         let mut target = String::new();
-        for r in &raw {
+        for (i, r) in raw.iter().enumerate() {
+            // The links of a large page are resolved after the whole page
+            // is read, when its first bytes have long left the cache: each
+            // link's text is asked for a few links ahead of its turn.
+            if let Some(ahead) = raw.get(i + PREFETCH_AHEAD) {
+                prefetch(text, ahead.span.start);
+            }
             let start = decoded.byte_offset(r.span.start);
             let end = decoded.byte_offset(r.span.end);
             let is_base =
@@ -1057,6 +1063,81 @@ impl LinkExtractor {
                 m.as_str(),
                 None,
             ));
+        }
+    }
+}
+
+/// How many links ahead [`LinkExtractor::visit`] asks for a link's text:
+/// about 3,000 instructions, enough for a load from memory to land. 6 and
+/// 16 were measured; 16 did better.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the CPU to bring in the cache line of `bytes[at]`, without
+/// waiting for it. Elsewhere than on x86-64, nothing.
+#[inline(always)]
+fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if at < bytes.len() {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: the pointer is inside `bytes`. A prefetch is a hint
+        // besides: it reads nothing the program sees and cannot fault,
+        // and SSE, which brings it, is in every x86-64 CPU.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
+}
+
+/// A thread's buffer of raw links, kept from one document to the next.
+///
+/// A large page's raw links (28,582 of them, 2 MB, in the corpus's
+/// 8 MB page) taken in fresh memory each time cost more in page faults
+/// than their work: `perf stat -e page-faults` counted 640 a page read
+/// in a loop, at about 2 µs each. A crawler, the check and the bench all
+/// read page after page on one thread.
+struct Scratch(Vec<RawLink>);
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<RawLink>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Scratch {
+    /// The buffer kept is at most this large, so that one huge page does
+    /// not hold its memory for the thread's life.
+    const MAX_KEPT: usize = 8 << 20;
+
+    /// The thread's buffer, empty; a fresh one when it is in use (a
+    /// sink that reads another page from inside its callback).
+    fn take() -> Scratch {
+        Scratch(SCRATCH.try_with(|s| s.take()).unwrap_or_default())
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Vec<RawLink>;
+    fn deref(&self) -> &Vec<RawLink> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Scratch {
+    fn deref_mut(&mut self) -> &mut Vec<RawLink> {
+        &mut self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.0);
+        v.clear();
+        if v.capacity() * std::mem::size_of::<RawLink>() <= Self::MAX_KEPT {
+            // `try_with`: a thread being torn down keeps nothing.
+            let _ = SCRATCH.try_with(|s| {
+                // Keep the larger of two buffers (a nested read's).
+                let old = s.take();
+                s.set(if old.capacity() > v.capacity() { old } else { v });
+            });
         }
     }
 }
