@@ -16,7 +16,6 @@
 //! URIs, `/x`, `%` without two hex digits, IRIs, anything to repair) takes
 //! the full path, with its validation and its errors.
 
-use super::target::needs_no_repair;
 use crate::syntax::chars::{PCHAR, Table, is_pct_encoded};
 
 /// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
@@ -28,6 +27,49 @@ use crate::syntax::chars::{PCHAR, Table, is_pct_encoded};
 /// ```
 const PATH_PLAIN: Table =
     PCHAR.or(Table::new(b"/")).without(Table::new(b":%"));
+
+/// The bytes of a path's plain run: [`PLAIN`].
+const PATH_RUN: Table = PATH_PLAIN.without(Table::new(b"./"));
+
+/// The bytes of a query's plain run: the classes up to [`QMARK`], RFC
+/// 3986's `query` but `%`.
+const QUERY_RUN: Table = PATH_PLAIN.or(Table::new(b":?"));
+
+/// The class of each byte where a plain run stops. Ordered so that a
+/// query's plain bytes are the classes up to [`QMARK`].
+const CLASS: [u8; 256] = classes();
+
+/// Path bytes but `.` and `/`: nearly every byte of a link.
+const PLAIN: u8 = 0;
+const DOT: u8 = 1;
+const SLASH: u8 = 2;
+/// `:`, plain only after the path.
+const COLON: u8 = 3;
+const QMARK: u8 = 4;
+const PERCENT: u8 = 5;
+const HASH: u8 = 6;
+/// Any other byte: the link takes the full path.
+const OTHER: u8 = 7;
+
+const fn classes() -> [u8; 256] {
+    let mut class = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        class[b] = match c {
+            b'.' => DOT,
+            b'/' => SLASH,
+            b':' => COLON,
+            b'?' => QMARK,
+            b'%' => PERCENT,
+            b'#' => HASH,
+            _ if PATH_PLAIN.contains(c) => PLAIN,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    class
+}
 
 /// How many leading `../` the prefixes are found for; a link with more
 /// takes the full path.
@@ -97,10 +139,10 @@ impl Shortcut {
             // A plain query and fragment: what the repairs leave as it
             // is (RFC 3986's characters, `%` with two hex digits, one
             // `#`).
-            Some(b'#') if needs_no_repair(b) => {
+            Some(b'#') if query_is_plain(b) => {
                 (self.fragment.as_str(), &link[1..])
             }
-            Some(b'?') if needs_no_repair(b) => {
+            Some(b'?') if query_is_plain(b) => {
                 (self.query.as_str(), &link[1..])
             }
             Some(b'#' | b'?') => return false,
@@ -116,7 +158,7 @@ impl Shortcut {
                     return false;
                 };
                 let end = start + end;
-                if !needs_no_repair(&b[end..]) {
+                if !query_is_plain(&b[end..]) {
                     return false;
                 }
                 let keep = match ups {
@@ -163,26 +205,52 @@ fn leading_dots(b: &[u8]) -> (usize, usize) {
 /// at its `?` or `#`, or its end. `None` when the path holds a byte that
 /// is not plain, a `%` without two hex digits, or a `.` or `..` segment.
 fn path_end(b: &[u8]) -> Option<usize> {
-    let mut segment_start = true;
+    if b.first() == Some(&b'.') && is_dot_segment(b) {
+        return None;
+    }
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if PATH_PLAIN.contains(c) {
-            if segment_start && c == b'.' && is_dot_segment(&b[i..]) {
-                return None;
+    loop {
+        // Every link passes here: the plain run in a tight loop, on a
+        // table of its own (on the class table, the compiler made the
+        // loop a jump table on every byte).
+        i += PATH_RUN.prefix_len(&b[i..]);
+        let Some(&c) = b.get(i) else { return Some(i) };
+        match CLASS[c as usize] {
+            // A dot within a segment: a segment's first byte is checked
+            // after its `/`.
+            DOT => i += 1,
+            SLASH => {
+                i += 1;
+                if b.get(i) == Some(&b'.') && is_dot_segment(&b[i..]) {
+                    return None;
+                }
             }
-            segment_start = c == b'/';
-            i += 1;
-        } else if is_pct_encoded(&b[i..]) {
-            segment_start = false;
-            i += 3;
-        } else if c == b'?' || c == b'#' {
-            return Some(i);
-        } else {
-            return None;
+            PERCENT if is_pct_encoded(&b[i..]) => i += 3,
+            QMARK | HASH => return Some(i),
+            _ => return None,
         }
     }
-    Some(i)
+}
+
+/// Whether a query and fragment (`b` from its `?` or `#`, or empty) are
+/// what the repairs leave as they are: RFC 3986's
+/// `query = *( pchar / "/" / "?" )`, `%` only with two hex digits, and one
+/// `#`. The same as `target::needs_no_repair`, read with the class table.
+fn query_is_plain(b: &[u8]) -> bool {
+    let mut hash = false;
+    let mut i = 0;
+    loop {
+        i += QUERY_RUN.prefix_len(&b[i..]);
+        let Some(&c) = b.get(i) else { return true };
+        match CLASS[c as usize] {
+            PERCENT if is_pct_encoded(&b[i..]) => i += 3,
+            HASH if !hash => {
+                hash = true;
+                i += 1;
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether `b`, at the start of a segment, is the segment `.` or `..`.
@@ -282,6 +350,72 @@ mod tests {
             ".//x",
         ] {
             assert_eq!(short(&s, link), None, "{link:?}");
+        }
+    }
+
+    /// The classes are the ABNF's sets.
+    #[test]
+    fn the_classes_are_the_sets() {
+        use crate::syntax::chars::QUERY;
+        for b in 0..=255u8 {
+            let class = CLASS[b as usize];
+            assert_eq!(class == PLAIN, PATH_RUN.contains(b), "{b:#x}");
+            assert_eq!(class <= QMARK, QUERY_RUN.contains(b), "{b:#x}");
+            assert_eq!(
+                class == PLAIN,
+                PATH_PLAIN.contains(b) && b != b'.' && b != b'/',
+                "{b:#x}"
+            );
+            // A query's plain bytes: `query` but `%`.
+            assert_eq!(
+                class <= QMARK,
+                QUERY.contains(b) && b != b'%',
+                "{b:#x}"
+            );
+        }
+    }
+
+    /// The path's end, read a byte at a time: what [`path_end`] reads a
+    /// plain run at a time.
+    fn path_end_naive(b: &[u8]) -> Option<usize> {
+        let mut segment_start = true;
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if PATH_PLAIN.contains(c) {
+                if segment_start && c == b'.' && is_dot_segment(&b[i..]) {
+                    return None;
+                }
+                segment_start = c == b'/';
+                i += 1;
+            } else if is_pct_encoded(&b[i..]) {
+                segment_start = false;
+                i += 3;
+            } else if c == b'?' || c == b'#' {
+                return Some(i);
+            } else {
+                return None;
+            }
+        }
+        Some(i)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(5000))]
+        /// The class-table readers are the simple ones.
+        #[test]
+        fn the_readers_are_the_simple_ones(
+            link in "[a-z./%2EF:?#@ \\\\\u{e9}]{0,12}",
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
+        ) {
+            for b in [link.as_bytes(), &bytes[..]] {
+                proptest::prop_assert_eq!(path_end(b), path_end_naive(b), "{:?}", b);
+                proptest::prop_assert_eq!(
+                    query_is_plain(b),
+                    crate::links::target::needs_no_repair(b),
+                    "{:?}", b
+                );
+            }
         }
     }
 
