@@ -442,18 +442,20 @@ pub(crate) fn refresh_url(v: &[u8]) -> Option<(usize, usize)> {
 
 /// The raw bytes a range of a decoded value came from. Exact when the
 /// value has no character reference (its decoded bytes are its raw
-/// bytes); otherwise the whole raw value, trimmed, for a one-URL value,
-/// and the decoded piece's place found in the raw value, or the value's
-/// start, for a piece of a list.
+/// bytes, as the tokenizer tells with `verbatim`, or as they compare);
+/// otherwise the whole raw value, trimmed, for a one-URL value, and the
+/// decoded piece's place found in the raw value, or the value's start,
+/// for a piece of a list.
 pub(crate) fn raw_range(
     src: &[u8],
     raw: Span,
     value: &[u8],
+    verbatim: bool,
     piece: (usize, usize),
     whole: bool,
 ) -> Span {
     let written = &src[raw.range()];
-    if written == value {
+    if verbatim || written == value {
         return Span::new(raw.start + piece.0, raw.start + piece.1);
     }
     if whole {
@@ -625,17 +627,20 @@ impl TagSink for HtmlLinks<'_> {
                     self.src,
                     a.raw,
                     &a.value,
+                    a.verbatim,
                     piece,
                     kind == Value::Url,
                 );
                 // The link is kept only where it differs from its raw
-                // text (see `RawLink`). Both are cut from UTF-8 at ASCII
+                // text (see `RawLink`): never for a verbatim value, whose
+                // pieces are their bytes. Both are cut from UTF-8 at ASCII
                 // bytes: bytes that are the same need no UTF-8 check.
                 let (value, raw) =
                     (&a.value[piece.0..piece.1], &self.src[span.range()]);
-                let link = (value != raw)
+                let link = (!a.verbatim && value != raw)
                     .then(|| text(value))
-                    .filter(|l| l.as_bytes() != raw);
+                    .filter(|l| l.as_bytes() != raw)
+                    .map(String::into_boxed_str);
                 self.links.push(RawLink {
                     kind: if self.in_markdown {
                         super::Kind::MdHtml(attr)

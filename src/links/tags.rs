@@ -33,6 +33,9 @@ pub(crate) struct Attr {
     /// The value as written in the input: its bytes, without the quotes.
     /// Empty (at the end of the name) when the attribute has no value.
     pub raw: Span,
+    /// Whether `value` is the bytes at `raw` as they stand: nothing in
+    /// them was decoded. What nearly every link's value is.
+    pub verbatim: bool,
 }
 
 /// A start tag: its name and attributes, reused from tag to tag.
@@ -72,6 +75,8 @@ impl StartTag {
         a.name.clear();
         a.value.clear();
         a.raw = Span::new(pos, pos);
+        // Until a value is decoded (a value not read is not its bytes).
+        a.verbatim = false;
         self.len += 1;
         a
     }

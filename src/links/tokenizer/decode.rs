@@ -5,14 +5,17 @@
 use super::entities::ENTITIES;
 
 /// Appends the value written as `raw` (inside its quotes, or unquoted) to
-/// `out`.
+/// `out`; whether it is `raw` as it stands (no reference, NUL or CR in
+/// it), so that a caller need not compare the two.
 ///
 /// The value's end is no input character that a reference could take:
 /// its quote, a space or `>` (none alphanumeric nor `=`), so the value is
 /// read alone, its end standing for the character after it.
-pub(crate) fn decode(raw: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn decode(raw: &[u8], out: &mut Vec<u8>) -> bool {
     let mut at = 0;
+    let mut verbatim = true;
     while let Some(i) = memchr::memchr3(b'&', 0, b'\r', &raw[at..]) {
+        verbatim = false;
         out.extend_from_slice(&raw[at..at + i]);
         at += i;
         match raw[at] {
@@ -31,6 +34,7 @@ pub(crate) fn decode(raw: &[u8], out: &mut Vec<u8>) {
         }
     }
     out.extend_from_slice(&raw[at..]);
+    verbatim
 }
 
 /// The character reference after the `&` at `at - 1`: decoded into `out`

@@ -378,7 +378,7 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
                 if let Some(a) = self.tag.last_attr() {
                     a.raw = raw;
                     if sink.wants_value(&a.name) {
-                        decode(&html[raw.range()], &mut a.value);
+                        a.verbatim = decode(&html[raw.range()], &mut a.value);
                     }
                 }
             }

@@ -184,9 +184,13 @@ fn every_named_reference() {
 fn decodes_as_the_standard_says() {
     let value = |v: &[u8]| {
         let mut out = vec![];
-        super::decode(v, &mut out);
+        let verbatim = super::decode(v, &mut out);
+        // Told verbatim only when nothing was decoded.
+        assert_eq!(verbatim, !v.iter().any(|c| b"&\0\r".contains(c)));
+        assert!(!verbatim || out == v);
         String::from_utf8(out).unwrap()
     };
+    assert_eq!(value(b"a.html?x=1"), "a.html?x=1");
     assert_eq!(value(b"a&amp;b"), "a&b");
     assert_eq!(value(b"&ampx&amp=&amp"), "&ampx&amp=&");
     assert_eq!(value(b"&notin;&notit;&noti"), "\u{2209}&notit;&noti");
