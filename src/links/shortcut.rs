@@ -12,11 +12,17 @@
 //!
 //! Which links qualify is decided from their bytes alone: only ASCII that
 //! RFC 3986 allows where it stands, with no scheme, no authority, no
-//! root, and no dot segment but leading ones. Everything else (absolute
-//! URIs, `/x`, `%` without two hex digits, IRIs, anything to repair) takes
-//! the full path, with its validation and its errors.
+//! root, and no dot segment but leading ones. Everything else (`/x`, `%`
+//! without two hex digits, IRIs, anything to repair) takes the full path,
+//! with its validation and its errors.
+//!
+//! So does every absolute URI but the most common shape, `http:` or
+//! `https:` with a plain host (letters, digits, `-._~`), an optional port,
+//! and a path, query and fragment as plain as above: such a URI is its own
+//! target (5.2.2 keeps all of it, and its path has no dot segment to
+//! remove), copied as it stands.
 
-use crate::syntax::chars::{PCHAR, Table, is_pct_encoded};
+use crate::syntax::chars::{DIGIT, PCHAR, Table, UNRESERVED, is_pct_encoded};
 
 /// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
 /// colon in the first segment would make it a scheme) and `%` (taken
@@ -70,6 +76,10 @@ const fn classes() -> [u8; 256] {
     }
     class
 }
+
+/// The bytes of a plain host: RFC 3986's `unreserved`, a `reg-name`
+/// with neither `%` nor `sub-delims`.
+const HOST_PLAIN: Table = UNRESERVED;
 
 /// How many leading `../` the prefixes are found for; a link with more
 /// takes the full path.
@@ -146,6 +156,7 @@ impl Shortcut {
                 (self.query.as_str(), &link[1..])
             }
             Some(b'#' | b'?') => return false,
+            Some(b'h') if is_plain_absolute(b) => ("", link),
             Some(_) => {
                 let (ups, start) = leading_dots(b);
                 // `.//x`: an empty segment after the dots, which against
@@ -183,6 +194,37 @@ impl Shortcut {
         (n >= 2 && self.ups[n - 1] == self.ups[n - 2])
             .then(|| &self.ups[n - 1])
     }
+}
+
+/// Whether `b` is an absolute `http:` or `https:` URI that is its own
+/// target (see the module):
+///
+/// ```text
+/// "http" ["s"] "://" 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" )
+///     [ ":" *DIGIT ] [ path-abempty ] [ "?" query ] [ "#" fragment ]
+/// ```
+///
+/// with no dot segment in the path, `%` only with two hex digits, and no
+/// byte the repairs would change.
+fn is_plain_absolute(b: &[u8]) -> bool {
+    let Some(rest) =
+        b.strip_prefix(b"https://").or_else(|| b.strip_prefix(b"http://"))
+    else {
+        return false;
+    };
+    let host = HOST_PLAIN.prefix_len(rest);
+    if host == 0 {
+        return false;
+    }
+    let mut i = host;
+    if rest.get(i) == Some(&b':') {
+        i += 1 + DIGIT.prefix_len(&rest[i + 1..]);
+    }
+    let rest = &rest[i..];
+    if !matches!(rest.first(), None | Some(b'/' | b'?' | b'#')) {
+        return false;
+    }
+    path_end(rest).is_some_and(|end| query_is_plain(&rest[end..]))
 }
 
 /// How many leading `../` `b` has, and where what follows the leading
@@ -315,6 +357,12 @@ mod tests {
             ("#sec", "file:///r/a/b/page.html?q#sec"),
             ("?p=2#s", "file:///r/a/b/page.html?p=2#s"),
             ("#", "file:///r/a/b/page.html?q#"),
+            ("https://example.com", "https://example.com"),
+            (
+                "http://h.example:8080/a/b.html?q=1#f",
+                "http://h.example:8080/a/b.html?q=1#f",
+            ),
+            ("https://h:/.well-known/x?", "https://h:/.well-known/x?"),
         ];
         for (link, target) in cases {
             assert_eq!(short(&s, link).as_deref(), Some(target), "{link}");
@@ -332,7 +380,7 @@ mod tests {
             "",
             "/root",
             "//host/x",
-            "http://x/",
+            "ftp://x/",
             "mailto:a@b",
             "a:b",
             "x/./y",
@@ -348,6 +396,16 @@ mod tests {
             "caf\u{e9}",
             "a[1]",
             ".//x",
+            "http://h/a/../b",
+            "https://h/./b",
+            "http://user@h/",
+            "http://[::1]/",
+            "http://h%41/",
+            "http://h:8x/",
+            "http:///x",
+            "HTTP://h/",
+            "http://h/a b",
+            "https://h/caf\u{e9}",
         ] {
             assert_eq!(short(&s, link), None, "{link:?}");
         }
@@ -426,7 +484,7 @@ mod tests {
         #[test]
         fn same_as_the_full_path(
             base in "[a-z]{1,4}:(//[a-z.@:0-9]{0,6})?(/[a-z.%2F]{0,4}){0,4}(\\?[a-z/.]{0,3})?(#[a-z]{0,2})?",
-            link in "(\\.\\.?/){0,6}([a-z.:@%/#?2EF]{0,3}){0,5}",
+            link in "(https?://[a-zA-Z0-9._~@:%-]{0,5}|(\\.\\.?/){0,6})([a-z.:@%/#?2EF]{0,3}){0,5}",
         ) {
             let Some(s) = Shortcut::new(|r| full(&base, r)) else {
                 return Ok(());
