@@ -162,6 +162,7 @@ impl<'a> Decoded<'a> {
     }
 
     /// The byte offset in the file of the text offset `at`.
+    #[inline]
     pub(crate) fn byte_offset(&self, at: usize) -> usize {
         match &self.map {
             Map::Same => at,

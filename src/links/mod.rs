@@ -904,6 +904,7 @@ impl LinkExtractor {
         raw.sort_by_key(|l| l.span.start);
         sink.expect(raw.len());
         let base = resolution_base(page, html_base.as_deref());
+        let own_base = html_base.is_some() && page.base.is_none();
         // `<base href>` itself resolves against the page, not itself.
         let page_base = target::Base::new(page.url, page.root);
         let resolver = base.as_ref().map(target::Base::resolver);
@@ -923,13 +924,11 @@ impl LinkExtractor {
             }
             let start = decoded.byte_offset(r.span.start);
             let end = decoded.byte_offset(r.span.end);
-            let is_base =
-                r.kind.html_attr().is_some_and(|a| a.element() == "base");
-            let resolver = if is_base && page.base.is_none() {
-                &page_resolver
-            } else {
-                &resolver
-            };
+            // Only a document's own `<base href>` changes the base, and
+            // only where the caller gave none.
+            let is_base = own_base
+                && r.kind.html_attr().is_some_and(|a| a.element() == "base");
+            let resolver = if is_base { &page_resolver } else { &resolver };
             // A span on character boundaries (all of them, but for a
             // guard) is text already: no UTF-8 check of its bytes.
             let raw = match decoded.text.get(r.span.range()) {
