@@ -110,6 +110,16 @@ fn bench(c: &mut Criterion) {
             g.bench_function("link values (ours)", |b| {
                 b.iter(|| uriscan::links::count_link_values(&bytes))
             });
+            // And each value resolved as it is read: what resolving adds,
+            // apart from the rest of extraction.
+            g.bench_function("link values resolved (ours)", |b| {
+                b.iter(|| {
+                    uriscan::links::count_link_targets(
+                        &bytes,
+                        "https://example.com/a/b",
+                    )
+                })
+            });
         }
         g.bench_function("links", |b| {
             b.iter(|| {
