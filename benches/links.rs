@@ -110,6 +110,17 @@ fn bench(c: &mut Criterion) {
             g.bench_function("link values (ours)", |b| {
                 b.iter(|| uriscan::links::count_link_values(&bytes))
             });
+            // And each value checked a byte at a time and appended to the
+            // base's directory: the least that forming the targets costs,
+            // whatever the resolver.
+            g.bench_function("link values concatenated (floor)", |b| {
+                b.iter(|| {
+                    uriscan::links::count_link_concatenated(
+                        &bytes,
+                        "https://example.com/a/",
+                    )
+                })
+            });
             // And each value resolved as it is read: what resolving adds,
             // apart from the rest of extraction.
             g.bench_function("link values resolved (ours)", |b| {

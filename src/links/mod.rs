@@ -91,7 +91,9 @@ mod target;
 mod tokenizer;
 
 #[doc(hidden)]
-pub use html::{count_link_targets, count_link_values};
+pub use html::{
+    count_link_concatenated, count_link_targets, count_link_values,
+};
 #[doc(hidden)]
 pub use markdown::count_markdown_events;
 #[cfg(feature = "differential")]
