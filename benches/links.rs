@@ -121,6 +121,16 @@ fn bench(c: &mut Criterion) {
                     )
                 })
             });
+            // And each link then handed out, in the same pass: the least
+            // extraction on this tokenizer, resolution by concatenation.
+            g.bench_function("link values handed out (floor)", |b| {
+                b.iter(|| {
+                    uriscan::links::count_link_handed_out(
+                        &bytes,
+                        "https://example.com/a/",
+                    )
+                })
+            });
             // And each value resolved as it is read: what resolving adds,
             // apart from the rest of extraction.
             g.bench_function("link values resolved (ours)", |b| {

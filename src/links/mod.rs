@@ -92,7 +92,8 @@ mod tokenizer;
 
 #[doc(hidden)]
 pub use html::{
-    count_link_concatenated, count_link_targets, count_link_values,
+    count_link_concatenated, count_link_handed_out, count_link_targets,
+    count_link_values,
 };
 #[doc(hidden)]
 pub use markdown::count_markdown_events;
