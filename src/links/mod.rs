@@ -808,6 +808,10 @@ impl LinkExtractorBuilder {
 
 /// Reads documents for their links. Build it once and share it: it is
 /// `Send + Sync`, and holds no per-document state.
+///
+/// Each thread that reads a page keeps the buffer of the page's links, up
+/// to 8 MB, for its next page: the pages of a crawl or a site, read one
+/// after another, then take no fresh memory for it.
 #[derive(Clone, Debug)]
 pub struct LinkExtractor {
     include_code: bool,
