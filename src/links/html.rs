@@ -499,15 +499,18 @@ pub fn count_link_concatenated(html: &[u8], dir: &str) -> usize {
 /// [`count_link_concatenated`], with each link then handed out as
 /// extraction hands it out: a [`LinkRef`](super::LinkRef) with its kind,
 /// its span, its raw text and link (each checked as UTF-8 alone, not the
-/// whole page), its target, and no place counted, to a function that adds
-/// up the links' lengths, as the bench's borrowed links do. What the
+/// whole page), its target (none when the check failed), and no place
+/// counted, to a function that adds up the links' lengths and targets,
+/// as the bench's borrowed links do. What the
 /// least extraction built on this tokenizer costs: every link read,
 /// formed and handed out, in one pass, with nothing kept.
 #[doc(hidden)]
 pub fn count_link_handed_out(html: &[u8], dir: &str) -> usize {
     let mut target = String::new();
     let mut total = 0;
-    let mut sink = |l: super::LinkRef<'_>| total += l.link().len();
+    let mut sink = |l: super::LinkRef<'_>| {
+        total += l.link().len() + usize::from(l.target().is_some());
+    };
     let mut v = Values {
         total: 0,
         then: Then::HandOut {
@@ -590,6 +593,7 @@ impl TagSink for Values<'_> {
                     self.total += to.len();
                 }
                 Then::HandOut { dir, to, src, sink } => {
+                    let plain = a.value.iter().all(|&c| PLAIN.contains(c));
                     let link = text_of(&a.value);
                     let raw = text_of(&src[a.raw.range()]);
                     to.clear();
@@ -601,7 +605,7 @@ impl TagSink for Values<'_> {
                         place: super::Place::Known { line: 0, column: 0 },
                         raw: &raw,
                         link: &link,
-                        target: Some(to),
+                        target: plain.then_some(to.as_str()),
                         error: None,
                         extra: None,
                     });
@@ -900,8 +904,10 @@ mod tests {
         );
         assert_eq!(
             count_link_handed_out(html, "https://h/d/"),
-            "b.html".len() + "&c".len()
+            "b.html".len() + "&c".len() + 2
         );
+        // A value that fails the check has no target.
+        assert_eq!(count_link_handed_out(b"<a href='a b'>", "https://h/"), 3);
         // And one for each plain value (`&` is one).
         assert_eq!(
             count_link_concatenated(html, "https://h/d/"),
