@@ -67,15 +67,16 @@ impl Drop for Mapped {
 /// least [`MAP_ABOVE`] and at most `max` bytes; `None` leaves it to be
 /// read (an error to open it included: the read reports it).
 pub fn map_file(path: &Path, max: u64) -> io::Result<Option<Mapped>> {
+    let fits = |len: u64| (MAP_ABOVE..=max).contains(&len);
     // The size first, by path: a small file is opened once, by the read.
     let meta = std::fs::metadata(path)?;
-    if !meta.is_file() || meta.len() < MAP_ABOVE || meta.len() > max {
+    if !meta.is_file() || !fits(meta.len()) {
         return Ok(None);
     }
     let file = File::open(path)?;
     // Its size again, from the file opened: it may have changed between.
     let len = file.metadata()?.len();
-    if len < MAP_ABOVE || len > max {
+    if !fits(len) {
         return Ok(None);
     }
     Ok(Mapped::new(&file, len, path))

@@ -10,10 +10,10 @@ mod check;
 mod config;
 mod documents;
 mod generate;
+pub mod huge;
 // The library's own wording of I/O errors, for the errors the command line
 // meets itself (standard output, a stream cut short); compiled into the
 // binary rather than exported from the library.
-pub mod huge;
 #[path = "../walking/io_message.rs"]
 mod io_message;
 mod links;

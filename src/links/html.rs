@@ -490,8 +490,10 @@ pub fn count_link_values(html: &[u8]) -> usize {
 #[doc(hidden)]
 pub fn count_link_concatenated(html: &[u8], dir: &str) -> usize {
     let mut target = String::new();
-    let mut v =
-        Values { total: 0, then: Then::Concatenate { dir, to: &mut target } };
+    let mut v = Values {
+        total: 0,
+        then: Then::Concatenate { dir, to: &mut target, hand_out: None },
+    };
     super::tags::for_each_tag(html, &mut v);
     v.total
 }
@@ -513,11 +515,10 @@ pub fn count_link_handed_out(html: &[u8], dir: &str) -> usize {
     };
     let mut v = Values {
         total: 0,
-        then: Then::HandOut {
+        then: Then::Concatenate {
             dir,
             to: &mut target,
-            src: html,
-            sink: &mut sink,
+            hand_out: Some((html, &mut sink)),
         },
     };
     super::tags::for_each_tag(html, &mut v);
@@ -550,22 +551,22 @@ struct Values<'r> {
     then: Then<'r>,
 }
 
+/// Where the handed-out floor hands each link.
+type HandOut<'r> = dyn FnMut(super::LinkRef<'_>) + 'r;
+
 /// What a floor does with each link value.
 enum Then<'r> {
     Nothing,
+    /// Each value checked and appended to `dir`; then, with the page,
+    /// handed out as a link to the function.
     Concatenate {
         dir: &'r str,
         to: &'r mut String,
+        hand_out: Option<(&'r [u8], &'r mut HandOut<'r>)>,
     },
     Resolve {
         resolver: &'r super::target::Resolver<'r>,
         to: &'r mut String,
-    },
-    HandOut {
-        dir: &'r str,
-        to: &'r mut String,
-        src: &'r [u8],
-        sink: &'r mut dyn FnMut(super::LinkRef<'_>),
     },
 }
 
@@ -580,35 +581,31 @@ impl TagSink for Values<'_> {
             };
             match &mut self.then {
                 Then::Nothing => self.total += a.value.len(),
-                Then::Concatenate { dir, to } => {
-                    let plain = a.value.iter().all(|&c| PLAIN.contains(c));
-                    to.clear();
-                    to.push_str(dir);
-                    to.push_str(&text_of(&a.value));
-                    self.total += to.len() + usize::from(plain);
-                }
-                Then::Resolve { resolver, to } => {
-                    to.clear();
-                    let _ = resolver.resolve_into(&text_of(&a.value), to);
-                    self.total += to.len();
-                }
-                Then::HandOut { dir, to, src, sink } => {
+                Then::Concatenate { dir, to, hand_out } => {
                     let plain = a.value.iter().all(|&c| PLAIN.contains(c));
                     let link = text_of(&a.value);
-                    let raw = text_of(&src[a.raw.range()]);
                     to.clear();
                     to.push_str(dir);
                     to.push_str(&link);
+                    let Some((src, sink)) = hand_out else {
+                        self.total += to.len() + usize::from(plain);
+                        continue;
+                    };
                     sink(super::LinkRef {
                         kind: super::Kind::Html(attr),
                         span: a.raw,
                         place: super::Place::Known { line: 0, column: 0 },
-                        raw: &raw,
+                        raw: &text_of(&src[a.raw.range()]),
                         link: &link,
                         target: plain.then_some(to.as_str()),
                         error: None,
                         extra: None,
                     });
+                }
+                Then::Resolve { resolver, to } => {
+                    to.clear();
+                    let _ = resolver.resolve_into(&text_of(&a.value), to);
+                    self.total += to.len();
                 }
             }
         }

@@ -22,6 +22,7 @@
 //! target (5.2.2 keeps all of it, and its path has no dot segment to
 //! remove), copied as it stands.
 
+use super::target::needs_no_repair;
 use crate::syntax::chars::{DIGIT, PCHAR, Table, UNRESERVED, is_pct_encoded};
 
 /// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
@@ -34,48 +35,9 @@ use crate::syntax::chars::{DIGIT, PCHAR, Table, UNRESERVED, is_pct_encoded};
 const PATH_PLAIN: Table =
     PCHAR.or(Table::new(b"/")).without(Table::new(b":%"));
 
-/// The bytes of a path's plain run: [`PLAIN`].
+/// The bytes of a path's plain run: [`PATH_PLAIN`] but `.` and `/`,
+/// nearly every byte of a link.
 const PATH_RUN: Table = PATH_PLAIN.without(Table::new(b"./"));
-
-/// The bytes of a query's plain run: the classes up to [`QMARK`], RFC
-/// 3986's `query` but `%`.
-const QUERY_RUN: Table = PATH_PLAIN.or(Table::new(b":?"));
-
-/// The class of each byte where a plain run stops. Ordered so that a
-/// query's plain bytes are the classes up to [`QMARK`].
-const CLASS: [u8; 256] = classes();
-
-/// Path bytes but `.` and `/`: nearly every byte of a link.
-const PLAIN: u8 = 0;
-const DOT: u8 = 1;
-const SLASH: u8 = 2;
-/// `:`, plain only after the path.
-const COLON: u8 = 3;
-const QMARK: u8 = 4;
-const PERCENT: u8 = 5;
-const HASH: u8 = 6;
-/// Any other byte: the link takes the full path.
-const OTHER: u8 = 7;
-
-const fn classes() -> [u8; 256] {
-    let mut class = [OTHER; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        class[b] = match c {
-            b'.' => DOT,
-            b'/' => SLASH,
-            b':' => COLON,
-            b'?' => QMARK,
-            b'%' => PERCENT,
-            b'#' => HASH,
-            _ if PATH_PLAIN.contains(c) => PLAIN,
-            _ => OTHER,
-        };
-        b += 1;
-    }
-    class
-}
 
 /// The bytes of a plain host: RFC 3986's `unreserved`, a `reg-name`
 /// with neither `%` nor `sub-delims`.
@@ -149,10 +111,10 @@ impl Shortcut {
             // A plain query and fragment: what the repairs leave as it
             // is (RFC 3986's characters, `%` with two hex digits, one
             // `#`).
-            Some(b'#') if query_is_plain(b) => {
+            Some(b'#') if needs_no_repair(b) => {
                 (self.fragment.as_str(), &link[1..])
             }
-            Some(b'?') if query_is_plain(b) => {
+            Some(b'?') if needs_no_repair(b) => {
                 (self.query.as_str(), &link[1..])
             }
             Some(b'#' | b'?') => return false,
@@ -165,11 +127,7 @@ impl Shortcut {
                 if b.get(start) == Some(&b'/') {
                     return false;
                 }
-                let Some(end) = path_end(&b[start..]) else {
-                    return false;
-                };
-                let end = start + end;
-                if !query_is_plain(&b[end..]) {
+                if plain_end(&b[start..]).is_none() {
                     return false;
                 }
                 let keep = match ups {
@@ -224,7 +182,7 @@ fn is_plain_absolute(b: &[u8]) -> bool {
     if !matches!(rest.first(), None | Some(b'/' | b'?' | b'#')) {
         return false;
     }
-    path_end(rest).is_some_and(|end| query_is_plain(&rest[end..]))
+    plain_end(rest).is_some()
 }
 
 /// How many leading `../` `b` has, and where what follows the leading
@@ -243,6 +201,13 @@ fn leading_dots(b: &[u8]) -> (usize, usize) {
     }
 }
 
+/// Where the path of `b` (what follows its leading dot segments) ends,
+/// when its query and fragment are plain too (what the repairs leave as
+/// they are, see `target::needs_no_repair`).
+fn plain_end(b: &[u8]) -> Option<usize> {
+    path_end(b).filter(|&end| needs_no_repair(&b[end..]))
+}
+
 /// Where the path of `b` (what follows its leading dot segments) ends:
 /// at its `?` or `#`, or its end. `None` when the path holds a byte that
 /// is not plain, a `%` without two hex digits, or a `.` or `..` segment.
@@ -252,45 +217,23 @@ fn path_end(b: &[u8]) -> Option<usize> {
     }
     let mut i = 0;
     loop {
-        // Every link passes here: the plain run in a tight loop, on a
-        // table of its own (on the class table, the compiler made the
-        // loop a jump table on every byte).
+        // Every link passes here: the plain run in a tight loop, a branch
+        // only where it stops.
         i += PATH_RUN.prefix_len(&b[i..]);
-        let Some(&c) = b.get(i) else { return Some(i) };
-        match CLASS[c as usize] {
+        match b.get(i) {
+            None => return Some(i),
             // A dot within a segment: a segment's first byte is checked
             // after its `/`.
-            DOT => i += 1,
-            SLASH => {
+            Some(b'.') => i += 1,
+            Some(b'/') => {
                 i += 1;
                 if b.get(i) == Some(&b'.') && is_dot_segment(&b[i..]) {
                     return None;
                 }
             }
-            PERCENT if is_pct_encoded(&b[i..]) => i += 3,
-            QMARK | HASH => return Some(i),
-            _ => return None,
-        }
-    }
-}
-
-/// Whether a query and fragment (`b` from its `?` or `#`, or empty) are
-/// what the repairs leave as they are: RFC 3986's
-/// `query = *( pchar / "/" / "?" )`, `%` only with two hex digits, and one
-/// `#`. The same as `target::needs_no_repair`, read with the class table.
-fn query_is_plain(b: &[u8]) -> bool {
-    let mut hash = false;
-    let mut i = 0;
-    loop {
-        i += QUERY_RUN.prefix_len(&b[i..]);
-        let Some(&c) = b.get(i) else { return true };
-        match CLASS[c as usize] {
-            PERCENT if is_pct_encoded(&b[i..]) => i += 3,
-            HASH if !hash => {
-                hash = true;
-                i += 1;
-            }
-            _ => return false,
+            Some(b'%') if is_pct_encoded(&b[i..]) => i += 3,
+            Some(b'?' | b'#') => return Some(i),
+            Some(_) => return None,
         }
     }
 }
@@ -411,26 +354,44 @@ mod tests {
         }
     }
 
-    /// The classes are the ABNF's sets.
+    /// The runs' tables are the ABNF's sets.
     #[test]
     fn the_classes_are_the_sets() {
+        use crate::links::target::KEPT;
         use crate::syntax::chars::QUERY;
         for b in 0..=255u8 {
-            let class = CLASS[b as usize];
-            assert_eq!(class == PLAIN, PATH_RUN.contains(b), "{b:#x}");
-            assert_eq!(class <= QMARK, QUERY_RUN.contains(b), "{b:#x}");
+            // A path's plain run: `pchar` and `/` but `:`, `%`, `.`, `/`.
             assert_eq!(
-                class == PLAIN,
-                PATH_PLAIN.contains(b) && b != b'.' && b != b'/',
+                PATH_RUN.contains(b),
+                (PCHAR.contains(b) || b == b'/') && !b":%./".contains(&b),
                 "{b:#x}"
             );
-            // A query's plain bytes: `query` but `%`.
+            // A query's plain run: `query` but `%`.
             assert_eq!(
-                class <= QMARK,
+                KEPT.contains(b),
                 QUERY.contains(b) && b != b'%',
                 "{b:#x}"
             );
         }
+    }
+
+    /// Whether a query and fragment are plain, read a byte at a time: what
+    /// `target::needs_no_repair` reads a run at a time.
+    fn query_is_plain_naive(b: &[u8]) -> bool {
+        let mut hash = false;
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                c if crate::links::target::KEPT.contains(c) => i += 1,
+                b'#' if !hash => {
+                    hash = true;
+                    i += 1;
+                }
+                b'%' if is_pct_encoded(&b[i..]) => i += 3,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// The path's end, read a byte at a time: what [`path_end`] reads a
@@ -460,7 +421,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config::with_cases(5000))]
-        /// The class-table readers are the simple ones.
+        /// The run readers are the simple ones.
         #[test]
         fn the_readers_are_the_simple_ones(
             link in "[a-z./%2EF:?#@ \\\\\u{e9}]{0,12}",
@@ -469,8 +430,8 @@ mod tests {
             for b in [link.as_bytes(), &bytes[..]] {
                 proptest::prop_assert_eq!(path_end(b), path_end_naive(b), "{:?}", b);
                 proptest::prop_assert_eq!(
-                    query_is_plain(b),
-                    crate::links::target::needs_no_repair(b),
+                    query_is_plain_naive(b),
+                    needs_no_repair(b),
                     "{:?}", b
                 );
             }

@@ -151,25 +151,27 @@ fn repair_copy(link: &str, base_is_special: bool) -> String {
 pub(super) fn needs_no_repair(link: &[u8]) -> bool {
     let mut hash = false;
     let mut i = 0;
-    while i < link.len() {
-        // One load per byte for the common ones (a lookup, not a chain of
-        // range tests): every link passes here.
-        if !KEPT.contains(link[i]) {
-            match link[i] {
-                b'#' if !hash => hash = true,
-                b'%' if is_pct_encoded(&link[i..]) => {}
-                _ => return false,
+    loop {
+        // Every link passes here: the run of common bytes in a tight loop
+        // (one lookup a byte, not a chain of range tests), a branch only
+        // where it stops.
+        i += KEPT.prefix_len(&link[i..]);
+        match link.get(i) {
+            None => return true,
+            Some(b'#') if !hash => {
+                hash = true;
+                i += 1;
             }
+            Some(b'%') if is_pct_encoded(&link[i..]) => i += 3,
+            Some(_) => return false,
         }
-        i += 1;
     }
-    true
 }
 
 /// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
 /// `query = *( pchar / "/" / "?" )` but `%` (checked with its two hex
 /// digits): the unreserved and reserved characters but `#`, `[` and `]`.
-const KEPT: Table = QUERY.without(Table::new(b"%"));
+pub(super) const KEPT: Table = QUERY.without(Table::new(b"%"));
 
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
