@@ -11,7 +11,7 @@ use uriscan::links::LinkExtractor;
 use uriscan::syntax::Parser;
 use uriscan::warc::{WarcReader, record_links};
 
-#[path = "../../tests/support/trickle.rs"]
+#[path = "../../crates/uriscan/tests/lib/support/trickle.rs"]
 mod trickle;
 use trickle::Trickle;
 

@@ -1,0 +1,82 @@
+//! The floors under `uriscan links` on one file, whole process, for
+//! `benches/links_floor.sh`: each mode does one more step of what
+//! `links -o FILE` does, so that the time of each is what any link
+//! extractor built on the same parts must spend at least.
+//!
+//! ```text
+//! cargo run --release --example links_floor -- MODE FILE
+//! ```
+//!
+//! - `read`: the file's bytes, as `links` gets those of a file it is
+//!   given: mapped from 1 MiB on, else read;
+//! - `parse`: and parsed with nothing kept: our HTML tokenizer
+//!   counting start tags, or pulldown-cmark's events counted, with
+//!   extraction's options;
+//! - `extract`: and every link extracted and resolved, none printed.
+//!
+//! Each prints one count, so that the work cannot be optimized away.
+//! The program allocates with the binary's allocator (`src/cli/huge.rs`).
+
+use std::io::Write;
+
+// The binary's own allocator, so that each step allocates as `links`
+// does (huge pages for the Markdown parse tree).
+#[path = "../src/huge.rs"]
+mod huge;
+
+#[global_allocator]
+static ALLOCATOR: huge::Allocator = huge::Allocator;
+
+// And its own map of a named file, with the same size threshold.
+#[path = "../src/mapped.rs"]
+mod mapped;
+
+use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [mode, path] = &args[..] else {
+        eprintln!("usage: links_floor read|parse|extract FILE");
+        std::process::exit(2);
+    };
+    let path = std::path::Path::new(path);
+    let fail = |e: std::io::Error| -> ! {
+        eprintln!("links_floor: {}: {e}", path.display());
+        std::process::exit(2);
+    };
+    // As `uriscan links` gets the bytes of a file it is given.
+    let map = mapped::map_file(path, u64::MAX).unwrap_or_else(|e| fail(e));
+    let read;
+    let bytes: &[u8] = match &map {
+        Some(m) => m,
+        None => {
+            read = std::fs::read(path).unwrap_or_else(|e| fail(e));
+            &read
+        }
+    };
+    let format = Format::from_path(path);
+    let n = match mode.as_str() {
+        "read" => bytes.len(),
+        "parse" => match format {
+            Format::Html => uriscan::links::count_start_tags(bytes),
+            _ => uriscan::links::count_markdown_events(
+                &String::from_utf8_lossy(bytes),
+            ),
+        },
+        "extract" => {
+            let abs = std::fs::canonicalize(path).unwrap_or(path.into());
+            let url = file_uri(&abs, false);
+            let page = Page::new(bytes, format).url(&url);
+            let mut n = 0;
+            LinkExtractor::new().for_each(&page, |l| {
+                n += l.target().map_or(1, str::len);
+            });
+            n
+        }
+        _ => {
+            eprintln!("links_floor: unknown mode {mode:?}");
+            std::process::exit(2);
+        }
+    };
+    let _ = writeln!(std::io::stdout(), "{n}");
+}

@@ -1,0 +1,332 @@
+//! `uriscan check` on trees built for each rule: the links expected
+//! broken, and only those, with their reasons and suggestions; exit codes
+//! and output formats.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+use crate::support::tree::write;
+
+/// Runs `uriscan check ARGS` in `dir`: (stdout, exit code).
+fn check(dir: &Path, args: &[&str]) -> (String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+/// The broken links of a human report, as `path:line: link: reason`
+/// without the column.
+fn broken(report: &str) -> Vec<String> {
+    report.lines().map(str::to_owned).collect()
+}
+
+fn docs_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(
+        d,
+        "README.md",
+        "# Project\n\n## Install\n\n## Usage\n\n## Usage\n\n## 🚀 Launch\n\n## `foo()` usage\n\n## Custom {#my-id}\n\n<a name=\"raw-anchor\"></a>\n",
+    );
+    write(
+        d,
+        "docs/guide.md",
+        "# Guide\n\n\
+         [ok](../README.md#install)\n\
+         [dup](../README.md#usage-1)\n\
+         [emoji](../README.md#-launch)\n\
+         [code](../README.md#foo-usage)\n\
+         [custom](../README.md#my-id)\n\
+         [raw](../README.md#raw-anchor)\n\
+         [case](../README.md#Install)\n\
+         [self](#guide)\n\
+         [top](#top)\n\
+         [empty](#)\n\
+         [typo](../README.md#instal)\n\
+         [missing](../README.md#nowhere)\n\
+         [dir](sub/)\n\
+         [dir-readme](sub/#sub-title)\n\
+         [dir-none](empty/#x)\n\
+         [file-typo](../READMEE.md)\n\
+         [wrong-case](../readme.md)\n\
+         [pct](my%20file.md)\n\
+         [root](/docs/guide.md)\n\
+         [outside](../../elsewhere.md)\n\
+         [line](../code.rs#L2)\n\
+         [no-line](../code.rs#L9)\n\
+         [text-frag](../README.md#:~:text=Install)\n\
+         [web](https://example.com/)\n\
+         [mail](mailto:someone@example.com)\n\
+         [bad-mail](mailto:nobody)\n\
+         [bad](http://a:port/)\n",
+    );
+    write(d, "docs/sub/README.md", "# Sub title\n");
+    write(d, "docs/empty/.keep", "");
+    write(d, "docs/my file.md", "x\n");
+    write(d, "code.rs", "fn main() {\n}\n");
+    dir
+}
+
+#[test]
+fn markdown_rules() {
+    let dir = docs_tree();
+    let (out, code) =
+        check(dir.path(), &["--hidden", "--color", "never", "docs"]);
+    assert_eq!(code, 1, "{out}");
+    let got = broken(&out);
+    let want = [
+        "docs/guide.md:13:8: broken link '../README.md#instal': no anchor '#instal' in the target (did you mean '#install'?)",
+        "docs/guide.md:14:11: broken link '../README.md#nowhere': no anchor '#nowhere' in the target",
+        "docs/guide.md:17:12: broken link 'empty/#x': a fragment on a directory without an index file",
+        "docs/guide.md:18:13: broken link '../READMEE.md': no such file or directory (did you mean '../README.md'?)",
+        "docs/guide.md:19:14: broken link '../readme.md': the file is named 'README.md' (case differs) (did you mean '../README.md'?)",
+        "docs/guide.md:22:11: broken link '../../elsewhere.md': the target is outside the root",
+        "docs/guide.md:24:11: broken link '../code.rs#L9': the file has no line '#L9'",
+        "docs/guide.md:28:12: broken link 'mailto:nobody': not a valid address",
+        "docs/guide.md:29:7: broken link 'http://a:port/': not a URI reference: invalid port at byte 9",
+    ];
+    assert_eq!(got, want, "\n{out}");
+}
+
+#[test]
+fn exit_codes_and_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[b](b.md) [web](https://example.com/)\n");
+    write(d, "b.md", "# B\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    write(d, "c.md", "[gone](gone.md)\n");
+    let (out, code) = check(d, &["--format", "github", "."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "::error file=./c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
+    );
+    let (out, _) = check(d, &["--json", "."]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let status: Vec<_> =
+        rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["ok", "skipped", "broken"]);
+    assert_eq!(rows[2]["reason"], "no such file or directory");
+    assert_eq!(rows[2]["local"], "gone.md");
+    let (out, _) = check(d, &["--json", "--errors-only", "."]);
+    assert_eq!(out.lines().count(), 1);
+    let (_, code) = check(d, &["--anchors", "nope", "."]);
+    assert_eq!(code, 2);
+    let (_, code) = check(d, &["missing-dir"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn fallback_extensions_and_index_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "src/ch01.md",
+        "# One\n\n[two](ch02.html) [intro](guide/intro) [idx](guide/#part)\n",
+    );
+    write(d, "src/ch02.md", "# Two\n");
+    write(d, "src/guide/intro.md", "# Intro\n");
+    write(d, "src/guide/index.md", "# Guide\n## Part\n");
+    let (out, code) = check(d, &["src"]);
+    assert_eq!(code, 1, "without fallbacks, ch02.html and intro are missing");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    let (out, code) = check(d, &["--fallback-extensions", "md,html", "src"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, code) = check(d, &["--index-files", "README.md", "src"]);
+    assert!(out.contains("without an index file"), "{out}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn html_sites() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "index.html",
+        "<a href=\"page.html#sec\">a</a><a href=\"page.html#impl-From%3CT%3E\">b</a>\
+         <a href=\"old.html#sec\">c</a><a href=\"page.html#nope\">d</a>\
+         <a href=\"/page.html\">e</a><a href=\"src.html#2-3\">f</a>",
+    );
+    write(
+        d,
+        "page.html",
+        "<h2 id=sec>S</h2><div id=\"impl-From%3CT%3E\"></div><a name=named></a>",
+    );
+    write(
+        d,
+        "old.html",
+        "<meta http-equiv=refresh content=\"0;URL=page.html\">",
+    );
+    write(d, "src.html", "<a id=1></a><a id=2></a><a id=3></a>");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "./index.html:1:109: broken link 'page.html#nope': no anchor '#nope' in the target\n"
+    );
+    let (out, _) = check(d, &["--no-fragments", "."]);
+    assert_eq!(out, "");
+}
+
+#[test]
+fn exclusions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[x](gone.md) [y](drafts/old.md)\n");
+    write(d, "drafts/b.md", "[z](nowhere.md)\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.lines().count(), code), (3, 1), "{out}");
+    let (out, code) = check(
+        d,
+        &[
+            "--exclude",
+            "gone\\.md$",
+            "--exclude",
+            "/drafts/",
+            "--exclude-path",
+            "drafts/**",
+            ".",
+        ],
+    );
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, _) = check(d, &["--json", "--exclude", "gone", "a.md"]);
+    assert!(
+        out.lines().next().unwrap().contains("\"status\":\"excluded\""),
+        "{out}"
+    );
+    let (_, code) = check(d, &["--exclude", "(", "."]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "src/ch01.md", "[two](ch02.html) [gone](gone.md)\n");
+    write(d, "src/ch02.md", "# Two\n");
+    let (_, code) = check(d, &["src"]);
+    assert_eq!(code, 1);
+    write(
+        d,
+        "src/uriscan.toml",
+        "fallback-extensions = [\"md\", \"html\"]\nexclude = [\"gone\"]\n",
+    );
+    let (out, code) = check(d, &["src"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    write(d, "other.toml", "fallback-extension = [\"md\"]\n");
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "--config", "other.toml", "src"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fallback-extension"), "{err}");
+}
+
+#[test]
+fn sarif_has_the_required_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "# A\n\n[x](gone.md) [y](#nope) [z](#a)\n");
+    let (out, code) = check(d, &["--format", "sarif", "."]);
+    assert_eq!(code, 1);
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // SARIF 2.1.0, section 3.13: version and runs; 3.14: tool.driver.name;
+    // 3.27: each result's message; 3.28-3.30: its location.
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "uriscan");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for r in results {
+        assert_eq!(r["ruleId"], "broken-link");
+        assert!(
+            r["message"]["text"].as_str().unwrap().starts_with("broken link")
+        );
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "a.md");
+        assert_eq!(loc["region"]["startLine"], 3);
+    }
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["byteOffset"],
+        9
+    );
+}
+
+#[test]
+fn orphans_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "README.md", "[a](a.md) [dir](sub/)\n");
+    write(d, "a.md", "[back](README.md)\n");
+    write(d, "sub/index.md", "# Sub\n");
+    write(d, "lonely.md", "[a](a.md)\n");
+    write(d, "start.md", "# Start\n");
+    let (out, code) = check(d, &["--orphans", "--entry", "start.md", "."]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("./lonely.md: orphan: no other document links here\n", 0)
+    );
+}
+
+#[test]
+fn inline_comments_disable_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.md",
+        "[one](gone1.md)\n<!-- uriscan-disable-next-line -->\n[two](gone2.md)\n\
+         <!-- uriscan-disable -->\n[three](gone3.md)\n<!-- uriscan-enable -->\n[four](gone4.md)\n",
+    );
+    write(d, "b.html", "<!-- uriscan-disable --><a href=gone5.html>x</a>");
+    let (out, code) = check(d, &["--sort-free", "."]);
+    assert_eq!(code, 2, "an unknown flag is a usage error: {out}");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    let broken: Vec<_> =
+        out.lines().map(|l| l.split(": broken").next().unwrap()).collect();
+    assert_eq!(broken, ["./a.md:1:7", "./a.md:7:8"]);
+}
+
+/// A document reached through a symbolic link is read where it really
+/// is: its relative links resolve from its target's directory, as a
+/// browser opening the real file would, whether the link is the file or
+/// a directory above it.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_document_resolves_from_its_target() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "real/doc.md", "[sib](sibling.md)\n");
+    write(d, "real/sibling.md", "# Sibling\n");
+    std::fs::create_dir(d.join("top")).unwrap();
+    symlink(d.join("real/doc.md"), d.join("top/link.md")).unwrap();
+    symlink(d.join("real"), d.join("dirlink")).unwrap();
+    // Given, and met by the walk (which says the path is a link, so it
+    // is not asked again).
+    for path in ["top/link.md", "dirlink/doc.md", "real/doc.md", "top"] {
+        let (out, code) = check(d, &[path]);
+        assert_eq!((out.as_str(), code), ("", 0), "{path}");
+    }
+    // Without the symlink's resolution the link would be looked for
+    // beside it, and be broken.
+    write(d, "top/plain.md", "[sib](sibling.md)\n");
+    let (out, code) = check(d, &["top/plain.md"]);
+    assert_eq!(code, 1, "{out}");
+}

@@ -1,0 +1,14 @@
+//! The `uriscan` command line, run as a process: the scan, the syntax
+//! commands, `links`, `check` (offline and remote), the WARC reader and
+//! README's examples, one binary.
+
+mod support;
+
+mod check;
+mod links;
+mod readme;
+#[cfg(feature = "remote")]
+mod remote;
+mod search;
+mod syntax;
+mod warc;

@@ -1,0 +1,336 @@
+//! `uriscan check --remote` as a process, against a server on 127.0.0.1
+//! in this test process (tests/support/http.rs): each distinct URI
+//! requested once, the cache, the address rule, credentials, headers,
+//! output formats and exit codes.
+
+use std::path::Path;
+
+use crate::support::http::Server;
+use crate::support::tree::write;
+use assert_cmd::Command;
+
+/// Runs `uriscan check --remote ARGS` in `dir` with short timeouts and
+/// retries: (stdout, exit code).
+fn check(dir: &Path, args: &[&str]) -> (String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .env_remove("GITHUB_TOKEN")
+        .args(["check", "--remote", "--timeout", "300ms", "--retries", "1"])
+        .args(["--retry-wait", "10ms", "--no-progress"])
+        .args(args)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+fn json_rows(out: &str) -> Vec<serde_json::Value> {
+    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn each_distinct_uri_is_requested_once() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let port = s.addr.port();
+    // The same URIs from several files, with fragments, credentials, case
+    // and default-port variants.
+    for f in ["a.md", "b.md", "sub/c.md"] {
+        write(
+            d,
+            f,
+            &format!(
+                "[1](http://127.0.0.1:{port}/ok)\n\
+                 [2](http://127.0.0.1:{port}/ok#part)\n\
+                 [3](HTTP://127.0.0.1:{port}/./ok)\n\
+                 [4](http://user:pw@127.0.0.1:{port}/ok)\n\
+                 [5](http://127.0.0.1:{port}/404)\n\
+                 <http://127.0.0.1:{port}/r301>\n"
+            ),
+        );
+    }
+    let (out, code) = check(d, &["--allow-private", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), 18);
+    let by_link = |needle: &str| -> Vec<&serde_json::Value> {
+        rows.iter()
+            .filter(|r| r["link"].as_str().unwrap().ends_with(needle))
+            .collect()
+    };
+    for r in by_link("/ok") {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["http_status"], 200);
+    }
+    for r in by_link("/404") {
+        assert_eq!(r["status"], "broken");
+        assert_eq!(r["reason"], "404 Not Found");
+    }
+    for r in by_link("/r301") {
+        assert_eq!(r["status"], "redirected");
+        assert_eq!(r["chain"].as_array().unwrap().len(), 4);
+        assert_eq!(r["final_uri"], s.url("/ok"));
+    }
+    // One request for /ok, from 12 links (and a redirect chain).
+    assert_eq!(s.count_any("/ok"), 1);
+    assert_eq!(s.count_any("/404"), 1);
+    assert_eq!(s.count_any("/r301"), 1);
+    assert_eq!(s.total(), 6);
+    // Credentials neither sent nor printed.
+    assert_eq!(s.headers("authorization"), []);
+    assert!(!out.contains("pw@"), "{out}");
+    assert!(out.contains("user:***@"), "{out}");
+}
+
+#[test]
+fn a_cached_success_is_not_requested_again() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "doc.md",
+        &format!("[a]({})\n[b]({})\n", s.url("/ok"), s.url("/404")),
+    );
+    let (_, code) = check(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 1);
+    assert!(d.join(".uriscan-cache").is_file());
+    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 1));
+    // Again: the success comes from the cache, the failure is checked
+    // again.
+    let (out, code) = check(d, &["--allow-private", "--cache", "--json", "."]);
+    assert_eq!(code, 1);
+    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 2));
+    let rows = json_rows(&out);
+    let ok = rows.iter().find(|r| r["link"] == s.url("/ok")).unwrap();
+    assert_eq!(
+        (ok["status"].as_str(), ok["cached"].as_bool()),
+        (Some("ok"), Some(true))
+    );
+    // Too old for --max-cache-age 0s: requested again.
+    let (_, _) = check(
+        d,
+        &["--allow-private", "--cache", "--max-cache-age", "0s", "."],
+    );
+    assert_eq!(s.count_any("/ok"), 2);
+    // --cache-file elsewhere.
+    let other = d.join("elsewhere.cache");
+    let (_, _) = check(
+        d,
+        &["--allow-private", "--cache-file", other.to_str().unwrap(), "."],
+    );
+    assert!(other.is_file());
+    assert_eq!(s.count_any("/ok"), 3);
+}
+
+#[test]
+fn loopback_is_reached_only_with_allow_private() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let port = s.addr.port();
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[a]({})\n[b](http://localhost:{port}/ok/other)\n",
+            s.url("/ok")
+        ),
+    );
+    let (out, code) = check(d, &["doc.md"]);
+    assert_eq!(code, 1);
+    assert_eq!(s.total(), 0);
+    assert_eq!(
+        out,
+        format!(
+            "doc.md:1:5: unreachable link '{}': not requested: 127.0.0.1 is a loopback address (--allow-private to check it)\n\
+             doc.md:2:5: unreachable link 'http://localhost:{port}/ok/other': not requested: localhost resolves to 127.0.0.1, a loopback address (--allow-private to check it)\n",
+            s.url("/ok")
+        )
+    );
+    let (out, code) = check(d, &["--allow-private", "doc.md"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    assert_eq!(s.total(), 2);
+}
+
+#[test]
+fn reports_exit_codes_and_warn_remote() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[gone]({})\n[moved]({})\n[slow]({})\n[local](missing.md)\n",
+            s.url("/410"),
+            s.url("/r308"),
+            s.url("/slow")
+        ),
+    );
+    let (out, code) = check(d, &["--allow-private", "doc.md"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        format!(
+            "doc.md:1:8: broken link '{}': 410 Gone\n\
+             doc.md:2:9: redirected link '{}': now {} (via 308 {} → {})\n\
+             doc.md:3:8: timed-out link '{}': timed out\n\
+             doc.md:4:9: broken link 'missing.md': no such file or directory\n",
+            s.url("/410"),
+            s.url("/r308"),
+            s.url("/ok"),
+            s.url("/r308"),
+            s.url("/ok"),
+            s.url("/slow"),
+        )
+    );
+    // --warn-remote: the remote failures are reported, the local one
+    // still fails the run; without it, the run passes.
+    let (_, code) = check(d, &["--allow-private", "--warn-remote", "doc.md"]);
+    assert_eq!(code, 1);
+    write(d, "doc.md", &format!("[gone]({})\n", s.url("/410")));
+    let (out, code) =
+        check(d, &["--allow-private", "--warn-remote", "doc.md"]);
+    assert_eq!((code, out.lines().count()), (0, 1));
+    // GitHub annotations: an error for a failure.
+    let (out, _) =
+        check(d, &["--allow-private", "--format", "github", "doc.md"]);
+    assert_eq!(
+        out,
+        format!(
+            "::error file=doc.md,line=1,col=8::broken link '{}': 410 Gone\n",
+            s.url("/410")
+        )
+    );
+    // SARIF: the same result.
+    let (out, _) =
+        check(d, &["--allow-private", "--format", "sarif", "doc.md"]);
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "broken-link");
+    assert_eq!(results[0]["level"], "error");
+}
+
+#[test]
+fn remote_fragments_and_headers() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "doc.md",
+        &format!("[a]({0}#present)\n[b]({0}#absent)\n", s.url("/page")),
+    );
+    let (out, code) = check(
+        d,
+        &[
+            "--allow-private",
+            "--remote-fragments",
+            "--header",
+            "X-Test: yes",
+            "doc.md",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        format!(
+            "doc.md:2:5: broken link '{}#absent': no anchor '#absent' in the page\n",
+            s.url("/page")
+        )
+    );
+    assert_eq!((s.count("GET", "/page"), s.count("HEAD", "/page")), (1, 0));
+    assert_eq!(
+        s.headers("x-test"),
+        [("/page".to_string(), "yes".to_string())]
+    );
+    // Without --remote-fragments the fragment is not checked.
+    let (out, code) = check(d, &["--allow-private", "doc.md"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--header", "no colon"][..],
+        &["--accept", "abc"],
+        &["--timeout", "soon"],
+    ] {
+        let (_, code) = check(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}");
+    }
+}
+
+#[test]
+fn remote_settings_in_the_config_file() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "doc.md",
+        &format!("[a]({})\n[b]({})\n", s.url("/404"), s.url("/410")),
+    );
+    write(
+        d,
+        "uriscan.toml",
+        "remote = true\nallow-private = true\naccept = [\"200..=299\", \"404\"]\n\
+         timeout = \"5s\"\ncache-file = \"results.cache\"\n",
+    );
+    // Run without --remote on the command line.
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "--no-progress", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout,
+        format!("./doc.md:2:5: broken link '{}': 410 Gone\n", s.url("/410"))
+    );
+    assert!(d.join("results.cache").is_file());
+    // A bad value names its key.
+    write(d, "uriscan.toml", "remote = true\ntimeout = \"soon\"\n");
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(d)
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("timeout: 'soon' is not a duration"), "{err}");
+}
+
+#[test]
+fn json_rows_stream_as_results_come() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The slow link first in the document; its result comes last.
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[slow]({})\n[fast]({})\n[local](doc.md)\n",
+            s.url("/slow"),
+            s.url("/ok")
+        ),
+    );
+    let (out, _) = check(d, &["--allow-private", "--json", "doc.md"]);
+    let rows = json_rows(&out);
+    let order: Vec<&str> =
+        rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    // The offline rows first, then the remote ones as they come.
+    assert_eq!(order, ["ok", "ok", "timeout"]);
+    assert_eq!(rows[0]["link"], "doc.md");
+    assert_eq!(rows[1]["link"], s.url("/ok"));
+    assert!(rows[2]["time_ms"].as_u64().unwrap() >= 300);
+}

@@ -1,0 +1,47 @@
+//! uriscan finds, delimits, validates and resolves URIs in text, by the
+//! rules of RFC 3986 (STD 66).
+//!
+//! The crate is a pipeline: [`syntax`] holds the grammar (parse, resolve,
+//! normalize), [`scanning`] finds and delimits URIs in bytes, [`links`]
+//! reads the links of Markdown and HTML documents, `checking` checks
+//! them, `walking` lists the files of a tree and `reading` reads them.
+//! The `uriscan` binary is a thin command line on top; nothing in the
+//! library prints or exits.
+//!
+//! # Features
+//!
+//! - `cli` (default): the `uriscan` binary and its dependencies (clap,
+//!   serde_json, ...). Turns on `walk`.
+//! - `walk`: the `walking` module, with ignore. Turns on `read`.
+//! - `read`: the `reading` module, with flate2.
+//! - `check`: the `checking` module, with rayon.
+//! - `warc`: the [`warc`] module (WARC and WET files), with flate2.
+//!
+//! With `default-features = false` the crate is [`syntax`], [`scanning`]
+//! and [`links`], over memchr and the document readers.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "check")]
+pub mod checking;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
+pub mod links;
+#[cfg(feature = "read")]
+pub mod reading;
+pub mod scanning;
+mod span;
+pub mod syntax;
+#[cfg(feature = "walk")]
+pub mod walking;
+#[cfg(feature = "warc")]
+pub mod warc;
+
+pub use span::Span;
+
+/// The Rust examples of README.md, run as doc tests so that they stay
+/// true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,20 @@
+//! The library's integration tests, one binary: the RFC 3986 tables and
+//! properties of `syntax`, the scanner's passages and properties, the
+//! document readers against CommonMark and their passages, the WARC
+//! reader's properties and the remote checker against local servers.
+
+mod support;
+
+mod links_commonmark;
+mod links_passages;
+mod links_props;
+#[cfg(feature = "remote")]
+mod remote;
+mod scan_api;
+mod scan_passages;
+mod scan_props;
+mod syntax_normalize;
+mod syntax_parse;
+mod syntax_resolve;
+#[cfg(feature = "warc")]
+mod warc_props;
