@@ -40,8 +40,8 @@ pub mod warc;
 
 pub use span::Span;
 
-/// The Rust examples of README.md, run as doc tests so that they stay
-/// true.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+/// The Rust examples of the library's guide, docs/library.md, run as doc
+/// tests so that they stay true; they use every feature but `internals`.
+#[cfg(all(doctest, feature = "walk", feature = "warc", feature = "remote"))]
+#[doc = include_str!("../../../docs/library.md")]
 pub struct ReadmeDoctests;

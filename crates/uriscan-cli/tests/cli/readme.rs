@@ -1,8 +1,9 @@
-//! The command-line examples of README.md, run: each block marked
-//! `<!-- readme-test -->` is a `console` block of `$ uriscan ARGS` lines,
-//! each followed by the exact standard output the command gives when run
-//! in `tests/data/readme/`. A README example that the program cannot
-//! produce fails here. (README's Rust examples are doc tests.)
+//! The command-line examples of README.md and of every `docs/*.md`, run:
+//! each block marked `<!-- readme-test -->` is a `console` block of
+//! `$ uriscan ARGS` lines, each followed by the exact standard output the
+//! command gives when run in `tests/data/readme/`. An example that the
+//! program cannot produce fails here. (The Rust examples of
+//! `docs/library.md` are doc tests.)
 
 use std::path::Path;
 
@@ -13,6 +14,7 @@ const MARK: &str = "<!-- readme-test -->";
 /// One `$ uriscan ...` line of a marked block and the output shown under
 /// it.
 struct Example {
+    file: String,
     line: usize,
     args: Vec<String>,
     expected: String,
@@ -46,8 +48,9 @@ fn split_words(cmd: &str) -> Vec<String> {
     words
 }
 
-/// The examples of every marked block of `readme`.
-fn examples(readme: &str) -> Vec<Example> {
+/// The examples of every marked block of `readme`, the text of the file
+/// named `name`.
+fn examples(name: &str, readme: &str) -> Vec<Example> {
     let lines: Vec<&str> = readme.lines().collect();
     let mut out = vec![];
     let mut i = 0;
@@ -59,19 +62,19 @@ fn examples(readme: &str) -> Vec<Example> {
         assert_eq!(
             lines.get(i + 1).copied(),
             Some("```console"),
-            "README.md:{}: {MARK} must be followed by a ```console block",
+            "{name}:{}: {MARK} must be followed by a ```console block",
             i + 1
         );
         i += 2;
         while i < lines.len() && lines[i] != "```" {
             let cmd = lines[i].strip_prefix("$ ").unwrap_or_else(|| {
-                panic!("README.md:{}: expected `$ uriscan ...`", i + 1)
+                panic!("{name}:{}: expected `$ uriscan ...`", i + 1)
             });
             let mut args = split_words(cmd);
             assert_eq!(
                 args.first().map(String::as_str),
                 Some("uriscan"),
-                "README.md:{}: only uriscan is run",
+                "{name}:{}: only uriscan is run",
                 i + 1
             );
             args.remove(0);
@@ -86,20 +89,46 @@ fn examples(readme: &str) -> Vec<Example> {
                 expected.push('\n');
                 i += 1;
             }
-            out.push(Example { line, args, expected });
+            out.push(Example { file: name.to_string(), line, args, expected });
         }
-        assert!(i < lines.len(), "README.md: unclosed marked block");
+        assert!(i < lines.len(), "{name}: unclosed marked block");
     }
     out
+}
+
+/// README.md and the guides of `docs/`, as (name, text), named as from
+/// the repository's root.
+fn documents(repo: &Path) -> Vec<(String, String)> {
+    let mut names = vec!["README.md".to_string()];
+    let mut guides: Vec<String> = std::fs::read_dir(repo.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    guides.sort();
+    names.extend(guides);
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(repo.join(&name)).unwrap();
+            (name, text)
+        })
+        .collect()
 }
 
 #[test]
 fn readme_command_examples_are_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme =
-        std::fs::read_to_string(root.join("../../README.md")).unwrap();
-    let examples = examples(&readme);
-    assert!(examples.len() >= 3, "no marked examples found in README.md");
+    let documents = documents(&root.join("../.."));
+    let examples: Vec<Example> = documents
+        .iter()
+        .flat_map(|(name, text)| examples(name, text))
+        .collect();
+    assert!(
+        examples.iter().filter(|ex| ex.file == "README.md").count() >= 3,
+        "no marked examples found in README.md"
+    );
     for ex in examples {
         let out = Command::cargo_bin("uriscan")
             .unwrap()
@@ -111,7 +140,8 @@ fn readme_command_examples_are_real_output() {
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
             ex.expected,
-            "README.md:{}: `uriscan {}` prints otherwise (stderr: {})",
+            "{}:{}: `uriscan {}` prints otherwise (stderr: {})",
+            ex.file,
             ex.line,
             ex.args.join(" "),
             String::from_utf8_lossy(&out.stderr)
