@@ -1,5 +1,5 @@
-"""README's Python examples are real: in the first ```python block of
-the Python section, each line `EXPR  # VALUE` (or `EXPR` followed by a
+"""python/README.md's examples are real: in the first ```python block of
+its API section, each line `EXPR  # VALUE` (or `EXPR` followed by a
 line `# VALUE`) must give VALUE as its repr, and `# raises NAME: ...`
 must raise NAME."""
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def examples():
     text = README.read_text()
-    section = text[text.index("\n## Python\n") :]
+    section = text[text.index("\n## The API\n") :]
     block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     return block.splitlines()
 
