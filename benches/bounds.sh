@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a 4x-linkify target leaves for confirmation, measured: the paired
-# ratio bench (benches/ratio.rs) on this tree and on two stripped copies
+# ratio bench (crates/uriscan/benches/ratio.rs) on this tree and on two stripped copies
 # of it, each built from a patch in benches/bounds/:
 #
 #   full     the tree as it is
@@ -47,8 +47,8 @@ for bound in full search minimal; do
   (cd "$root" && tar cf - --exclude=./target --exclude=./.git --exclude=./fuzz .) |
     (cd "$copy" && tar xf -)
   if [ "$bound" != full ]; then
-    (cd "$copy" && git apply "$root/benches/bounds/$bound.patch")
+    (cd "$copy" && git apply --directory=crates/uriscan "$root/benches/bounds/$bound.patch")
   fi
   echo "== $bound"
-  (cd "$copy" && cargo bench --quiet --bench ratio -- "$@")
+  (cd "$copy" && cargo bench --quiet -p uriscan --bench ratio -- "$@")
 done

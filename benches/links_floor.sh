@@ -3,7 +3,7 @@
 # each sample of the shared corpus, one run of hyperfine times, side by
 # side, the steps any extractor on the same parts must take (the file
 # read; read and parsed with nothing kept; every link extracted and
-# resolved, nothing printed: examples/links_floor.rs), `uriscan links -o`,
+# resolved, nothing printed: crates/uriscan-cli/examples/links_floor.rs), `uriscan links -o`,
 # and `lychee --dump --include-verbatim`. It prints each median, lychee's
 # time over it, and the target's budget (lychee's time over 10 for
 # HTML, over 5 for Markdown): a step above the budget puts the target
@@ -30,7 +30,7 @@ source "$repo/benches/lychee.sh"
 source "$repo/benches/corpus.sh"
 
 if [[ -z ${SKIP_BUILD:-} ]]; then
-  (cd "$repo" && cargo build --release --quiet --bin uriscan --example links_floor)
+  (cd "$repo" && cargo build --release --quiet -p uriscan-cli --bin uriscan --example links_floor)
 fi
 uriscan=$repo/target/release/uriscan
 floor=$repo/target/release/examples/links_floor

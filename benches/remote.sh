@@ -41,7 +41,7 @@ command -v hyperfine >/dev/null || die "needs hyperfine (apt-get install hyperfi
 command -v curl >/dev/null || die "needs curl"
 target=${CARGO_TARGET_DIR:-$repo/target}
 if [[ -z ${SKIP_BUILD:-} ]]; then
-  (cd "$repo" && cargo build --release --quiet --bin uriscan --example slow_server)
+  (cd "$repo" && cargo build --release --quiet -p uriscan-cli --bin uriscan && cargo build --release --quiet -p uriscan --features remote --example slow_server)
 fi
 uriscan=$target/release/uriscan
 server=$target/release/examples/slow_server

@@ -4,7 +4,7 @@
 # 1. "Extraction adds at most 30% to decompression": the corpus's two
 #    files (what each copy in the bench's .warc.gz holds), gzip'd, timed
 #    through zcat; and the bare parse of the same bytes, in process, with
-#    no link work at all (cargo bench --bench links: pulldown-cmark with
+#    no link work at all (cargo bench -p uriscan --features internals --bench links: pulldown-cmark with
 #    no handler; for HTML our tokenizer with a sink that only counts start
 #    tags, which is what extraction runs, and html5gum with an emitter
 #    that does nothing, for comparison). When the
@@ -30,5 +30,5 @@ hyperfine -N --runs "${RUNS:-10}" --warmup 1 --style basic \
   -n "zcat markdown.md" "taskset -c ${CORE:-0} zcat $work/markdown.md.gz" 2>&1 \
   | grep -E "^Benchmark|Time \(mean"
 echo "== the bare parse of the same bytes, in process (criterion)"
-(cd "$repo" && taskset -c "${CORE:-0}" cargo bench --quiet --bench links -- \
+(cd "$repo" && taskset -c "${CORE:-0}" cargo bench --quiet -p uriscan --features internals --bench links -- \
   --warm-up-time 1 --measurement-time 4 "bare") 2>&1 | grep -E "bare|time:"
