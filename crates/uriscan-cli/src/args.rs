@@ -1,14 +1,15 @@
-//! The raw command line, as clap parses it. Nothing here is checked
+//! Every flag of the command line, as clap parses it. Nothing here is checked
 //! against anything else or against the environment: that happens in
 //! [`super::config`], which turns these into a resolved configuration.
 
+use std::ffi::OsString;
+#[cfg(feature = "remote")]
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
+#[cfg(feature = "remote")]
+use std::time::Duration;
 
 use clap::{ArgAction, ValueEnum};
-
-use super::check::CheckArgs;
-use super::links::LinksArgs;
-use super::syntax_cmds::SyntaxCommand;
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when a URI was found, 1 when none was, 2 on an error (the \
@@ -274,4 +275,552 @@ pub enum GenerateKind {
     CompletePowershell,
     /// The man page (roff).
     Man,
+}
+
+// ---- links ----
+
+const LINKS_AFTER_HELP: &str = "\
+Exit status: 0 when a link was found, 1 when none was, 2 on an error (the \
+other paths are still read).
+
+The format comes from the extension: .md .markdown .mdown .mkd are \
+Markdown, .html .htm .xhtml HTML, .warc .warc.gz .wet .wet.gz web archives \
+(also found by their WARC/1. start), anything else text (its bare URIs).
+
+In a web archive, each response record's HTML (or Markdown) payload is read \
+with the record's WARC-Target-URI as its URL, with the Location of a \
+redirect, Content-Location and Link headers (kinds http:location, \
+http:content-location, http:link); each WET conversion record's text for \
+its bare URIs. Lines start with the record's page instead of a path; JSON \
+rows add page, record_id and record_offset (the record's gzip member). A \
+damaged record is reported with its offset and reading goes on.
+
+Targets are rewritten in this order: --normalize, --idna, --no-fragment, \
+--surt (which implies --idna); -o, -u and JSON's target show the result.
+
+A relative link resolves against --base-url, else the document's <base \
+href>, else the file's own location. A root-relative link (/x) resolves \
+under --root, by default the top of the git repository for Markdown (as \
+GitHub renders it) and the walked directory for HTML.
+
+Examples:
+  uriscan links docs/                   path:line:column:link
+  uriscan links -o -u site/             each resolved target once
+  uriscan links --json README.md | jq 'select(.local)'
+  uriscan links --base-url https://example.com/ --format html < page.html
+  uriscan links -o -u --exclude-scheme javascript,data --no-fragment crawl.warc.gz";
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LinksFormat {
+    /// CommonMark with the GitHub extensions.
+    Markdown,
+    /// HTML.
+    Html,
+    /// Plain text: bare URIs.
+    Text,
+    /// A WARC or WET file (plain or gzip), whatever its name.
+    Warc,
+}
+
+/// The arguments of `uriscan links`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = LINKS_AFTER_HELP)]
+pub struct LinksArgs {
+    /// Files or directories to read; `-` is standard input.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    // ---- Links ----
+    /// Read every file as this format (default: by extension; standard
+    /// input is text).
+    #[arg(long, value_name = "FORMAT", help_heading = "Links")]
+    pub format: Option<LinksFormat>,
+    /// Resolve relative links against this URL instead of each file's
+    /// location or <base href>.
+    #[arg(long, value_name = "URL", help_heading = "Links")]
+    pub base_url: Option<String>,
+    /// The directory that root-relative links (`/x`) resolve under.
+    #[arg(long, value_name = "DIR", help_heading = "Links")]
+    pub root: Option<PathBuf>,
+    /// Also list the URIs in Markdown code spans and blocks (kind `code`).
+    #[arg(long, help_heading = "Links")]
+    pub include_code: bool,
+    /// Also list the bare URIs in HTML text (kind `text`).
+    #[arg(long, help_heading = "Links")]
+    pub include_text: bool,
+    /// Only the links that point at FILE (a file or directory), and with
+    /// `#ANCHOR` at that anchor: who links here, before a rename.
+    #[arg(long, value_name = "FILE[#ANCHOR]", help_heading = "Links")]
+    pub to: Option<String>,
+
+    // ---- Crawling ----
+    /// Drop the links with these schemes (comma-separated,
+    /// case-insensitive), e.g. javascript,data,mailto.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Crawling"
+    )]
+    pub exclude_scheme: Vec<String>,
+    /// Print each target in its syntax-based normal form (RFC 3986
+    /// 6.2.2).
+    #[arg(long, help_heading = "Crawling")]
+    pub normalize: bool,
+    /// Print hosts in their ASCII (punycode) form, by IDNA (UTS 46).
+    #[arg(long, help_heading = "Crawling")]
+    pub idna: bool,
+    /// Drop the fragment (`#...`) of each target, for deduplication.
+    #[arg(long, help_heading = "Crawling")]
+    pub no_fragment: bool,
+    /// Print each target as its SURT key, the form of Common Crawl's index
+    /// (`org,archive)/goo?a=1&b`); implies --idna.
+    #[arg(long, help_heading = "Crawling")]
+    pub surt: bool,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    #[command(flatten)]
+    pub doc: DocArgs,
+}
+
+// ---- check ----
+
+const CHECK_AFTER_HELP: &str = "\
+Exit status: 0 when every checked link holds, 1 when some link is broken, \
+2 on a usage or I/O error. (lychee exits 2 for broken links; here 2 is kept \
+for a run that could not check, as grep and the rest of uriscan do, so that \
+CI can tell a broken link from a broken run.)
+
+Local targets are relative links, root-relative links (under --root, by \
+default the git repository of a Markdown file and the walked directory \
+for HTML) and file: URIs. Remote links are counted as skipped.
+
+Examples:
+  uriscan check docs/                      every link of every document
+  uriscan check --fallback-extensions md,html book/
+  uriscan check --json --errors-only . | jq .reason
+  uriscan check --format github .          annotations for GitHub Actions";
+
+/// `--anchors`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckAnchors {
+    /// GitHub's heading anchors.
+    Github,
+    /// GitLab's.
+    Gitlab,
+    /// mdBook's.
+    Mdbook,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// `path:line:column: broken link 'LINK': REASON`, then a summary.
+    Human,
+    /// GitHub Actions annotations (`::error file=…,line=…,col=…::…`).
+    Github,
+    /// SARIF 2.1.0, for code-scanning dashboards: one result per broken
+    /// link, located by line and byte offset.
+    Sarif,
+}
+
+/// The arguments of `uriscan check`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = CHECK_AFTER_HELP)]
+pub struct CheckArgs {
+    /// Files or directories to check.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    // ---- Checking ----
+    /// Files that stand for a directory when a fragment needs a document.
+    /// [default: index.html,index.htm,README.md,index.md]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Checking"
+    )]
+    pub index_files: Option<Vec<String>>,
+    /// Extensions tried for a missing file (`ch01.html` satisfied by
+    /// `ch01.md`, `guide/intro` by `guide/intro.md`).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Checking"
+    )]
+    pub fallback_extensions: Vec<String>,
+    /// Do not check fragments.
+    #[arg(long, help_heading = "Checking")]
+    pub no_fragments: bool,
+    /// Whose heading anchors Markdown targets have.
+    /// [default: github]
+    #[arg(long, value_name = "STYLE", help_heading = "Checking")]
+    pub anchors: Option<CheckAnchors>,
+    /// A target outside the root is not an error (when it exists).
+    #[arg(long, help_heading = "Checking")]
+    pub allow_outside_root: bool,
+    /// The directory that root-relative links (`/x`) resolve under.
+    #[arg(long, value_name = "DIR", help_heading = "Checking")]
+    pub root: Option<PathBuf>,
+    /// Also check the URIs found in other files (code, plain text).
+    #[arg(long, help_heading = "Checking")]
+    pub include_text: bool,
+    /// Leave out the links whose target (or, with none, whose link)
+    /// matches REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX", help_heading = "Checking")]
+    pub exclude: Vec<String>,
+    /// Do not check the links of the files matching GLOB (they are still
+    /// targets). Repeatable.
+    #[arg(long, value_name = "GLOB", help_heading = "Checking")]
+    pub exclude_path: Vec<String>,
+    /// Also list the documents that no other document links to, apart
+    /// from the entry points (README.md, index.html, index.htm and
+    /// --entry files).
+    #[arg(long, help_heading = "Checking")]
+    pub orphans: bool,
+    /// An entry point for --orphans. Repeatable.
+    #[arg(long, value_name = "FILE", help_heading = "Checking")]
+    pub entry: Vec<PathBuf>,
+    /// Read settings from FILE (TOML, the long flags' names as keys);
+    /// default: `uriscan.toml` in the first PATH, else in the current
+    /// directory, when there is one. Flags win over the file.
+    #[arg(long, value_name = "FILE", help_heading = "Checking")]
+    pub config: Option<PathBuf>,
+
+    // ---- Output ----
+    /// One JSON object per checked link: the fields of `links --json`
+    /// plus status, reason and suggestion.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+    /// Only the broken links (with --json).
+    #[arg(long, help_heading = "Output")]
+    pub errors_only: bool,
+    /// The report's form.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "human",
+        conflicts_with = "json",
+        help_heading = "Output"
+    )]
+    pub format: CheckFormat,
+    /// No progress bar (it shows on standard error when that is a
+    /// terminal).
+    #[arg(long, help_heading = "Output")]
+    pub no_progress: bool,
+    /// When to color the report.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "auto",
+        help_heading = "Output"
+    )]
+    pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    #[command(flatten)]
+    pub doc: DocArgs,
+
+    #[cfg(feature = "remote")]
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+// ---- check --remote ----
+
+#[cfg(feature = "remote")]
+/// The remote check's options of `uriscan check`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RemoteArgs {
+    /// Also check http and https links over the network.
+    #[arg(long, help_heading = "Remote")]
+    pub remote: bool,
+    /// Report remote failures without failing the run (exit 0 when only
+    /// remote links fail).
+    #[arg(long, requires = "remote", help_heading = "Remote")]
+    pub warn_remote: bool,
+    /// Fetch HTML pages with GET and report fragments they do not define.
+    #[arg(long, requires = "remote", help_heading = "Remote")]
+    pub remote_fragments: bool,
+    /// Request loopback, private and link-local addresses too (refused by
+    /// default, also when a name resolves to one).
+    #[arg(long, requires = "remote", help_heading = "Remote")]
+    pub allow_private: bool,
+    /// Redirects followed before a link is broken. [default: 10]
+    #[arg(long, value_name = "NUM", help_heading = "Remote")]
+    pub max_redirects: Option<usize>,
+    /// Accepted HTTP statuses: a list of codes and ranges (`200..=299`,
+    /// `200..300`, `200-299`, `403`). [default: 200..=299]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = parse_accept,
+        help_heading = "Remote"
+    )]
+    pub accept: Option<Accept>,
+    /// The timeout of one request (`20s`, `500ms`, `1m`). [default: 20s]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        value_parser = parse_duration,
+        help_heading = "Remote"
+    )]
+    pub timeout: Option<Duration>,
+    /// A header sent with every request, `Name: value`. Repeatable.
+    #[arg(long, value_name = "HEADER", help_heading = "Remote")]
+    pub header: Vec<String>,
+    /// Requests in flight at once, in all. [default: 64]
+    #[arg(
+        long,
+        value_name = "NUM",
+        value_parser = clap::value_parser!(u32).range(1..=4096),
+        help_heading = "Remote"
+    )]
+    pub max_concurrency: Option<u32>,
+    /// Requests in flight at once to one host. [default: 4]
+    #[arg(
+        long,
+        value_name = "NUM",
+        value_parser = clap::value_parser!(u32).range(1..=1024),
+        help_heading = "Remote"
+    )]
+    pub host_concurrency: Option<u32>,
+    /// Retries after a timeout, a connection error, 429 or 5xx.
+    /// [default: 3]
+    #[arg(long, value_name = "NUM", help_heading = "Remote")]
+    pub retries: Option<u32>,
+    /// The wait before the first retry, doubled for each next one (with
+    /// jitter); a host's `Retry-After` wins. [default: 1s]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        value_parser = parse_duration,
+        help_heading = "Remote"
+    )]
+    pub retry_wait: Option<Duration>,
+    /// The longest wait before a retry; a `Retry-After` beyond it is not
+    /// waited for. [default: 60s]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        value_parser = parse_duration,
+        help_heading = "Remote"
+    )]
+    pub max_retry_wait: Option<Duration>,
+    /// Keep results in a cache file (`.uriscan-cache` under --root, else
+    /// under the first PATH) and skip the URIs that were fine within
+    /// --max-cache-age. Failures are always checked again.
+    #[arg(long, requires = "remote", help_heading = "Remote")]
+    pub cache: bool,
+    /// The cache file (implies --cache).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "remote",
+        help_heading = "Remote"
+    )]
+    pub cache_file: Option<PathBuf>,
+    /// How old a cached success may be (`1d`, `12h`, `30m`).
+    /// [default: 1d]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        value_parser = parse_duration,
+        help_heading = "Remote"
+    )]
+    pub max_cache_age: Option<Duration>,
+}
+
+#[cfg(feature = "remote")]
+/// Accepted statuses.
+#[derive(Clone, Debug)]
+pub struct Accept(pub Vec<RangeInclusive<u16>>);
+
+#[cfg(feature = "remote")]
+/// `200..=299,403`: codes and ranges, `..=` and `-` inclusive, `..`
+/// exclusive.
+pub fn parse_accept(s: &str) -> Result<Accept, String> {
+    let code = |t: &str| -> Result<u16, String> {
+        t.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|c| (100..=999).contains(c))
+            .ok_or_else(|| format!("'{t}' is not an HTTP status"))
+    };
+    let mut out = vec![];
+    for part in s.split(',').filter(|p| !p.trim().is_empty()) {
+        let r = if let Some((a, b)) = part.split_once("..=") {
+            code(a)?..=code(b)?
+        } else if let Some((a, b)) = part.split_once("..") {
+            code(a)?..=code(b)?.saturating_sub(1)
+        } else if let Some((a, b)) = part.split_once('-') {
+            code(a)?..=code(b)?
+        } else {
+            let c = code(part)?;
+            c..=c
+        };
+        if r.is_empty() {
+            return Err(format!("'{part}' is an empty range"));
+        }
+        out.push(r);
+    }
+    if out.is_empty() {
+        return Err("no status given".into());
+    }
+    Ok(Accept(out))
+}
+
+#[cfg(feature = "remote")]
+/// `500ms`, `20s`, `5m`, `12h`, `1d`, `1w`; a bare number is seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.');
+    let (num, unit) = t.split_at(split.unwrap_or(t.len()));
+    let n: f64 = num
+        .parse()
+        .ok()
+        .filter(|n: &f64| n.is_finite() && *n >= 0.0)
+        .ok_or_else(|| {
+            format!("'{s}' is not a duration (like 500ms, 20s, 1d)")
+        })?;
+    let secs = match unit.trim() {
+        "ms" => n / 1000.0,
+        "" | "s" => n,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        "d" => n * 86400.0,
+        "w" => n * 7.0 * 86400.0,
+        u => return Err(format!("'{u}' is not a unit: ms, s, m, h, d or w")),
+    };
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+}
+
+// ---- parse, resolve, normalize ----
+
+macro_rules! exit_codes {
+    () => {
+        "Exit status: 0 if every item was valid, 1 if some item was not, 2 \
+         on a usage or I/O error."
+    };
+}
+const EXIT_CODES: &str = exit_codes!();
+const PARSE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan parse 'http://user@[::1]:8080/p?q#f'\n  \
+     printf 'http://h:/\\nhttp://h/\\n' | uriscan parse"
+);
+const RESOLVE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan resolve --base 'http://a/b/c/d;p?q' ../g '?y' \
+     //g\n  uriscan resolve -b https://example.com/docs/ < links.txt"
+);
+const NORMALIZE_HELP: &str = concat!(
+    exit_codes!(),
+    "\n\nExamples:\n  uriscan normalize 'HTTP://Example.COM/a/./b/%7euser'\n  \
+     uriscan normalize --scheme-based 'http://example.com:80'"
+);
+
+/// The subcommands over the syntax layer.
+#[derive(clap::Subcommand, Debug)]
+pub enum SyntaxCommand {
+    /// Parse each URI reference and print its components as JSON.
+    ///
+    /// Prints one JSON object per item: {"input", "valid": true, "kind":
+    /// "uri"|"relative", "scheme", "authority", "userinfo", "host",
+    /// "host_kind": "ipv4"|"ipv6"|"ipvfuture"|"reg-name", "port", "path",
+    /// "query", "fragment"}, where an absent component is null and an
+    /// empty one "" (`http://h:/` has port "", `http://h/` port null); the
+    /// host keeps the brackets of an IP literal. An item that does not
+    /// parse gives {"input", "valid": false, "error"}, the error saying
+    /// what is wrong at which byte offset.
+    #[command(after_help = EXIT_CODES, after_long_help = PARSE_HELP)]
+    Parse {
+        /// Accept IRIs (RFC 3987): non-ASCII characters where RFC 3987
+        /// allows them.
+        #[arg(long)]
+        iri: bool,
+        /// References to parse; read from standard input, one per line,
+        /// when none are given.
+        items: Vec<OsString>,
+    },
+    /// Resolve each URI reference against a base URI (RFC 3986 5.2).
+    ///
+    /// Prints the target URI of each reference, by the strict algorithm
+    /// of section 5.2, or a line starting with "error:". The base must
+    /// have a scheme; its fragment, if any, is ignored (section 5.1). A
+    /// target path that would start with "//" without an authority is
+    /// written "/.//..." so that it reparses to the same components.
+    #[command(after_help = EXIT_CODES, after_long_help = RESOLVE_HELP)]
+    Resolve {
+        /// The base URI the references are relative to.
+        #[arg(long, short = 'b', value_name = "BASE")]
+        base: String,
+        /// Accept IRIs (RFC 3987) in the base and the references.
+        #[arg(long)]
+        iri: bool,
+        /// References to resolve; read from standard input, one per line,
+        /// when none are given.
+        items: Vec<OsString>,
+    },
+    /// Normalize each URI reference (RFC 3986 6.2.2, and 6.2.3).
+    ///
+    /// Prints the syntax-based normal form (6.2.2) of each reference, or
+    /// a line starting with "error:": scheme and host lowercased, hex
+    /// digits of percent-encodings uppercased, percent-encoded unreserved
+    /// characters decoded, dot segments removed from the path of a URI
+    /// (a relative reference keeps its dot segments).
+    #[command(after_help = EXIT_CODES, after_long_help = NORMALIZE_HELP)]
+    Normalize {
+        /// Also apply scheme-based normalization (6.2.3): drop an empty
+        /// port and the default port of http, https, ws, wss and ftp; an
+        /// empty http(s) or ws(s) path becomes "/".
+        #[arg(long)]
+        scheme_based: bool,
+        /// Accept IRIs (RFC 3987).
+        #[arg(long)]
+        iri: bool,
+        /// References to normalize; read from standard input, one per
+        /// line, when none are given.
+        items: Vec<OsString>,
+    },
+}
+
+#[cfg(feature = "remote")]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("20s"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86400)));
+        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert!(parse_duration("").is_err());
+        assert!(parse_duration("5 years").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn accept_lists() {
+        let a = |s| parse_accept(s).map(|a| a.0);
+        assert_eq!(a("200..=299"), Ok(vec![200..=299]));
+        assert_eq!(a("200..300,403"), Ok(vec![200..=299, 403..=403]));
+        assert_eq!(a("200-204, 429"), Ok(vec![200..=204, 429..=429]));
+        assert!(a("abc").is_err());
+        assert!(a("300..200").is_err());
+        assert!(a("").is_err());
+        assert!(a("99").is_err());
+    }
 }

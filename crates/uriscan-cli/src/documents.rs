@@ -13,7 +13,6 @@ use uriscan::links::{Format, LinkExtractor, Page, file_uri};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
 
-use super::config::Input;
 use super::mapped::{Mapped, map_file};
 
 /// The largest document read whole: HTML and Markdown are parsed in
@@ -36,8 +35,9 @@ pub struct Sources {
 }
 
 impl Sources {
-    pub fn new(
-        inputs: &[Input],
+    /// `walked` are the paths named on the command line.
+    pub fn new<'p>(
+        walked: impl IntoIterator<Item = &'p Path>,
         extractor: LinkExtractor,
         format: Option<Format>,
         base_url: Option<String>,
@@ -58,12 +58,9 @@ impl Sources {
             ),
             None => None,
         };
-        let walked = inputs
-            .iter()
-            .filter_map(|i| match i {
-                Input::Path(p) => Some(absolute(&cwd, p)),
-                Input::Stdin => None,
-            })
+        let walked = walked
+            .into_iter()
+            .map(|p| absolute(&cwd, p))
             .map(|p| {
                 if p.is_dir() {
                     p
@@ -325,17 +322,15 @@ impl DocReader {
         };
         let err = res.err().map(|e| LoadError::Partial(Error::io(path, &e)));
         // A whole file is in the file reader's buffer, exactly: taken, not
-        // copied (the copy of an 8 MB page, and the first touch of 8 MB
-        // more memory, was a fifth of `links -o` on it).
+        // copied, which would touch as much fresh memory again.
         let bytes = streamed.unwrap_or_else(|| self.reader.take_buffer());
         Ok((bytes, err))
     }
 
     /// [`absolute`] of a file, its directory's canonical form found once
-    /// per reader. Canonicalizing each file asked the kernel about every
-    /// component of its path, one `readlink` each: a tenth of the system
-    /// time of a check of the Rust documentation (48,000 files). A file
-    /// that is a symbolic link is still resolved to its target.
+    /// per reader: canonicalizing each file asks the kernel about every
+    /// component of its path. A file that is a symbolic link is still
+    /// resolved to its target.
     fn absolute(
         &mut self,
         cwd: &Path,

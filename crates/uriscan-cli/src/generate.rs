@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use clap::CommandFactory as _;
 use clap_complete::Shell;
 
-use super::args::{GenerateKind, LowArgs};
+use crate::args::{GenerateKind, LowArgs};
 
 /// Writes the requested script or page to standard output.
 pub fn run(kind: GenerateKind) -> anyhow::Result<i32> {

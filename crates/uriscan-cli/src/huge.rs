@@ -2,12 +2,10 @@
 //! which are mapped on their own and backed by huge pages.
 //!
 //! Why: a Markdown document's parse tree (pulldown-cmark's) grows in one
-//! vector to tens of megabytes, and each of its 4 KiB pages cost a page
-//! fault on first touch, about 2 µs each in a virtual machine: two thirds
-//! of the 12,400 faults of `links -o` on an 8 MB Markdown file. With
-//! transparent huge pages in `madvise` mode (the common default), a block
-//! that asks for them takes one fault per 2 MiB: 2,460 faults, and 98.6
-//! -> 79.9 ms (benches/README.md, "Huge pages for large blocks").
+//! vector to tens of megabytes, and each of its 4 KiB pages costs a page
+//! fault on first touch. With transparent huge pages in `madvise` mode
+//! (the common default), a block that asks for them takes one fault per
+//! 2 MiB instead.
 //! Where THP is off, the advice does nothing and the blocks are plain
 //! mappings, as glibc's own for blocks this large. A few freed blocks
 //! are kept for reuse, as glibc reuses freed memory: without that, a web
@@ -45,10 +43,9 @@ mod linux {
 
     /// Freed big blocks of at most this many mapped bytes are kept for
     /// the next big allocation of the same mapped size, as glibc keeps
-    /// freed memory for reuse: a web archive's record buffers of 4 MiB,
-    /// mapped and unmapped once a record, each cleared a fresh huge page
-    /// (system time 0.05 -> 0.3 s on the 200 MB archive of `warc.sh`).
-    /// At most `KEPT_SLOTS` of them: 32 MiB.
+    /// freed memory for reuse: a web archive's record buffers, mapped and
+    /// unmapped once a record, would each clear a fresh huge page.
+    /// At most `KEPT_SLOTS` of them.
     const KEEP_MAX: usize = 8 << 20;
     const KEPT_SLOTS: usize = 4;
 

@@ -1,7 +1,8 @@
-//! The `uriscan` command line, a layer over the library: raw arguments ([`args`]) are resolved into a
-//! configuration ([`config`]) in a separate step, as ripgrep does with its
-//! low-level and high-level arguments; then either a subcommand runs or
-//! the scan ([`search`]) does, printing through [`printer`].
+//! The `uriscan` command line, a layer over the library, on ripgrep's
+//! model: every flag is defined in [`args`]; each command's raw arguments
+//! are resolved into its configuration ([`config`]) in one step; then the
+//! command runs ([`search`], [`links`], [`check`], [`syntax_cmds`]) and
+//! writes through [`report`]. The scan and `links` share one [`worker`].
 
 use clap::Parser as _;
 
@@ -18,12 +19,11 @@ mod huge;
 mod io_message;
 mod links;
 mod mapped;
-mod printer;
-#[cfg(feature = "remote")]
-mod remote;
+mod report;
 mod rewrite;
 mod search;
 mod syntax_cmds;
+mod worker;
 
 /// Runs the command line and returns the exit code (grep's: 0 found,
 /// 1 none found, 2 error).
@@ -38,14 +38,18 @@ pub fn run() -> i32 {
     };
     let result = if let Some(cmd) = low.command {
         match cmd {
-            args::Command::Links(a) => links::run(a),
-            args::Command::Check(a) => check::run(*a),
+            args::Command::Links(a) => {
+                config::LinksConfig::try_from(a).and_then(links::run)
+            }
+            args::Command::Check(a) => {
+                config::CheckConfig::try_from(*a).and_then(check::run)
+            }
             args::Command::Syntax(s) => syntax_cmds::run(s),
         }
     } else if let Some(kind) = low.generate {
         generate::run(kind)
     } else {
-        config::Config::try_from(low).and_then(|cfg| search::run(&cfg))
+        config::ScanConfig::try_from(low).and_then(|cfg| search::run(&cfg))
     };
     match result {
         Ok(code) => code,

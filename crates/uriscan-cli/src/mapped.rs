@@ -2,10 +2,9 @@
 //! than read, and the bus error that a file cut short meanwhile raises,
 //! turned into a message.
 //!
-//! Why map: reading an 8 MB page copies it out of the page cache into as
+//! Why map: reading a large page copies it out of the page cache into as
 //! much fresh memory, whose every page the kernel must fault in and
-//! clear. That was a fifth of `uriscan links -o` on it (benches/README.md,
-//! "Mapping named documents"); a map hands out the page cache itself.
+//! clear; a map hands out the page cache itself.
 //!
 //! Why only named files, as ripgrep does: a file that shrinks while it is
 //! mapped raises `SIGBUS` when its lost tail is touched, which stops the

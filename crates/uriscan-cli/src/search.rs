@@ -1,40 +1,31 @@
-//! The scan driver: walks the inputs in parallel, reads and scans each
-//! file on the worker that found it, and writes each file's output with
-//! one locked write.
-//!
-//! The walker's own thread pool (ignore's `WalkParallel`) does the work:
-//! its workers already own the directory reads and the ignore matching, so
-//! scanning on them keeps every core busy with no hand-off, no channel
-//! and no second pool. Each worker owns a [`FileReader`] and an output
-//! buffer for its whole life.
+//! The scan (the default command): every input read and searched for URIs
+//! on the shared [`worker`](crate::worker), each worker owning a
+//! [`FileReader`] for its whole life, each file's output written with one
+//! locked write.
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use uriscan::reading::{Contents, FileReader};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{RecordType, WarcReader};
 
-use super::io_message::io_message;
+use crate::args::InputFormat;
+use crate::config::ScanConfig;
+use crate::io_message::io_message;
+use crate::report::json::Texts;
+use crate::report::scan::Printer;
+use crate::report::{Label, SPILL_AT};
+use crate::worker::{self, Job, Output};
 
-use super::args::InputFormat;
-use super::config::{Config, Input};
-use super::printer::{Label, Printer, SPILL_AT, Texts, write_stdout};
-
-/// State shared by the workers.
+/// The scan's state shared by the workers: the configuration, the run's
+/// state, and the tallies of `--stats`.
 struct Shared<'c> {
-    cfg: &'c Config,
-    found: AtomicBool,
-    errored: AtomicBool,
-    /// Set when standard output is gone (a closed pipe): every worker
-    /// stops and nothing more is said.
-    quit: AtomicBool,
-    seen: Option<Mutex<HashSet<String>>>,
+    cfg: &'c ScanConfig,
+    run: worker::Shared,
     files: AtomicU64,
     binary: AtomicU64,
     bytes: AtomicU64,
@@ -43,47 +34,45 @@ struct Shared<'c> {
 
 impl Shared<'_> {
     fn error(&self, msg: impl std::fmt::Display) {
-        self.errored.store(true, Ordering::Relaxed);
-        // One line, one write: `eprintln!` would panic if stderr is
-        // closed.
-        let _ = writeln!(io::stderr().lock(), "uriscan: {msg}");
+        self.run.error(msg);
+    }
+
+    /// Adds a file's tallies; `uris` printed (or counted) of `bytes`.
+    fn tally(&self, uris: u64, bytes: u64) {
+        self.files.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if uris > 0 {
+            self.uris.fetch_add(uris, Ordering::Relaxed);
+            self.run.found();
+        }
     }
 }
 
 /// One worker's reusable state.
-struct Worker<'s, 'c> {
+struct Scanner<'s, 'c> {
     shared: &'s Shared<'c>,
     reader: FileReader,
     printer: Printer<'c>,
-    out: Vec<u8>,
 }
 
-impl<'s, 'c> Worker<'s, 'c> {
-    fn new(shared: &'s Shared<'c>) -> Worker<'s, 'c> {
+impl Job for Scanner<'_, '_> {
+    fn stdin(&mut self, out: &mut Output<'_>) -> Flow {
+        self.scan_stdin(out)
+    }
+
+    fn entry(&mut self, entry: &Entry, out: &mut Output<'_>) -> Flow {
+        self.scan_path(entry.path(), out)
+    }
+}
+
+impl<'s, 'c> Scanner<'s, 'c> {
+    fn new(shared: &'s Shared<'c>) -> Scanner<'s, 'c> {
         let mut reader = FileReader::new();
         reader.decompress(shared.cfg.search_zip).skip_binary(!shared.cfg.text);
-        Worker {
-            shared,
-            reader,
-            printer: Printer::new(shared.cfg),
-            out: Vec::with_capacity(64 * 1024),
-        }
+        Scanner { shared, reader, printer: Printer::new(shared.cfg) }
     }
 
-    fn visit(&mut self, entry: Result<Entry, Error>) -> Flow {
-        if self.shared.quit.load(Ordering::Relaxed) {
-            return Flow::Quit;
-        }
-        match entry {
-            Err(e) => {
-                self.shared.error(e);
-                Flow::Continue
-            }
-            Ok(entry) => self.scan_path(entry.path()),
-        }
-    }
-
-    fn scan_path(&mut self, path: &Path) -> Flow {
+    fn scan_path(&mut self, path: &Path, out: &mut Output<'_>) -> Flow {
         let format = self.shared.cfg.format;
         let named = format.is_none() && uriscan::warc::is_warc_name(path);
         if named || format == Some(InputFormat::Warc) {
@@ -96,13 +85,7 @@ impl<'s, 'c> Worker<'s, 'c> {
             };
             let reader = WarcReader::new(file);
             let (shared, printer) = (self.shared, &self.printer);
-            return Self::scan_archive(
-                shared,
-                printer,
-                &mut self.out,
-                path,
-                reader,
-            );
+            return Self::scan_archive(shared, printer, out, path, reader);
         }
         let contents = match self.reader.read(path) {
             Ok(c) => c,
@@ -120,23 +103,11 @@ impl<'s, 'c> Worker<'s, 'c> {
         {
             let reader = WarcReader::new(bytes);
             let (shared, printer) = (self.shared, &self.printer);
-            return Self::scan_archive(
-                shared,
-                printer,
-                &mut self.out,
-                path,
-                reader,
-            );
+            return Self::scan_archive(shared, printer, out, path, reader);
         }
         let label = Label::path(path, self.shared.cfg.implicit_dir);
-        Self::scan(
-            self.shared,
-            &self.printer,
-            &mut self.out,
-            &label,
-            contents,
-        );
-        self.flush()
+        Self::scan(self.shared, &self.printer, out, &label, contents);
+        out.flush()
     }
 
     /// A web archive: the payload of each `response`, `resource` and
@@ -146,7 +117,7 @@ impl<'s, 'c> Worker<'s, 'c> {
     fn scan_archive<R: io::Read>(
         shared: &Shared<'_>,
         printer: &Printer<'_>,
-        out: &mut Vec<u8>,
+        out: &mut Output<'_>,
         path: &Path,
         reader: WarcReader<R>,
     ) -> Flow {
@@ -173,40 +144,29 @@ impl<'s, 'c> Worker<'s, 'c> {
             let page = Path::new(record.target_uri().unwrap_or(""));
             let label = Label::path(page, false);
             let matches = shared.cfg.finder.find_iter(&payload);
-            let seen = shared.seen.as_ref();
-            n += printer.file(out, &label, matches, &payload, seen);
+            let seen = shared.run.seen();
+            n += printer.file(&mut out.buf, &label, matches, &payload, seen);
             bytes += payload.len() as u64;
-            if out.len() >= SPILL_AT {
-                flow = write_out(shared, out);
+            if out.buf.len() >= SPILL_AT {
+                flow = out.flush();
                 if flow != Flow::Continue {
                     break;
                 }
             }
         }
-        shared.files.fetch_add(1, Ordering::Relaxed);
-        shared.bytes.fetch_add(bytes, Ordering::Relaxed);
-        if n > 0 {
-            shared.uris.fetch_add(n, Ordering::Relaxed);
-            shared.found.store(true, Ordering::Relaxed);
-        }
+        shared.tally(n, bytes);
         match flow {
-            Flow::Continue => write_out(shared, out),
+            Flow::Continue => out.flush(),
             quit => quit,
         }
     }
 
-    fn scan_stdin(&mut self) -> Flow {
+    fn scan_stdin(&mut self, out: &mut Output<'_>) -> Flow {
         if self.shared.cfg.format == Some(InputFormat::Warc) {
             let reader = WarcReader::new(io::stdin().lock());
             let (shared, printer) = (self.shared, &self.printer);
             let path = Path::new("<stdin>");
-            return Self::scan_archive(
-                shared,
-                printer,
-                &mut self.out,
-                path,
-                reader,
-            );
+            return Self::scan_archive(shared, printer, out, path, reader);
         }
         let contents = match self.reader.stream(io::stdin().lock()) {
             Ok(c) => c,
@@ -215,24 +175,21 @@ impl<'s, 'c> Worker<'s, 'c> {
                 return Flow::Continue;
             }
         };
-        Self::scan(
-            self.shared,
-            &self.printer,
-            &mut self.out,
-            &Label::stdin(),
-            contents,
-        );
-        self.flush()
+        let label = Label::stdin();
+        Self::scan(self.shared, &self.printer, out, &label, contents);
+        out.flush()
     }
 
+    /// Appends a text's output to `out`; a stream's goes out in pieces
+    /// as it grows.
     fn scan(
         shared: &Shared<'_>,
         printer: &Printer<'_>,
-        out: &mut Vec<u8>,
+        out: &mut Output<'_>,
         label: &Label<'_>,
         contents: Contents<'_>,
     ) {
-        let seen = shared.seen.as_ref();
+        let seen = shared.run.seen();
         let finder = &shared.cfg.finder;
         let (n, bytes) = match contents {
             Contents::Binary => {
@@ -241,33 +198,36 @@ impl<'s, 'c> Worker<'s, 'c> {
             }
             Contents::Text(bytes) => {
                 let matches = finder.find_iter(bytes);
-                let n = printer.file(out, label, matches, bytes, seen);
+                let n =
+                    printer.file(&mut out.buf, label, matches, bytes, seen);
                 (n, bytes.len() as u64)
             }
             Contents::Stream(rdr) => {
                 let mut counted = CountingReader { inner: rdr, bytes: 0 };
                 let mut n = 0;
                 // Each match is printed while the stream's buffer holds
-                // it: no copy of its URI or texts (the owned matches of
-                // the stream's iterator cost 30% more instructions on
-                // the Markdown corpus file). A stream may be of any size: its
-                // output goes out in pieces of whole lines as it grows,
-                // rather than held until the end.
+                // it, with no copy of its URI or texts. A stream may be of
+                // any size: its output goes out in pieces of whole lines
+                // as it grows, rather than held until the end.
                 let ended = finder.stream(&mut counted).try_for_each_borrowed(
                     |m, t| {
                         let texts = Texts::Buffered(t);
-                        n += u64::from(
-                            printer.one(out, label, &m, texts, seen),
-                        );
-                        if out.len() >= SPILL_AT
-                            && write_out(shared, out) != Flow::Continue
+                        n += u64::from(printer.one(
+                            &mut out.buf,
+                            label,
+                            &m,
+                            texts,
+                            seen,
+                        ));
+                        if out.buf.len() >= SPILL_AT
+                            && out.flush() != Flow::Continue
                         {
                             return ControlFlow::Break(());
                         }
                         ControlFlow::Continue(())
                     },
                 );
-                printer.file_end(out, label, n);
+                printer.file_end(&mut out.buf, label, n);
                 if let Err(e) = ended {
                     // What was found before the error is still printed.
                     shared.error(format_args!(
@@ -279,35 +239,7 @@ impl<'s, 'c> Worker<'s, 'c> {
                 (n, counted.bytes)
             }
         };
-        shared.files.fetch_add(1, Ordering::Relaxed);
-        shared.bytes.fetch_add(bytes, Ordering::Relaxed);
-        if n > 0 {
-            shared.uris.fetch_add(n, Ordering::Relaxed);
-            shared.found.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// Writes the file's output in one locked write.
-    fn flush(&mut self) -> Flow {
-        write_out(self.shared, &mut self.out)
-    }
-}
-
-/// Writes `out` in one locked write and clears it; on a write error, says
-/// so (unless the pipe was closed) and tells every worker to stop.
-fn write_out(shared: &Shared<'_>, out: &mut Vec<u8>) -> Flow {
-    if out.is_empty() {
-        return Flow::Continue;
-    }
-    match write_stdout(out) {
-        Ok(()) => Flow::Continue,
-        Err(reason) => {
-            if let Some(r) = reason {
-                shared.error(format_args!("standard output: {r}"));
-            }
-            shared.quit.store(true, Ordering::Relaxed);
-            Flow::Quit
-        }
+        shared.tally(n, bytes);
     }
 }
 
@@ -326,38 +258,21 @@ impl<R: io::Read> io::Read for CountingReader<R> {
 }
 
 /// Scans every input; returns the exit code.
-pub fn run(cfg: &Config) -> anyhow::Result<i32> {
+pub fn run(cfg: &ScanConfig) -> anyhow::Result<i32> {
     let start = Instant::now();
     let shared = Shared {
         cfg,
-        found: AtomicBool::new(false),
-        errored: AtomicBool::new(false),
-        quit: AtomicBool::new(false),
-        seen: cfg.unique.then(|| Mutex::new(HashSet::new())),
+        // Each file's output goes out as soon as it is scanned.
+        run: worker::Shared::new(cfg.unique, false),
         files: AtomicU64::new(0),
         binary: AtomicU64::new(0),
         bytes: AtomicU64::new(0),
         uris: AtomicU64::new(0),
     };
-    // Standard input is read first, then the paths are walked together,
-    // so that one pool serves all of them.
-    for input in &cfg.inputs {
-        if *input == Input::Stdin {
-            Worker::new(&shared).scan_stdin();
-        }
-    }
-    if cfg.inputs.iter().any(|i| matches!(i, Input::Path(_)))
-        && !shared.quit.load(Ordering::Relaxed)
-    {
-        let walker = cfg.walker.build()?;
-        walker
-            .try_run(|| {
-                let mut worker = Worker::new(&shared);
-                move |entry| worker.visit(entry)
-            })
-            .map_err(|e| anyhow::anyhow!("{e} (try a lower -j)"))?;
-    }
-    if !shared.quit.load(Ordering::Relaxed)
+    worker::run(&shared.run, &cfg.inputs, &cfg.walker, || {
+        Scanner::new(&shared)
+    })?;
+    if !shared.run.quitting()
         && let Err(e) = io::stdout().lock().flush()
         && e.kind() != io::ErrorKind::BrokenPipe
     {
@@ -366,13 +281,7 @@ pub fn run(cfg: &Config) -> anyhow::Result<i32> {
     if cfg.stats {
         print_stats(&shared, start.elapsed().as_secs_f64());
     }
-    Ok(if shared.errored.load(Ordering::Relaxed) {
-        2
-    } else if shared.found.load(Ordering::Relaxed) {
-        0
-    } else {
-        1
-    })
+    Ok(shared.run.exit_code())
 }
 
 fn print_stats(shared: &Shared<'_>, secs: f64) {

@@ -10,5 +10,6 @@ mod readme;
 #[cfg(feature = "remote")]
 mod remote;
 mod search;
+mod snapshots;
 mod syntax;
 mod warc;

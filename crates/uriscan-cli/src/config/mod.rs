@@ -1,6 +1,13 @@
-//! The resolved configuration: the raw arguments checked, combined with
-//! each other and with the environment (terminals, `NO_COLOR`), so that the
-//! search and the printer only read decisions.
+//! The resolved configuration: each command's raw arguments checked,
+//! combined with each other and with the environment (terminals,
+//! `NO_COLOR`, `uriscan.toml`) in one step, so that the commands and the
+//! report only read decisions.
+
+mod check;
+mod links;
+
+pub use check::{CheckConfig, CheckForm, KeepLinks};
+pub use links::LinksConfig;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -10,7 +17,7 @@ use uriscan::scanning::Finder;
 use uriscan::syntax::is_scheme;
 use uriscan::walking::WalkerBuilder;
 
-use super::args::{
+use crate::args::{
     ColorChoice, InputFormat, LowArgs, OutputArgs, PasswordChoice, SortBy,
     WalkArgs,
 };
@@ -92,7 +99,7 @@ fn stdin_is_readable() -> bool {
 
 /// Everything the scan needs to know.
 #[derive(Debug)]
-pub struct Config {
+pub struct ScanConfig {
     pub inputs: Vec<Input>,
     /// No path was given and the current directory is walked: paths are
     /// printed without the leading `./`.
@@ -114,14 +121,14 @@ pub struct Config {
     pub walker: WalkerBuilder,
 }
 
-impl Config {
+impl ScanConfig {
     /// Whether section 7 warnings are computed for each URI.
     pub fn needs_warnings(&self) -> bool {
         self.mode == Mode::Json || self.warnings_only
     }
 
-    pub fn new(low: LowArgs, env: Env) -> anyhow::Result<Config> {
-        let common = Common::new(&low.output, &low.walk, low.paths, env)?;
+    pub fn new(low: LowArgs, env: Env) -> anyhow::Result<ScanConfig> {
+        let listing = Listing::new(&low.output, &low.walk, low.paths, env)?;
         let mask_passwords = match low.passwords {
             PasswordChoice::Mask => true,
             PasswordChoice::Show => false,
@@ -139,30 +146,30 @@ impl Config {
             finder.schemes(&low.scheme);
         }
 
-        Ok(Config {
-            inputs: common.inputs,
-            implicit_dir: common.implicit_dir,
-            mode: common.mode,
-            unique: common.unique,
-            null: common.null,
-            color: common.color,
+        Ok(ScanConfig {
+            inputs: listing.inputs,
+            implicit_dir: listing.implicit_dir,
+            mode: listing.mode,
+            unique: listing.unique,
+            null: listing.null,
+            color: listing.color,
             stats: low.stats,
             mask_passwords,
             normalize: low.normalize,
             warnings_only: low.warnings_only,
-            search_zip: common.search_zip,
-            text: common.text,
+            search_zip: listing.search_zip,
+            text: listing.text,
             format: low.format,
             finder: finder.build(),
-            walker: common.walker,
+            walker: listing.walker,
         })
     }
 }
 
-/// What the main command and `links` resolve alike: the inputs, the
-/// output mode and the walker.
+/// What the scan and `links` resolve alike: the inputs, the output mode
+/// and the walker.
 #[derive(Debug)]
-pub struct Common {
+pub struct Listing {
     pub inputs: Vec<Input>,
     pub implicit_dir: bool,
     pub mode: Mode,
@@ -174,13 +181,13 @@ pub struct Common {
     pub walker: WalkerBuilder,
 }
 
-impl Common {
+impl Listing {
     pub fn new(
         out: &OutputArgs,
         walk: &WalkArgs,
         paths: Vec<PathBuf>,
         env: Env,
-    ) -> anyhow::Result<Common> {
+    ) -> anyhow::Result<Listing> {
         let mode = if out.json {
             Mode::Json
         } else if out.count {
@@ -190,11 +197,7 @@ impl Common {
         } else {
             Mode::Standard
         };
-        let color = match out.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
-        } && mode != Mode::Json;
+        let color = use_color(out.color, env, mode == Mode::Json);
 
         let mut walker = walker(walk, out.sort == Some(SortBy::Path))?;
 
@@ -221,7 +224,7 @@ impl Common {
         }
         // Check the globs now so that a bad one is a usage error.
         walker.build().context("invalid --glob")?;
-        Ok(Common {
+        Ok(Listing {
             inputs,
             implicit_dir,
             mode,
@@ -235,12 +238,23 @@ impl Common {
     }
 }
 
-impl TryFrom<LowArgs> for Config {
+impl TryFrom<LowArgs> for ScanConfig {
     type Error = anyhow::Error;
 
-    fn try_from(low: LowArgs) -> anyhow::Result<Config> {
-        Config::new(low, Env::current())
+    fn try_from(low: LowArgs) -> anyhow::Result<ScanConfig> {
+        ScanConfig::new(low, Env::current())
     }
+}
+
+/// Whether the output is coloured: `--color`, else a terminal without
+/// `NO_COLOR`; JSON never is.
+pub fn use_color(choice: ColorChoice, env: Env, json: bool) -> bool {
+    let wanted = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => env.stdout_is_terminal && !env.no_color,
+    };
+    wanted && !json
 }
 
 /// The walker the walking flags describe, for every command that walks:
@@ -298,10 +312,10 @@ mod tests {
         no_color: false,
     };
 
-    fn cfg(args: &[&str], env: Env) -> anyhow::Result<Config> {
+    fn cfg(args: &[&str], env: Env) -> anyhow::Result<ScanConfig> {
         let mut argv = vec!["uriscan"];
         argv.extend_from_slice(args);
-        Config::new(LowArgs::try_parse_from(argv)?, env)
+        ScanConfig::new(LowArgs::try_parse_from(argv)?, env)
     }
 
     #[test]

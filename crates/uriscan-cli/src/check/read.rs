@@ -1,0 +1,231 @@
+//! The read stage of `check`: the walker's threads read every document
+//! and turn its links into facts (and an HTML page's ids, in the same
+//! pass), keeping whole only the links the report will print.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use uriscan::checking::{DocumentFacts, LinkTable};
+use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
+use uriscan::walking::Flow;
+
+use super::plan::Plan;
+use crate::config::{CheckConfig, KeepLinks};
+use crate::documents::{DocReader, Sources};
+
+/// The documents read, in path order.
+pub struct ReadDocs {
+    /// Each document's path as walked, which the report prints.
+    pub labels: Vec<PathBuf>,
+    pub facts: Vec<DocumentFacts>,
+    pub kept: Vec<Kept>,
+}
+
+/// Reads every document under the paths on the walker's threads.
+pub fn read(cfg: &CheckConfig, plan: &Plan) -> ReadDocs {
+    let docs = Mutex::new(Vec::new());
+    plan.walker.run(|| {
+        let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
+        reader.map_named(cfg.map_named);
+        let mut mine = Batch { docs: &docs, held: Vec::new() };
+        move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    plan.errors.say(e);
+                    return Flow::Continue;
+                }
+            };
+            let path = entry.path();
+            let format = Format::from_path(path);
+            if format == Format::Text && !cfg.include_text {
+                return Flow::Continue;
+            }
+            let (loaded, err) = reader.load_entry(&cfg.sources, &entry);
+            if let Some(e) = err {
+                plan.errors.say(e.message(path));
+            }
+            if let Some(loaded) = loaded {
+                if let Some(bar) = &plan.progress {
+                    bar.inc(1);
+                }
+                let disabled = if format == Format::Text {
+                    vec![]
+                } else {
+                    uriscan::checking::local::disabled_lines(reader.doc())
+                };
+                let place = Place {
+                    path: loaded.abs.clone(),
+                    root: loaded
+                        .root
+                        .clone()
+                        .unwrap_or_else(|| loaded.abs.clone()),
+                    disabled,
+                };
+                let page = cfg.sources.page(reader.doc(), &loaded);
+                let (facts, kept) = digest(
+                    &plan.table,
+                    &cfg.sources.extractor,
+                    &page,
+                    place,
+                    cfg.keep,
+                    &cfg.exclude,
+                );
+                mine.held.push((path.to_path_buf(), facts, kept));
+            }
+            if mine.held.len() >= 64 {
+                mine.hand_over();
+            }
+            Flow::Continue
+        }
+    });
+    let mut read = docs.into_inner().unwrap_or_else(|e| e.into_inner());
+    read.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut docs = ReadDocs {
+        labels: Vec::with_capacity(read.len()),
+        facts: Vec::with_capacity(read.len()),
+        kept: Vec::with_capacity(read.len()),
+    };
+    for (label, facts, kept) in read {
+        docs.labels.push(label);
+        docs.facts.push(facts);
+        docs.kept.push(kept);
+    }
+    docs
+}
+
+/// The links of one document kept for the report, with their indexes.
+/// The check holds every link as [`uriscan::checking::LinkFacts`], not as
+/// text: on a large site the texts would be most of its memory.
+#[derive(Default)]
+pub struct Kept(Vec<(u32, Link)>);
+
+impl Kept {
+    /// Link `li`, when it was kept.
+    pub fn get(&self, li: usize) -> Option<&Link> {
+        let i = self.0.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+        Some(&self.0[i].1)
+    }
+    /// The kept links, with their indexes, in document order.
+    #[cfg(feature = "remote")]
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &Link)> {
+        self.0.iter().map(|(i, l)| (*i as usize, l))
+    }
+}
+
+/// Where a document stands, as [`Document`] has it.
+///
+/// [`Document`]: uriscan::checking::Document
+struct Place {
+    path: PathBuf,
+    root: PathBuf,
+    disabled: Vec<std::ops::RangeInclusive<u64>>,
+}
+
+/// Reads `page`'s links into facts, keeping whole those the report will
+/// print (`keep`), and marking those `exclude` matches.
+fn digest(
+    table: &LinkTable,
+    extractor: &LinkExtractor,
+    page: &Page<'_>,
+    place: Place,
+    keep: KeepLinks,
+    exclude: &regex::RegexSet,
+) -> (DocumentFacts, Kept) {
+    let mut d = table.document(place.disabled);
+    let mut kept = vec![];
+    let mut i = 0u32;
+    // Each link becomes facts as it is read; only the links the report
+    // will print are kept whole.
+    let ids = extractor.for_each_with_ids(page, |l| {
+        let f = d.push(l);
+        if !exclude.is_empty()
+            && exclude.is_match(l.target().unwrap_or(l.link()))
+        {
+            f.exclude();
+        }
+        let keep = match keep {
+            KeepLinks::None => false,
+            KeepLinks::All => true,
+            KeepLinks::Web => is_web(l),
+        };
+        if keep {
+            kept.push((i, l.to_link()));
+        }
+        i += 1;
+    });
+    (d.finish(place.path, place.root, ids), Kept(kept))
+}
+
+/// Whether the link's target is an http or https URI.
+fn is_web(link: LinkRef<'_>) -> bool {
+    let t = link.target().unwrap_or("").as_bytes();
+    let scheme = t.split(|&b| b == b':').next().unwrap_or_default();
+    scheme.eq_ignore_ascii_case(b"http")
+        || scheme.eq_ignore_ascii_case(b"https")
+}
+
+/// A document's links read again, for the report of its broken ones.
+pub struct Reread<'a> {
+    reader: DocReader,
+    sources: &'a Sources,
+    doc: Option<(usize, Vec<Link>)>,
+}
+
+impl<'a> Reread<'a> {
+    /// A reader for the documents of `cfg`.
+    pub fn new(cfg: &'a CheckConfig) -> Reread<'a> {
+        Reread {
+            reader: DocReader::new(cfg.search_zip, cfg.binary_as_text),
+            sources: &cfg.sources,
+            doc: None,
+        }
+    }
+
+    /// Link `li` of document `di` (at `label`), read again when it was not
+    /// kept. `None` when the file no longer has it.
+    pub fn link<'k>(
+        &'k mut self,
+        kept: &'k Kept,
+        di: usize,
+        li: usize,
+        label: &Path,
+    ) -> Option<&'k Link> {
+        if let Some(l) = kept.get(li) {
+            return Some(l);
+        }
+        if self.doc.as_ref().is_none_or(|(d, _)| *d != di) {
+            let (loaded, _) = self.reader.load(self.sources, label);
+            let links = loaded
+                .map(|loaded| {
+                    let page = self.sources.page(self.reader.doc(), &loaded);
+                    self.sources.extractor.extract(&page).collect()
+                })
+                .unwrap_or_default();
+            self.doc = Some((di, links));
+        }
+        self.doc.as_ref()?.1.get(li)
+    }
+}
+
+/// A worker's documents, handed over to the shared list 64 at a time (one
+/// lock per batch, not per file) and when the worker ends.
+struct Batch<'a> {
+    docs: &'a Mutex<Vec<(PathBuf, DocumentFacts, Kept)>>,
+    held: Vec<(PathBuf, DocumentFacts, Kept)>,
+}
+
+impl Batch<'_> {
+    fn hand_over(&mut self) {
+        self.docs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .append(&mut self.held);
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.hand_over();
+    }
+}

@@ -1,0 +1,161 @@
+//! The report stage of `check`: every verdict in path order, in the
+//! report's form, the orphans, and the summary on standard error.
+
+use std::io::{self, Write as _};
+use std::path::PathBuf;
+
+use uriscan::checking::{DocumentFacts, LinkTable, Status, Verdict};
+
+use super::plan::Plan;
+use super::read::{ReadDocs, Reread};
+use super::remote::RemoteStage;
+use crate::config::{CheckConfig, CheckForm, KeepLinks};
+use crate::report::check::CheckReport;
+
+/// Writes the report; whether some link is broken, or `None` when
+/// standard output failed.
+pub fn report(
+    cfg: &CheckConfig,
+    plan: &Plan,
+    docs: &ReadDocs,
+    verdicts: &[Vec<Verdict>],
+    remote: &mut RemoteStage,
+) -> anyhow::Result<Option<bool>> {
+    let mut report = CheckReport::new(cfg.form, cfg.color, &cfg.sources.cwd);
+    let mut counts = Counts::default();
+    let mut reread = Reread::new(cfg);
+    for (di, (label, doc)) in docs.labels.iter().zip(&docs.facts).enumerate() {
+        counts.files += 1;
+        for (li, (facts, v)) in
+            doc.links().iter().zip(&verdicts[di]).enumerate()
+        {
+            if remote.report_link(&mut report, docs, di, li) {
+                continue;
+            }
+            counts.add(facts.is_file(), v);
+            if v.status() != Status::Broken && cfg.keep != KeepLinks::All {
+                continue;
+            }
+            let Some(link) = reread.link(&docs.kept[di], di, li, label) else {
+                plan.errors.say(format_args!(
+                    "{}: changed while it was checked; run again",
+                    label.display()
+                ));
+                continue;
+            };
+            report.link(label, doc.root(), link, v);
+            if !report.spill() {
+                return Ok(None);
+            }
+        }
+    }
+    if cfg.orphans {
+        for label in
+            orphans(&docs.labels, &plan.table, &docs.facts, &cfg.entries)
+        {
+            report.orphan(label);
+        }
+    }
+    report.finish();
+    if !report.flush()
+        || !remote.stream_json(&mut report, docs, plan.progress.as_ref())?
+    {
+        return Ok(None);
+    }
+    if let Some(bar) = &plan.progress {
+        bar.finish_and_clear();
+    }
+    if cfg.form == CheckForm::Human {
+        summary(cfg, &counts, remote);
+    }
+    Ok(Some(counts.broken > 0))
+}
+
+/// The summary line on standard error.
+fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
+    let mut line = format!(
+        "{} files, {} links: {} local checked, {} broken, ",
+        counts.files,
+        counts.links + remote.checked(),
+        counts.local,
+        counts.broken,
+    );
+    if let Some(words) = remote.summary() {
+        line.push_str(&words);
+    }
+    if counts.skipped > 0 {
+        line.push_str(&format!("{} skipped (remote), ", counts.skipped));
+    }
+    let _ = writeln!(
+        io::stderr().lock(),
+        "{line}{} excluded in {:.2} s",
+        counts.excluded,
+        cfg.started.elapsed().as_secs_f64()
+    );
+}
+
+/// The offline check's tallies for the summary.
+#[derive(Default)]
+struct Counts {
+    files: u64,
+    links: u64,
+    local: u64,
+    broken: u64,
+    skipped: u64,
+    excluded: u64,
+}
+
+impl Counts {
+    fn add(&mut self, local: bool, v: &Verdict) {
+        self.links += 1;
+        match v.status() {
+            Status::Broken => self.broken += 1,
+            Status::Skipped => self.skipped += 1,
+            Status::Excluded => self.excluded += 1,
+            _ => {}
+        }
+        if local {
+            self.local += 1;
+        }
+    }
+}
+
+/// The documents no other document links to, in path order: a link to a
+/// directory counts for its index files; README.md, index.html,
+/// index.htm and the entries are never orphans.
+fn orphans<'a>(
+    labels: &'a [PathBuf],
+    table: &LinkTable,
+    docs: &[DocumentFacts],
+    entries: &[PathBuf],
+) -> Vec<&'a PathBuf> {
+    let paths = table.paths();
+    let mut linked = std::collections::HashSet::new();
+    for doc in docs {
+        for facts in doc.links() {
+            let Some(id) = facts.path_id() else { continue };
+            let p = &paths[id as usize];
+            if p == doc.path() {
+                continue;
+            }
+            for index in ["README.md", "index.md", "index.html", "index.htm"] {
+                linked.insert(p.join(index));
+            }
+            linked.insert(p.clone());
+        }
+    }
+    let entries: Vec<PathBuf> =
+        entries.iter().filter_map(|e| std::fs::canonicalize(e).ok()).collect();
+    labels
+        .iter()
+        .zip(docs)
+        .filter(|(_, d)| {
+            let name =
+                d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+            !matches!(name, "README.md" | "index.html" | "index.htm")
+                && !entries.iter().any(|e| e == d.path())
+                && !linked.contains(d.path())
+        })
+        .map(|(l, _)| l)
+        .collect()
+}

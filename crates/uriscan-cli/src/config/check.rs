@@ -1,0 +1,333 @@
+//! The configuration of `uriscan check`, resolved from its arguments and
+//! `uriscan.toml` in one step.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::ValueEnum as _;
+use uriscan::checking::anchors::AnchorStyle;
+use uriscan::links::LinkExtractor;
+use uriscan::walking::WalkerBuilder;
+
+use super::{Env, use_color, walker};
+use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
+#[cfg(feature = "remote")]
+use crate::args::{RemoteArgs, parse_accept, parse_duration};
+use crate::documents::Sources;
+use crate::io_message::io_message;
+
+/// The form of `check`'s report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckForm {
+    /// `path:line:column: broken link ...`, then a summary.
+    Human,
+    /// GitHub Actions annotations.
+    Github,
+    /// One SARIF log.
+    Sarif,
+    /// JSON Lines; `errors_only` leaves out the links that hold.
+    Json { errors_only: bool },
+}
+
+/// Which links of a document are kept whole for the report, besides their
+/// facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeepLinks {
+    All,
+    /// The http and https links, for the remote check.
+    Web,
+    None,
+}
+
+/// Everything `check` needs to know.
+pub struct CheckConfig {
+    /// When the run began, for the summary's time.
+    pub started: Instant,
+    pub sources: Sources,
+    /// The walker, with `--exclude-path` as negated globs.
+    pub walker: WalkerBuilder,
+    /// `--exclude`.
+    pub exclude: regex::RegexSet,
+    pub index_files: Vec<String>,
+    pub fallback_extensions: Vec<String>,
+    pub fragments: bool,
+    pub anchors: AnchorStyle,
+    pub allow_outside_root: bool,
+    pub include_text: bool,
+    pub search_zip: bool,
+    pub binary_as_text: bool,
+    /// Not `--no-mmap`.
+    pub map_named: bool,
+    pub form: CheckForm,
+    pub keep: KeepLinks,
+    pub progress: bool,
+    pub color: bool,
+    pub orphans: bool,
+    pub entries: Vec<PathBuf>,
+    #[cfg(feature = "remote")]
+    pub remote: RemoteArgs,
+    /// Where the remote cache is by default: `--root`, else the first
+    /// path's directory.
+    #[cfg(feature = "remote")]
+    pub cache_dir: PathBuf,
+}
+
+impl TryFrom<CheckArgs> for CheckConfig {
+    type Error = anyhow::Error;
+
+    fn try_from(mut args: CheckArgs) -> anyhow::Result<CheckConfig> {
+        let started = Instant::now();
+        apply_config_file(&mut args)?;
+        let paths = if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths.clone()
+        };
+        let mut extractor = LinkExtractor::builder();
+        // Text files are read only with --include-text; HTML text nodes
+        // are never links of the document.
+        extractor.include_text(false);
+        let sources = Sources::new(
+            paths.iter().map(PathBuf::as_path),
+            extractor.build(),
+            None,
+            None,
+            args.root.as_deref(),
+        )?;
+        let mut walker = walker(&args.walk, false)?;
+        for g in &args.exclude_path {
+            walker.glob(format!("!{g}"));
+        }
+        let exclude = regex::RegexSet::new(&args.exclude)
+            .map_err(|e| anyhow::anyhow!("--exclude: {e}"))?;
+        for p in &paths {
+            walker.path(p);
+        }
+        // A bad glob is a usage error, before anything is read.
+        walker.build()?;
+        let form = if args.json {
+            CheckForm::Json { errors_only: args.errors_only }
+        } else {
+            match args.format {
+                CheckFormat::Human => CheckForm::Human,
+                CheckFormat::Github => CheckForm::Github,
+                CheckFormat::Sarif => CheckForm::Sarif,
+            }
+        };
+        #[cfg(feature = "remote")]
+        let web = args.remote.remote;
+        #[cfg(not(feature = "remote"))]
+        let web = false;
+        // A broken link is read again for the report; the rest is kept
+        // only when the report prints it.
+        let keep = if args.json && !args.errors_only {
+            KeepLinks::All
+        } else if web {
+            KeepLinks::Web
+        } else {
+            KeepLinks::None
+        };
+        let index_files = args.index_files.clone().unwrap_or_else(|| {
+            ["index.html", "index.htm", "README.md", "index.md"]
+                .map(String::from)
+                .to_vec()
+        });
+        #[cfg(feature = "remote")]
+        let cache_dir = args.root.clone().unwrap_or_else(|| {
+            let first = &paths[0];
+            if first.is_dir() {
+                first.clone()
+            } else {
+                first.parent().map(Path::to_path_buf).unwrap_or_default()
+            }
+        });
+        Ok(CheckConfig {
+            started,
+            sources,
+            walker,
+            exclude,
+            index_files,
+            fallback_extensions: args.fallback_extensions,
+            fragments: !args.no_fragments,
+            anchors: match args.anchors.unwrap_or(CheckAnchors::Github) {
+                CheckAnchors::Github => AnchorStyle::Github,
+                CheckAnchors::Gitlab => AnchorStyle::Gitlab,
+                CheckAnchors::Mdbook => AnchorStyle::Mdbook,
+            },
+            allow_outside_root: args.allow_outside_root,
+            include_text: args.include_text,
+            search_zip: args.walk.search_zip,
+            binary_as_text: args.walk.text,
+            map_named: !args.doc.no_mmap,
+            form,
+            keep,
+            progress: !args.no_progress,
+            color: use_color(args.color, Env::current(), args.json),
+            orphans: args.orphans,
+            entries: args.entry,
+            #[cfg(feature = "remote")]
+            remote: args.remote,
+            #[cfg(feature = "remote")]
+            cache_dir,
+        })
+    }
+}
+
+/// `uriscan.toml`: the long flags of `check` as keys; an unknown key is
+/// an error that names it. (Collected in `unknown` rather than by
+/// `deny_unknown_fields`, which serde does not combine with the
+/// flattened remote keys.)
+#[derive(serde::Deserialize, Default, Debug)]
+#[serde(rename_all = "kebab-case")]
+struct FileConfig {
+    index_files: Option<Vec<String>>,
+    fallback_extensions: Option<Vec<String>>,
+    no_fragments: Option<bool>,
+    anchors: Option<String>,
+    allow_outside_root: Option<bool>,
+    root: Option<PathBuf>,
+    include_text: Option<bool>,
+    exclude: Option<Vec<String>>,
+    exclude_path: Option<Vec<String>>,
+    #[cfg(feature = "remote")]
+    #[serde(flatten)]
+    remote: RemoteKeys,
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
+}
+
+/// Reads `--config FILE`, or `uriscan.toml` in the first path or the
+/// current directory, into the arguments the command line left unset.
+fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
+    let path = match &args.config {
+        Some(p) => p.clone(),
+        None => {
+            let first = args.paths.first().filter(|p| p.is_dir()).cloned();
+            let found = first
+                .map(|d| d.join("uriscan.toml"))
+                .into_iter()
+                .chain([PathBuf::from("uriscan.toml")])
+                .find(|p| p.is_file());
+            match found {
+                Some(p) => p,
+                None => return Ok(()),
+            }
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        anyhow::anyhow!("{}: {}", path.display(), io_message(&e))
+    })?;
+    let file: FileConfig = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
+    if let Some(key) = file.unknown.keys().next() {
+        anyhow::bail!("{}: unknown key `{key}`", path.display());
+    }
+    // A relative root is relative to the file.
+    let base = path.parent().unwrap_or(Path::new("."));
+    #[cfg(feature = "remote")]
+    file.remote
+        .apply(&mut args.remote, base)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if args.index_files.is_none() {
+        args.index_files = file.index_files;
+    }
+    if args.fallback_extensions.is_empty() {
+        args.fallback_extensions =
+            file.fallback_extensions.unwrap_or_default();
+    }
+    args.no_fragments |= file.no_fragments.unwrap_or(false);
+    args.allow_outside_root |= file.allow_outside_root.unwrap_or(false);
+    args.include_text |= file.include_text.unwrap_or(false);
+    if args.anchors.is_none()
+        && let Some(a) = file.anchors
+    {
+        args.anchors =
+            Some(CheckAnchors::from_str(&a, true).map_err(|_| {
+                anyhow::anyhow!(
+                    "{}: anchors = {a:?}: github, gitlab or mdbook",
+                    path.display()
+                )
+            })?);
+    }
+    if args.root.is_none() {
+        args.root = file.root.map(|r| base.join(r));
+    }
+    if args.exclude.is_empty() {
+        args.exclude = file.exclude.unwrap_or_default();
+    }
+    if args.exclude_path.is_empty() {
+        args.exclude_path = file.exclude_path.unwrap_or_default();
+    }
+    Ok(())
+}
+
+#[cfg(feature = "remote")]
+/// The keys of `uriscan.toml` for the remote check: the long flags'
+/// names.
+#[derive(serde::Deserialize, Default, Debug)]
+#[serde(rename_all = "kebab-case")]
+struct RemoteKeys {
+    remote: Option<bool>,
+    warn_remote: Option<bool>,
+    remote_fragments: Option<bool>,
+    allow_private: Option<bool>,
+    max_redirects: Option<usize>,
+    accept: Option<Vec<String>>,
+    timeout: Option<String>,
+    header: Option<Vec<String>>,
+    max_concurrency: Option<u32>,
+    host_concurrency: Option<u32>,
+    retries: Option<u32>,
+    retry_wait: Option<String>,
+    max_retry_wait: Option<String>,
+    cache: Option<bool>,
+    cache_file: Option<PathBuf>,
+    max_cache_age: Option<String>,
+}
+
+#[cfg(feature = "remote")]
+impl RemoteKeys {
+    /// Fills what the command line left unset; a relative cache file is
+    /// relative to `base`, the config file's directory.
+    fn apply(self, args: &mut RemoteArgs, base: &Path) -> anyhow::Result<()> {
+        args.remote |= self.remote.unwrap_or(false);
+        args.warn_remote |= self.warn_remote.unwrap_or(false);
+        args.remote_fragments |= self.remote_fragments.unwrap_or(false);
+        args.allow_private |= self.allow_private.unwrap_or(false);
+        args.cache |= self.cache.unwrap_or(false);
+        let duration = |key: &str, v: Option<String>| {
+            v.map(|v| {
+                parse_duration(&v).map_err(|e| anyhow::anyhow!("{key}: {e}"))
+            })
+            .transpose()
+        };
+        args.max_redirects = args.max_redirects.or(self.max_redirects);
+        if args.accept.is_none()
+            && let Some(list) = self.accept
+        {
+            let a = parse_accept(&list.join(","))
+                .map_err(|e| anyhow::anyhow!("accept: {e}"))?;
+            args.accept = Some(a);
+        }
+        args.timeout = args.timeout.or(duration("timeout", self.timeout)?);
+        if args.header.is_empty() {
+            args.header = self.header.unwrap_or_default();
+        }
+        args.max_concurrency = args.max_concurrency.or(self.max_concurrency);
+        args.host_concurrency =
+            args.host_concurrency.or(self.host_concurrency);
+        args.retries = args.retries.or(self.retries);
+        args.retry_wait =
+            args.retry_wait.or(duration("retry-wait", self.retry_wait)?);
+        args.max_retry_wait = args
+            .max_retry_wait
+            .or(duration("max-retry-wait", self.max_retry_wait)?);
+        if args.cache_file.is_none() {
+            args.cache_file = self.cache_file.map(|f| base.join(f));
+        }
+        args.max_cache_age = args
+            .max_cache_age
+            .or(duration("max-cache-age", self.max_cache_age)?);
+        Ok(())
+    }
+}

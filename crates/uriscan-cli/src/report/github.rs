@@ -1,0 +1,31 @@
+//! `check --format github`: GitHub Actions workflow commands
+//! (`::error file=…,line=…,col=…::…`).
+
+use std::io::Write as _;
+use std::path::Path;
+
+/// One annotation of `level` (`error`, `warning`) at a line and column.
+pub fn annotation(
+    out: &mut Vec<u8>,
+    level: &str,
+    path: &Path,
+    (line, column): (u64, u64),
+    message: &str,
+) {
+    let _ = writeln!(
+        out,
+        "::{level} file={},line={line},col={column}::{}",
+        property(&path.to_string_lossy()),
+        escape(message)
+    );
+}
+
+/// A GitHub workflow command's message: `%`, CR and LF escaped.
+fn escape(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property: `,` and `:` escaped too.
+fn property(s: &str) -> String {
+    escape(s).replace(',', "%2C").replace(':', "%3A")
+}
