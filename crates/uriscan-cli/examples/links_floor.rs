@@ -4,7 +4,7 @@
 //! extractor built on the same parts must spend at least.
 //!
 //! ```text
-//! cargo run --release --example links_floor -- MODE FILE
+//! cargo run --release --features internals --example links_floor -- MODE FILE
 //! ```
 //!
 //! - `read`: the file's bytes, as `links` gets those of a file it is
@@ -58,8 +58,8 @@ fn main() {
     let n = match mode.as_str() {
         "read" => bytes.len(),
         "parse" => match format {
-            Format::Html => uriscan::links::count_start_tags(bytes),
-            _ => uriscan::links::count_markdown_events(
+            Format::Html => uriscan::internals::links::count_start_tags(bytes),
+            _ => uriscan::internals::links::count_markdown_events(
                 &String::from_utf8_lossy(bytes),
             ),
         },

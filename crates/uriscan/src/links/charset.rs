@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
-use super::tags::{StartTag, TagSink, run};
+use super::tokenizer::{StartTag, TagSink, run};
 
 /// The encoding an HTML document declares: its BOM, else a `<meta>` in its
 /// first 1024 bytes; `None` when it declares none.

@@ -19,7 +19,7 @@
 
 use crate::Span;
 
-use super::tags::{StartTag, TagSink, Wanted};
+use super::tokenizer::{StartTag, TagSink, Wanted};
 use super::{Extra, HtmlAttr, RawLink, Role, text_of};
 
 /// The bytes of each `<style>` element or `style` attribute scanned for
@@ -70,7 +70,7 @@ const SVG_HREF: &[&str] = &[
 /// The elements that hold a link in attribute `attr`, the attribute's
 /// static name, and how its value holds the links: the one table that
 /// both [`link_attr`] and the tag layer's choice of values to copy read.
-fn link_attr_elements(
+pub(super) fn link_attr_elements(
     attr: &[u8],
 ) -> Option<(&'static [&'static [&'static str]], &'static &'static str, Value)>
 {
@@ -469,159 +469,10 @@ pub(crate) fn raw_range(
     }
 }
 
-/// The total length of the decoded values of the attributes that hold
-/// links in `html`, read by the tokenizer that extraction runs, with
-/// extraction's own filter of attributes: the least any extraction on
-/// this tokenizer reads (every link's value, decoded), with nothing
-/// split, resolved or kept. For the links bench's floor.
-#[doc(hidden)]
-pub fn count_link_values(html: &[u8]) -> usize {
-    let mut v = Values { total: 0, then: Then::Nothing };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// [`count_link_values`], with each value then checked byte by byte
-/// against RFC 3986's `query` and `#` (one table lookup a byte) and
-/// appended to `dir`, in one buffer: the least that forming each target
-/// costs, whatever the resolver (every byte of a link read once, every
-/// byte of a target written once). For the links bench's floor of
-/// resolution; it resolves nothing (no dot segment, no repair).
-#[doc(hidden)]
-pub fn count_link_concatenated(html: &[u8], dir: &str) -> usize {
-    let mut target = String::new();
-    let mut v = Values {
-        total: 0,
-        then: Then::Concatenate { dir, to: &mut target, hand_out: None },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// [`count_link_concatenated`], with each link then handed out as
-/// extraction hands it out: a [`LinkRef`](super::LinkRef) with its kind,
-/// its span, its raw text and link (each checked as UTF-8 alone, not the
-/// whole page), its target (none when the check failed), and no place
-/// counted, to a function that adds up the links' lengths and targets,
-/// as the bench's borrowed links do. What the
-/// least extraction built on this tokenizer costs: every link read,
-/// formed and handed out, in one pass, with nothing kept.
-#[doc(hidden)]
-pub fn count_link_handed_out(html: &[u8], dir: &str) -> usize {
-    let mut target = String::new();
-    let mut total = 0;
-    let mut sink = |l: super::LinkRef<'_>| {
-        total += l.link().len() + usize::from(l.target().is_some());
-    };
-    let mut v = Values {
-        total: 0,
-        then: Then::Concatenate {
-            dir,
-            to: &mut target,
-            hand_out: Some((html, &mut sink)),
-        },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    total
-}
-
-/// [`count_link_values`], with each value resolved against `base` as it
-/// is read, by extraction's own resolver, into one buffer: the total
-/// length of the targets. For the links bench, between the values and the
-/// links: what resolving costs, apart from the rest of extraction (the
-/// raw links, their order, places and kinds, the handing out).
-#[doc(hidden)]
-pub fn count_link_targets(html: &[u8], base: &str) -> usize {
-    let Some(base) = super::target::Base::new(Some(base), None) else {
-        return 0;
-    };
-    let resolver = base.resolver();
-    let mut target = String::new();
-    let mut v = Values {
-        total: 0,
-        then: Then::Resolve { resolver: &resolver, to: &mut target },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// The sink of the bench's floors.
-struct Values<'r> {
-    total: usize,
-    then: Then<'r>,
-}
-
-/// Where the handed-out floor hands each link.
-type HandOut<'r> = dyn FnMut(super::LinkRef<'_>) + 'r;
-
-/// What a floor does with each link value.
-enum Then<'r> {
-    Nothing,
-    /// Each value checked and appended to `dir`; then, with the page,
-    /// handed out as a link to the function.
-    Concatenate {
-        dir: &'r str,
-        to: &'r mut String,
-        hand_out: Option<(&'r [u8], &'r mut HandOut<'r>)>,
-    },
-    Resolve {
-        resolver: &'r super::target::Resolver<'r>,
-        to: &'r mut String,
-    },
-}
-
-impl TagSink for Values<'_> {
-    fn start_tag(&mut self, tag: &StartTag) {
-        /// `query` and `#`: the bytes a plain link is made of.
-        const PLAIN: crate::syntax::chars::Table = crate::syntax::chars::QUERY
-            .or(crate::syntax::chars::Table::new(b"#"));
-        for a in tag.attrs() {
-            let Some((attr, _)) = link_attr(&tag.name, &a.name) else {
-                continue;
-            };
-            match &mut self.then {
-                Then::Nothing => self.total += a.value.len(),
-                Then::Concatenate { dir, to, hand_out } => {
-                    let plain = a.value.iter().all(|&c| PLAIN.contains(c));
-                    let link = text_of(&a.value);
-                    to.clear();
-                    to.push_str(dir);
-                    to.push_str(&link);
-                    let Some((src, sink)) = hand_out else {
-                        self.total += to.len() + usize::from(plain);
-                        continue;
-                    };
-                    sink(super::LinkRef {
-                        kind: super::Kind::Html(attr),
-                        span: a.raw,
-                        place: super::Place::Known { line: 0, column: 0 },
-                        raw: &text_of(&src[a.raw.range()]),
-                        link: &link,
-                        target: plain.then_some(to.as_str()),
-                        error: None,
-                        extra: None,
-                    });
-                }
-                Then::Resolve { resolver, to } => {
-                    to.clear();
-                    let _ = resolver.resolve_into(&text_of(&a.value), to);
-                    self.total += to.len();
-                }
-            }
-        }
-    }
-    fn wanted_attrs(&self, name: &[u8]) -> Wanted {
-        wanted_attrs(name, false)
-    }
-    fn wants_value(&self, name: &[u8]) -> bool {
-        name == b"style" || link_attr_elements(name).is_some()
-    }
-}
-
 /// The attributes extraction reads of an `element`: all of one that can
 /// hold a link, else `style` (CSS `url()`), and `id` when the document's
 /// ids are wanted.
-fn wanted_attrs(element: &[u8], ids: bool) -> Wanted {
+pub(super) fn wanted_attrs(element: &[u8], ids: bool) -> Wanted {
     if link_element(element) {
         Wanted::All
     } else if ids {
@@ -666,14 +517,34 @@ pub(crate) struct HtmlLinks<'a> {
 const STYLE_URL: HtmlAttr =
     HtmlAttr { element: &"style", attribute: &"url()" };
 
+/// Where the HTML a [`HtmlLinks`] reads stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HtmlSource {
+    /// A whole HTML document.
+    Document,
+    /// Raw HTML inside a Markdown document, at `offset` in its text.
+    InMarkdown { offset: usize },
+}
+
+/// Whether a [`HtmlLinks`] gathers the runs of text, for the finder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TextRuns {
+    Gather,
+    Skip,
+}
+
 impl<'a> HtmlLinks<'a> {
-    pub(crate) fn new(
+    pub(super) fn new(
         src: &'a [u8],
-        offset: usize,
-        in_markdown: bool,
-        text: bool,
+        source: HtmlSource,
+        text_runs: TextRuns,
         links: &'a mut Vec<RawLink>,
     ) -> Self {
+        let (offset, in_markdown) = match source {
+            HtmlSource::Document => (0, false),
+            HtmlSource::InMarkdown { offset } => (offset, true),
+        };
+        let text = text_runs == TextRuns::Gather;
         HtmlLinks {
             src,
             offset,
@@ -889,29 +760,6 @@ mod tests {
         assert_eq!(pieces(Value::Url, "  "), [""]);
     }
 
-    /// The bench's floors count what they say: the link values, and their
-    /// targets, of the link attributes only.
-    #[test]
-    fn the_floors_count_link_values_and_targets() {
-        let html = br#"<p id=x title=t><a href="b.html" rel=r>a</a><img src="&amp;c">"#;
-        assert_eq!(count_link_values(html), "b.html".len() + "&c".len());
-        assert_eq!(
-            count_link_targets(html, "https://h/d/"),
-            "https://h/d/b.html".len() + "https://h/d/&c".len()
-        );
-        assert_eq!(
-            count_link_handed_out(html, "https://h/d/"),
-            "b.html".len() + "&c".len() + 2
-        );
-        // A value that fails the check has no target.
-        assert_eq!(count_link_handed_out(b"<a href='a b'>", "https://h/"), 3);
-        // And one for each plain value (`&` is one).
-        assert_eq!(
-            count_link_concatenated(html, "https://h/d/"),
-            "https://h/d/b.html".len() + "https://h/d/&c".len() + 2
-        );
-    }
-
     #[test]
     fn css_url_tokens() {
         let v = r#"a{b:url( "q.png" )} c{d:URL(r.png)} e{f:myurl(no)} g{h:url('s t')}"#;
@@ -985,10 +833,15 @@ mod tests {
     /// attributes, with or without ids.
     fn gathered(html: &[u8], filter: bool, ids: bool) -> String {
         let mut links = vec![];
-        let mut sink = HtmlLinks::new(html, 0, false, true, &mut links);
+        let mut sink = HtmlLinks::new(
+            html,
+            HtmlSource::Document,
+            TextRuns::Gather,
+            &mut links,
+        );
         sink.filter = filter;
         sink.ids = ids.then(Vec::new);
-        super::super::tags::for_each_tag(html, &mut sink);
+        super::super::tokenizer::for_each_tag(html, &mut sink);
         let (base, ids, texts) = (sink.base, sink.ids, sink.texts);
         format!("{links:?} {base:?} {ids:?} {texts:?}")
     }

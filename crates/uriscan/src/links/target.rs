@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use super::shortcut::Shortcut;
-use crate::syntax::chars::{QUERY, Table, is_pct_encoded};
+use crate::syntax::chars::needs_no_repair;
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
 use crate::syntax::{ParseError, Parser, UriRef};
@@ -144,34 +144,6 @@ fn repair_copy(link: &str, base_is_special: bool) -> String {
     }
     out
 }
-
-/// Whether `link` is ASCII made only of the characters RFC 3986 allows
-/// (`%` with two hex digits, one `#` at most): what [`repair`] would
-/// leave as it is, decided in one pass without a copy.
-pub(super) fn needs_no_repair(link: &[u8]) -> bool {
-    let mut hash = false;
-    let mut i = 0;
-    loop {
-        // Every link passes here: the run of common bytes in a tight loop
-        // (one lookup a byte, not a chain of range tests), a branch only
-        // where it stops.
-        i += KEPT.prefix_len(&link[i..]);
-        match link.get(i) {
-            None => return true,
-            Some(b'#') if !hash => {
-                hash = true;
-                i += 1;
-            }
-            Some(b'%') if is_pct_encoded(&link[i..]) => i += 3,
-            Some(_) => return false,
-        }
-    }
-}
-
-/// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
-/// `query = *( pchar / "/" / "?" )` but `%` (checked with its two hex
-/// digits): the unreserved and reserved characters but `#`, `[` and `]`.
-pub(super) const KEPT: Table = QUERY.without(Table::new(b"%"));
 
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
