@@ -209,10 +209,10 @@ fn time(args: &[String]) -> Result<(), String> {
             }),
         },
         Contender {
-            label: "uriscan, extraction and ids (`extract_with_ids`)",
+            label: "uriscan, extraction and anchors (`extract_with_anchors`)",
             run: Box::new(|d| {
                 let page = Page::new(d, Format::Html).url(PAGE_URL);
-                let (links, ids) = extractor.extract_with_ids(&page);
+                let (links, ids) = extractor.extract_with_anchors(&page);
                 Ok(links.count() + ids.map_or(0, |ids| ids.len()))
             }),
         },

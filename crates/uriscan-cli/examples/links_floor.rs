@@ -31,7 +31,7 @@ static ALLOCATOR: huge::Allocator = huge::Allocator;
 #[path = "../src/mapped.rs"]
 mod mapped;
 
-use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,7 +65,7 @@ fn main() {
         },
         "extract" => {
             let abs = std::fs::canonicalize(path).unwrap_or(path.into());
-            let url = file_uri(&abs, false);
+            let url = file_uri(&abs, PathKind::File);
             let page = Page::new(bytes, format).url(&url);
             let mut n = 0;
             LinkExtractor::new().for_each(&page, |l| {

@@ -231,8 +231,7 @@ impl<'t> LineCursor<'t> {
 }
 
 /// The lines of a decoded document, counted only as far as a link asks:
-/// a caller that prints only targets never counts them (a twentieth of
-/// `links -o` on an 8 MB page).
+/// a caller that prints only targets never counts them.
 pub(crate) struct Lines<'a> {
     cursor: LineCursor<'a>,
     decoded: &'a Decoded<'a>,

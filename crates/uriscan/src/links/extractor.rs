@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use super::scratch::Scratch;
 use super::{
-    Format, Link, LinkError, LinkRef, Page, Place, charset, repair, target,
-    text_of,
+    BaseScheme, Format, Link, LinkError, LinkRef, Page, Place, charset,
+    repair, target, text_of,
 };
 use crate::Span;
 use crate::scanning::Finder;
@@ -110,10 +110,11 @@ impl LinkExtractor {
         self.extract_inner(page, &mut None)
     }
 
-    /// The links of `page`, and for an HTML page the fragment identifiers
-    /// it defines (every element's `id`, every `a@name`), read in the same
-    /// pass: what a link checker needs of each document it reads.
-    pub fn extract_with_ids(
+    /// The links of `page`, and for an HTML page its anchors: the fragment
+    /// identifiers a link's `#fragment` can reach (every element's `id`,
+    /// every `a@name`), read in the same pass: what a link checker needs
+    /// of each document it reads.
+    pub fn extract_with_anchors(
         &self,
         page: &Page<'_>,
     ) -> (Links, Option<Vec<String>>) {
@@ -143,10 +144,10 @@ impl LinkExtractor {
         self.visit(page, &mut None, &mut CallEach(&mut f));
     }
 
-    /// [`for_each`](LinkExtractor::for_each), and for an HTML page the
-    /// fragment identifiers it defines, as
-    /// [`extract_with_ids`](LinkExtractor::extract_with_ids) gives them.
-    pub fn for_each_with_ids(
+    /// [`for_each`](LinkExtractor::for_each), and for an HTML page its
+    /// anchors, as [`extract_with_anchors`](LinkExtractor::extract_with_anchors)
+    /// gives them.
+    pub fn for_each_with_anchors(
         &self,
         page: &Page<'_>,
         mut f: impl FnMut(LinkRef<'_>),
@@ -308,12 +309,12 @@ fn resolution_base(
 
 /// With no base, a link has no target; it is still malformed or not.
 pub(super) fn repair_error(link: &str) -> Option<LinkError> {
-    let repaired = repair(link, false);
+    let repaired = repair(link, BaseScheme::Other);
     crate::syntax::Parser::new()
         .iri(true)
         .parse_reference(&repaired)
         .err()
-        .map(LinkError::Invalid)
+        .map(LinkError::invalid)
 }
 
 /// The links of one document, in document order.

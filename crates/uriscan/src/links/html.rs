@@ -203,6 +203,121 @@ pub(crate) fn link_attr(
         .map(|element| (HtmlAttr { element, attribute }, value))
 }
 
+/// The name of each kind of HTML link, as [`Kind`](super::Kind) writes it
+/// (`html:ELEMENT@ATTRIBUTE`): one for each pair of the link table, the
+/// `style` attribute and element, and the metas. A test holds it to the
+/// table.
+const HTML_KIND_NAMES: &[&str] = &[
+    "html:a@href",
+    "html:area@href",
+    "html:link@href",
+    "html:base@href",
+    "html:image@href",
+    "html:use@href",
+    "html:feimage@href",
+    "html:pattern@href",
+    "html:lineargradient@href",
+    "html:radialgradient@href",
+    "html:textpath@href",
+    "html:filter@href",
+    "html:mpath@href",
+    "html:tref@href",
+    "html:script@href",
+    "html:animate@href",
+    "html:animatemotion@href",
+    "html:animatetransform@href",
+    "html:set@href",
+    "html:cursor@href",
+    "html:a@xlink:href",
+    "html:image@xlink:href",
+    "html:use@xlink:href",
+    "html:feimage@xlink:href",
+    "html:pattern@xlink:href",
+    "html:lineargradient@xlink:href",
+    "html:radialgradient@xlink:href",
+    "html:textpath@xlink:href",
+    "html:filter@xlink:href",
+    "html:mpath@xlink:href",
+    "html:tref@xlink:href",
+    "html:script@xlink:href",
+    "html:animate@xlink:href",
+    "html:animatemotion@xlink:href",
+    "html:animatetransform@xlink:href",
+    "html:set@xlink:href",
+    "html:cursor@xlink:href",
+    "html:img@src",
+    "html:script@src",
+    "html:iframe@src",
+    "html:embed@src",
+    "html:track@src",
+    "html:input@src",
+    "html:audio@src",
+    "html:video@src",
+    "html:source@src",
+    "html:frame@src",
+    "html:img@srcset",
+    "html:source@srcset",
+    "html:img@data-src",
+    "html:iframe@data-src",
+    "html:source@data-src",
+    "html:video@data-src",
+    "html:audio@data-src",
+    "html:embed@data-src",
+    "html:img@data-srcset",
+    "html:source@data-srcset",
+    "html:link@imagesrcset",
+    "html:a@ping",
+    "html:area@ping",
+    "html:video@poster",
+    "html:form@action",
+    "html:button@formaction",
+    "html:input@formaction",
+    "html:object@data",
+    "html:blockquote@cite",
+    "html:q@cite",
+    "html:del@cite",
+    "html:ins@cite",
+    "html:img@longdesc",
+    "html:iframe@longdesc",
+    "html:frame@longdesc",
+    "html:body@background",
+    "html:table@background",
+    "html:thead@background",
+    "html:tbody@background",
+    "html:tfoot@background",
+    "html:tr@background",
+    "html:td@background",
+    "html:th@background",
+    "html:img@lowsrc",
+    "html:img@dynsrc",
+    "html:object@codebase",
+    "html:applet@codebase",
+    "html:object@classid",
+    "html:object@archive",
+    "html:applet@archive",
+    "html:html@manifest",
+    "html:head@profile",
+    "html:*@style",
+    "html:style@url()",
+    "html:meta@refresh",
+    "html:meta@og:url",
+    "html:meta@og:image",
+    "html:meta@twitter:image",
+];
+
+/// The name of the kind of a link in `attr`, from [`HTML_KIND_NAMES`];
+/// `html` for a pair not in the table, which the crate never makes.
+pub(super) fn html_kind_name(attr: HtmlAttr) -> &'static str {
+    HTML_KIND_NAMES
+        .iter()
+        .find(|name| {
+            name.strip_prefix("html:").and_then(|n| n.split_once('@'))
+                == Some((attr.element(), attr.attribute()))
+        })
+        .copied()
+        .unwrap_or("html")
+}
+
 fn is_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
@@ -758,6 +873,56 @@ mod tests {
         assert_eq!(pieces(Value::List, " /a  /b\t/c "), ["/a", "/b", "/c"]);
         assert_eq!(pieces(Value::Url, "\n /a b \t"), ["/a b"]);
         assert_eq!(pieces(Value::Url, "  "), [""]);
+    }
+
+    /// Every kind of link the table makes has its name, as `Display`
+    /// writes it.
+    #[test]
+    fn every_html_kind_has_its_name() {
+        let attrs: &[&[u8]] = &[
+            b"href",
+            b"xlink:href",
+            b"src",
+            b"srcset",
+            b"data-src",
+            b"data-srcset",
+            b"imagesrcset",
+            b"ping",
+            b"poster",
+            b"action",
+            b"formaction",
+            b"data",
+            b"cite",
+            b"longdesc",
+            b"background",
+            b"lowsrc",
+            b"dynsrc",
+            b"codebase",
+            b"classid",
+            b"archive",
+            b"manifest",
+            b"profile",
+        ];
+        for attr in attrs {
+            let (lists, _, _) = link_attr_elements(attr).unwrap();
+            for element in lists.iter().flat_map(|l| l.iter()) {
+                let (a, _) = link_attr(element.as_bytes(), attr).unwrap();
+                let kind = super::super::Kind::Html(a);
+                assert_eq!(kind.as_str(), kind.to_string());
+            }
+        }
+        let metas = ["refresh", "og:url", "og:image", "twitter:image"]
+            .map(|m| HtmlAttr { element: &"meta", attribute: leak(m) });
+        for a in [STYLE_URL, link_attr(b"p", b"style").unwrap().0]
+            .into_iter()
+            .chain(metas)
+        {
+            assert_eq!(
+                super::super::Kind::Html(a).as_str(),
+                html_kind_name(a)
+            );
+            assert_ne!(html_kind_name(a), "html");
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 use std::fmt;
 
 /// An HTML element and one of its attributes, lowercase.
-// Each name is a thin pointer to a `&str` of the link table: a `Kind` is
-// held for each of millions of links, and two `&str` made it 40 bytes
-// (24 now). Equality and hashing are of the names, not the pointers.
+// Each name is a thin pointer to a `&str` of the link table, so that a
+// `Kind`, held for every link, stays small. Equality and hashing are of
+// the names, not the pointers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HtmlAttr {
     pub(super) element: &'static &'static str,
@@ -84,6 +84,33 @@ impl Role {
 }
 
 impl Kind {
+    /// The kind's name, as the JSON output of `uriscan links` writes it
+    /// and `Display` prints it: `md:link`, `html:a@href`, `text`, ...
+    ///
+    /// ```
+    /// use uriscan::links::{Format, Kind, LinkExtractor, Page};
+    ///
+    /// let page = Page::new(br#"<img src="a.png">"#, Format::Html);
+    /// let link = LinkExtractor::new().extract(&page).next().unwrap();
+    /// assert_eq!(link.kind().as_str(), "html:img@src");
+    /// assert_eq!(Kind::MdAutolink.as_str(), "md:autolink");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Kind::MdLink => "md:link",
+            Kind::MdImage => "md:image",
+            Kind::MdDefinition => "md:definition",
+            Kind::MdAutolink => "md:autolink",
+            Kind::MdHtml(_) => "md:html",
+            Kind::Html(a) => super::html::html_kind_name(*a),
+            Kind::Text => "text",
+            Kind::Code => "code",
+            Kind::HttpLocation => "http:location",
+            Kind::HttpContentLocation => "http:content-location",
+            Kind::HttpLink => "http:link",
+        }
+    }
+
     /// The HTML element and attribute, for the kinds that have them.
     pub fn html_attr(&self) -> Option<HtmlAttr> {
         match self {
@@ -96,19 +123,10 @@ impl Kind {
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::MdLink => f.write_str("md:link"),
-            Kind::MdImage => f.write_str("md:image"),
-            Kind::MdDefinition => f.write_str("md:definition"),
-            Kind::MdAutolink => f.write_str("md:autolink"),
-            Kind::MdHtml(_) => f.write_str("md:html"),
             Kind::Html(a) => {
                 write!(f, "html:{}@{}", a.element(), a.attribute())
             }
-            Kind::Text => f.write_str("text"),
-            Kind::Code => f.write_str("code"),
-            Kind::HttpLocation => f.write_str("http:location"),
-            Kind::HttpContentLocation => f.write_str("http:content-location"),
-            Kind::HttpLink => f.write_str("http:link"),
+            _ => f.write_str(self.as_str()),
         }
     }
 }

@@ -49,8 +49,7 @@ pub struct Link {
     span: Span,
     line: u64,
     column: u64,
-    // Sized to fit: a checker holds millions of links (3 million in the
-    // Rust documentation). The link, its target and its raw text (kept
+    // Sized to fit: a checker holds millions of links. The link, its target and its raw text (kept
     // only where it differs from the link) share one allocation:
     // `text[..link_end]` is the link, `text[link_end..target_end]` the
     // target (none when empty: a target is an absolute URI), and the

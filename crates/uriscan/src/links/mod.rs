@@ -98,7 +98,10 @@ pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef};
 pub use page::{Format, Page};
-pub use target::{LinkError, file_path, file_uri, percent_decode, repair};
+pub use target::{
+    BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,
+    percent_decode, repair,
+};
 #[cfg(feature = "check")]
 pub(crate) use target::{file_path_bytes, path_from_bytes};
 

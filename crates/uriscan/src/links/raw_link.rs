@@ -16,8 +16,8 @@ use crate::Span;
 pub(crate) struct RawLink {
     pub(super) kind: Kind,
     pub(super) span: Span,
-    // A box, not a `String`: 64 bytes a raw link, not 72, for the
-    // millions of them a crawl writes and reads back.
+    // A box, not a `String`: it keeps a raw link, of which a crawl holds
+    // millions, within the size asserted below.
     pub(super) link: Option<Box<str>>,
     pub(super) extra: Option<Box<Extra>>,
 }
