@@ -644,7 +644,9 @@ pub(super) enum HtmlSource {
 /// Whether a [`HtmlLinks`] gathers the runs of text, for the finder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum TextRuns {
+    /// Each run of text is kept in [`HtmlLinks::texts`].
     Gather,
+    /// Text is read past.
     Skip,
 }
 

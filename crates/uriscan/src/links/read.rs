@@ -75,6 +75,8 @@ impl LinkExtractor {
         }
     }
 
+    /// Reads the links of `src`, HTML standing at `source`, and its
+    /// `<base href>`; the document's anchors into `ids` when it is asked.
     fn read_html(
         &self,
         src: &[u8],
