@@ -30,7 +30,7 @@ source "$repo/benches/lychee.sh"
 source "$repo/benches/corpus.sh"
 
 if [[ -z ${SKIP_BUILD:-} ]]; then
-  (cd "$repo" && cargo build --release --quiet -p uriscan-cli --bin uriscan --example links_floor)
+  (cd "$repo" && cargo build --release --quiet -p uriscan-cli --features internals --bin uriscan --example links_floor)
 fi
 uriscan=$repo/target/release/uriscan
 floor=$repo/target/release/examples/links_floor

@@ -5,7 +5,7 @@
 //! target has an error (the page has a base, so none lacks one for want
 //! of it). For HTML, the tag layer's own tokenizer tells the same start
 //! tags, attributes, value spans and text runs as html5gum's
-//! (`uriscan::links::differential`).
+//! (`uriscan::internals::links::differential`).
 
 #![no_main]
 
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         .url("https://example.com/a/b.html")
         .root("https://example.com/");
     if format == Format::Html {
-        uriscan::links::differential(doc);
+        uriscan::internals::links::differential(doc);
     }
     let parser = Parser::new().iri(true);
     // Lines of a UTF-16 document are counted in its characters, not in

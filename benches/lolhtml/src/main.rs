@@ -176,7 +176,7 @@ fn time(args: &[String]) -> Result<(), String> {
     let contenders = [
         Contender {
             label: "uriscan, bare tokenizer (`count_start_tags`)",
-            run: Box::new(|d| Ok(uriscan::links::count_start_tags(d))),
+            run: Box::new(|d| Ok(uriscan::internals::links::count_start_tags(d))),
         },
         Contender {
             label: "lol_html, no handler (tag scanner only)",
@@ -209,10 +209,10 @@ fn time(args: &[String]) -> Result<(), String> {
             }),
         },
         Contender {
-            label: "uriscan, extraction and ids (`extract_with_ids`)",
+            label: "uriscan, extraction and anchors (`extract_with_anchors`)",
             run: Box::new(|d| {
                 let page = Page::new(d, Format::Html).url(PAGE_URL);
-                let (links, ids) = extractor.extract_with_ids(&page);
+                let (links, ids) = extractor.extract_with_anchors(&page);
                 Ok(links.count() + ids.map_or(0, |ids| ids.len()))
             }),
         },

@@ -4,7 +4,7 @@
 //! extractor built on the same parts must spend at least.
 //!
 //! ```text
-//! cargo run --release --example links_floor -- MODE FILE
+//! cargo run --release --features internals --example links_floor -- MODE FILE
 //! ```
 //!
 //! - `read`: the file's bytes, as `links` gets those of a file it is
@@ -31,7 +31,7 @@ static ALLOCATOR: huge::Allocator = huge::Allocator;
 #[path = "../src/mapped.rs"]
 mod mapped;
 
-use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,14 +58,14 @@ fn main() {
     let n = match mode.as_str() {
         "read" => bytes.len(),
         "parse" => match format {
-            Format::Html => uriscan::links::count_start_tags(bytes),
-            _ => uriscan::links::count_markdown_events(
+            Format::Html => uriscan::internals::links::count_start_tags(bytes),
+            _ => uriscan::internals::links::count_markdown_events(
                 &String::from_utf8_lossy(bytes),
             ),
         },
         "extract" => {
             let abs = std::fs::canonicalize(path).unwrap_or(path.into());
-            let url = file_uri(&abs, false);
+            let url = file_uri(&abs, PathKind::File);
             let page = Page::new(bytes, format).url(&url);
             let mut n = 0;
             LinkExtractor::new().for_each(&page, |l| {

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use uriscan::links::{Format, LinkExtractor, Page, file_uri};
+use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
 
@@ -209,8 +209,8 @@ impl DocReader {
         let loaded = Loaded {
             format: src.format.unwrap_or(Format::Text),
             abs: src.cwd.clone(),
-            url: file_uri(&src.cwd, true),
-            root_uri: root.as_ref().map(|r| file_uri(r, true)),
+            url: file_uri(&src.cwd, PathKind::Directory),
+            root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
         };
         (loaded, err)
@@ -290,8 +290,8 @@ impl DocReader {
         let root = self.root_of(src, &abs, format);
         let loaded = Loaded {
             format,
-            url: file_uri(&abs, false),
-            root_uri: root.as_ref().map(|r| file_uri(r, true)),
+            url: file_uri(&abs, PathKind::File),
+            root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
             abs,
         };

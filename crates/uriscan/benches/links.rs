@@ -98,7 +98,9 @@ fn bench(c: &mut Criterion) {
         g.bench_function("bare parse", |b| match format {
             Format::Markdown => {
                 let text = String::from_utf8_lossy(&bytes);
-                b.iter(|| uriscan::links::count_markdown_events(&text))
+                b.iter(|| {
+                    uriscan::internals::links::count_markdown_events(&text)
+                })
             }
             _ => b.iter(|| {
                 let t = Tokenizer::new_with_emitter(
@@ -110,12 +112,12 @@ fn bench(c: &mut Criterion) {
         });
         if format == Format::Html {
             g.bench_function("bare tokenizer (ours)", |b| {
-                b.iter(|| uriscan::links::count_start_tags(&bytes))
+                b.iter(|| uriscan::internals::links::count_start_tags(&bytes))
             });
             // The floor under any extraction on our tokenizer: every
             // link's value read and decoded, nothing else.
             g.bench_function("link values (ours)", |b| {
-                b.iter(|| uriscan::links::count_link_values(&bytes))
+                b.iter(|| uriscan::internals::links::count_link_values(&bytes))
             });
             // Then, each on top of the values: each value checked a byte
             // at a time and appended to the base's directory (the least
@@ -127,17 +129,17 @@ fn bench(c: &mut Criterion) {
             let floors: [(&str, Floor, &str); 3] = [
                 (
                     "link values concatenated (floor)",
-                    uriscan::links::count_link_concatenated,
+                    uriscan::internals::links::count_link_concatenated,
                     DIR,
                 ),
                 (
                     "link values handed out (floor)",
-                    uriscan::links::count_link_handed_out,
+                    uriscan::internals::links::count_link_handed_out,
                     DIR,
                 ),
                 (
                     "link values resolved (ours)",
-                    uriscan::links::count_link_targets,
+                    uriscan::internals::links::count_link_targets,
                     BASE,
                 ),
             ];

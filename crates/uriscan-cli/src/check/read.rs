@@ -137,7 +137,7 @@ fn digest(
     let mut i = 0u32;
     // Each link becomes facts as it is read; only the links the report
     // will print are kept whole.
-    let ids = extractor.for_each_with_ids(page, |l| {
+    let ids = extractor.for_each_with_anchors(page, |l| {
         let f = d.push(l);
         if !exclude.is_empty()
             && exclude.is_match(l.target().unwrap_or(l.link()))

@@ -30,9 +30,9 @@ use unicode_properties::{
     UnicodeGeneralCategory,
 };
 
-use crate::links::charset::line_starts;
-use crate::links::markdown;
-use crate::links::tags::{StartTag, TagSink, for_each_tag};
+use crate::links::reader_api::{
+    for_each_id_or_name, line_starts, markdown_options,
+};
 
 /// The renderer whose heading anchors a Markdown document is checked
 /// against (`uriscan check --anchors`).
@@ -325,7 +325,7 @@ pub fn markdown_anchors(src: &str, style: AnchorStyle) -> Vec<Anchor> {
     let mut heading: Option<(usize, String, Option<String>, bool)> = None;
     let mut image_depth = 0u32;
     let mut html_block: Option<Range<usize>> = None;
-    let parser = Parser::new_ext(src, markdown::options(true));
+    let parser = Parser::new_ext(src, markdown_options());
     for (event, range) in parser.into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { id, classes, attrs, .. }) => {
@@ -418,28 +418,14 @@ pub fn html_anchors(html: &[u8]) -> Vec<String> {
 /// Collects the `id` and `a@name` values of `html` (a page, or a piece of
 /// a Markdown document at offset `base`) with the offsets of their tags.
 fn scan_ids(html: &[u8], base: usize, out: &mut Vec<(usize, String)>) {
-    struct Ids<'a> {
-        base: usize,
-        out: &'a mut Vec<(usize, String)>,
-    }
-    impl TagSink for Ids<'_> {
-        fn start_tag(&mut self, tag: &StartTag) {
-            let name = (tag.name == b"a").then(|| tag.attr(b"name"));
-            for attr in [tag.attr(b"id"), name.flatten()].into_iter().flatten()
-            {
-                // `id=""` names nothing (HTML standard: an id is never
-                // empty), and neither does an empty name.
-                if !attr.value.is_empty() {
-                    let value = String::from_utf8_lossy(&attr.value);
-                    self.out.push((self.base + tag.start, value.into_owned()));
-                }
-            }
+    for_each_id_or_name(html, |tag_start, value| {
+        // `id=""` names nothing (HTML standard: an id is never empty),
+        // and neither does an empty name.
+        if !value.is_empty() {
+            let value = String::from_utf8_lossy(value);
+            out.push((base + tag_start, value.into_owned()));
         }
-        fn wants_value(&self, name: &[u8]) -> bool {
-            name == b"id" || name == b"name"
-        }
-    }
-    for_each_tag(html, &mut Ids { base, out });
+    });
 }
 
 /// The anchor in `have` closest to `wanted` by edit distance

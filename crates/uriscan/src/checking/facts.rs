@@ -125,7 +125,7 @@ impl LinkTable {
     /// let checker = Checker::new();
     /// let table = checker.table();
     /// let mut digest = table.document(vec![]);
-    /// let ids = LinkExtractor::new().for_each_with_ids(&page, |link| {
+    /// let ids = LinkExtractor::new().for_each_with_anchors(&page, |link| {
     ///     digest.push(link);
     /// });
     /// let facts = digest.finish("/site/a.html".into(), "/site".into(), ids);

@@ -3,7 +3,7 @@
 //!
 //! 1. The caller reads every document (in parallel, on its walker) and
 //!    hands over its links, and for HTML the ids it defines, read in the
-//!    same pass ([`LinkExtractor::extract_with_ids`]).
+//!    same pass ([`LinkExtractor::extract_with_anchors`]).
 //! 2. [`Checker::check`] gathers the distinct target paths, and asks the
 //!    file system about each once, in parallel (rayon): does it exist,
 //!    with exactly this case, as a file or a directory, through an index
@@ -12,7 +12,7 @@
 //!    parallel, unless their ids came with step 1.
 //! 4. Each link gets its verdict from those tables, with no lock.
 //!
-//! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
+//! [`LinkExtractor::extract_with_anchors`]: crate::links::LinkExtractor::extract_with_anchors
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -394,9 +394,9 @@ impl Checker {
     ///
     /// let path = std::fs::canonicalize("docs/guide.md")?;
     /// let bytes = std::fs::read(&path)?;
-    /// let url = uriscan::links::file_uri(&path, false);
+    /// let url = uriscan::links::file_uri(&path, uriscan::links::PathKind::File);
     /// let page = Page::new(&bytes, Format::Markdown).url(&url);
-    /// let (links, ids) = LinkExtractor::new().extract_with_ids(&page);
+    /// let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
     /// let doc = Document {
     ///     path: path.clone(),
     ///     root: std::fs::canonicalize("docs")?,
@@ -699,10 +699,11 @@ impl Checker {
             }
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
-                let url = crate::links::file_uri(path, false);
+                let url =
+                    crate::links::file_uri(path, crate::links::PathKind::File);
                 let page = page.url(&url);
-                let (links, ids) =
-                    crate::links::LinkExtractor::new().extract_with_ids(&page);
+                let (links, ids) = crate::links::LinkExtractor::new()
+                    .extract_with_anchors(&page);
                 let links: Vec<Link> = links.collect();
                 Targets::Ids(ids.unwrap_or_default(), refresh_target(&links))
             }

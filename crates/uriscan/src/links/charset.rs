@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
-use super::tags::{StartTag, TagSink, run};
+use super::tokenizer::{StartTag, TagSink, run};
 
 /// The encoding an HTML document declares: its BOM, else a `<meta>` in its
 /// first 1024 bytes; `None` when it declares none.
@@ -231,8 +231,7 @@ impl<'t> LineCursor<'t> {
 }
 
 /// The lines of a decoded document, counted only as far as a link asks:
-/// a caller that prints only targets never counts them (a twentieth of
-/// `links -o` on an 8 MB page).
+/// a caller that prints only targets never counts them.
 pub(crate) struct Lines<'a> {
     cursor: LineCursor<'a>,
     decoded: &'a Decoded<'a>,

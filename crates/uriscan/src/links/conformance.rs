@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::oracle;
-use super::tags::{StartTag, TagSink, run};
+use super::tokenizer::{StartTag, TagSink, run};
 
 type Tag = (String, BTreeMap<String, String>);
 

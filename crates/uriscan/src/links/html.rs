@@ -19,7 +19,7 @@
 
 use crate::Span;
 
-use super::tags::{StartTag, TagSink, Wanted};
+use super::tokenizer::{StartTag, TagSink, Wanted};
 use super::{Extra, HtmlAttr, RawLink, Role, text_of};
 
 /// The bytes of each `<style>` element or `style` attribute scanned for
@@ -70,7 +70,7 @@ const SVG_HREF: &[&str] = &[
 /// The elements that hold a link in attribute `attr`, the attribute's
 /// static name, and how its value holds the links: the one table that
 /// both [`link_attr`] and the tag layer's choice of values to copy read.
-fn link_attr_elements(
+pub(super) fn link_attr_elements(
     attr: &[u8],
 ) -> Option<(&'static [&'static [&'static str]], &'static &'static str, Value)>
 {
@@ -201,6 +201,121 @@ pub(crate) fn link_attr(
         .flat_map(|l| l.iter())
         .find(|e| e.as_bytes() == element)
         .map(|element| (HtmlAttr { element, attribute }, value))
+}
+
+/// The name of each kind of HTML link, as [`Kind`](super::Kind) writes it
+/// (`html:ELEMENT@ATTRIBUTE`): one for each pair of the link table, the
+/// `style` attribute and element, and the metas. A test holds it to the
+/// table.
+const HTML_KIND_NAMES: &[&str] = &[
+    "html:a@href",
+    "html:area@href",
+    "html:link@href",
+    "html:base@href",
+    "html:image@href",
+    "html:use@href",
+    "html:feimage@href",
+    "html:pattern@href",
+    "html:lineargradient@href",
+    "html:radialgradient@href",
+    "html:textpath@href",
+    "html:filter@href",
+    "html:mpath@href",
+    "html:tref@href",
+    "html:script@href",
+    "html:animate@href",
+    "html:animatemotion@href",
+    "html:animatetransform@href",
+    "html:set@href",
+    "html:cursor@href",
+    "html:a@xlink:href",
+    "html:image@xlink:href",
+    "html:use@xlink:href",
+    "html:feimage@xlink:href",
+    "html:pattern@xlink:href",
+    "html:lineargradient@xlink:href",
+    "html:radialgradient@xlink:href",
+    "html:textpath@xlink:href",
+    "html:filter@xlink:href",
+    "html:mpath@xlink:href",
+    "html:tref@xlink:href",
+    "html:script@xlink:href",
+    "html:animate@xlink:href",
+    "html:animatemotion@xlink:href",
+    "html:animatetransform@xlink:href",
+    "html:set@xlink:href",
+    "html:cursor@xlink:href",
+    "html:img@src",
+    "html:script@src",
+    "html:iframe@src",
+    "html:embed@src",
+    "html:track@src",
+    "html:input@src",
+    "html:audio@src",
+    "html:video@src",
+    "html:source@src",
+    "html:frame@src",
+    "html:img@srcset",
+    "html:source@srcset",
+    "html:img@data-src",
+    "html:iframe@data-src",
+    "html:source@data-src",
+    "html:video@data-src",
+    "html:audio@data-src",
+    "html:embed@data-src",
+    "html:img@data-srcset",
+    "html:source@data-srcset",
+    "html:link@imagesrcset",
+    "html:a@ping",
+    "html:area@ping",
+    "html:video@poster",
+    "html:form@action",
+    "html:button@formaction",
+    "html:input@formaction",
+    "html:object@data",
+    "html:blockquote@cite",
+    "html:q@cite",
+    "html:del@cite",
+    "html:ins@cite",
+    "html:img@longdesc",
+    "html:iframe@longdesc",
+    "html:frame@longdesc",
+    "html:body@background",
+    "html:table@background",
+    "html:thead@background",
+    "html:tbody@background",
+    "html:tfoot@background",
+    "html:tr@background",
+    "html:td@background",
+    "html:th@background",
+    "html:img@lowsrc",
+    "html:img@dynsrc",
+    "html:object@codebase",
+    "html:applet@codebase",
+    "html:object@classid",
+    "html:object@archive",
+    "html:applet@archive",
+    "html:html@manifest",
+    "html:head@profile",
+    "html:*@style",
+    "html:style@url()",
+    "html:meta@refresh",
+    "html:meta@og:url",
+    "html:meta@og:image",
+    "html:meta@twitter:image",
+];
+
+/// The name of the kind of a link in `attr`, from [`HTML_KIND_NAMES`];
+/// `html` for a pair not in the table, which the crate never makes.
+pub(super) fn html_kind_name(attr: HtmlAttr) -> &'static str {
+    HTML_KIND_NAMES
+        .iter()
+        .find(|name| {
+            name.strip_prefix("html:").and_then(|n| n.split_once('@'))
+                == Some((attr.element(), attr.attribute()))
+        })
+        .copied()
+        .unwrap_or("html")
 }
 
 fn is_ws(b: u8) -> bool {
@@ -469,159 +584,10 @@ pub(crate) fn raw_range(
     }
 }
 
-/// The total length of the decoded values of the attributes that hold
-/// links in `html`, read by the tokenizer that extraction runs, with
-/// extraction's own filter of attributes: the least any extraction on
-/// this tokenizer reads (every link's value, decoded), with nothing
-/// split, resolved or kept. For the links bench's floor.
-#[doc(hidden)]
-pub fn count_link_values(html: &[u8]) -> usize {
-    let mut v = Values { total: 0, then: Then::Nothing };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// [`count_link_values`], with each value then checked byte by byte
-/// against RFC 3986's `query` and `#` (one table lookup a byte) and
-/// appended to `dir`, in one buffer: the least that forming each target
-/// costs, whatever the resolver (every byte of a link read once, every
-/// byte of a target written once). For the links bench's floor of
-/// resolution; it resolves nothing (no dot segment, no repair).
-#[doc(hidden)]
-pub fn count_link_concatenated(html: &[u8], dir: &str) -> usize {
-    let mut target = String::new();
-    let mut v = Values {
-        total: 0,
-        then: Then::Concatenate { dir, to: &mut target, hand_out: None },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// [`count_link_concatenated`], with each link then handed out as
-/// extraction hands it out: a [`LinkRef`](super::LinkRef) with its kind,
-/// its span, its raw text and link (each checked as UTF-8 alone, not the
-/// whole page), its target (none when the check failed), and no place
-/// counted, to a function that adds up the links' lengths and targets,
-/// as the bench's borrowed links do. What the
-/// least extraction built on this tokenizer costs: every link read,
-/// formed and handed out, in one pass, with nothing kept.
-#[doc(hidden)]
-pub fn count_link_handed_out(html: &[u8], dir: &str) -> usize {
-    let mut target = String::new();
-    let mut total = 0;
-    let mut sink = |l: super::LinkRef<'_>| {
-        total += l.link().len() + usize::from(l.target().is_some());
-    };
-    let mut v = Values {
-        total: 0,
-        then: Then::Concatenate {
-            dir,
-            to: &mut target,
-            hand_out: Some((html, &mut sink)),
-        },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    total
-}
-
-/// [`count_link_values`], with each value resolved against `base` as it
-/// is read, by extraction's own resolver, into one buffer: the total
-/// length of the targets. For the links bench, between the values and the
-/// links: what resolving costs, apart from the rest of extraction (the
-/// raw links, their order, places and kinds, the handing out).
-#[doc(hidden)]
-pub fn count_link_targets(html: &[u8], base: &str) -> usize {
-    let Some(base) = super::target::Base::new(Some(base), None) else {
-        return 0;
-    };
-    let resolver = base.resolver();
-    let mut target = String::new();
-    let mut v = Values {
-        total: 0,
-        then: Then::Resolve { resolver: &resolver, to: &mut target },
-    };
-    super::tags::for_each_tag(html, &mut v);
-    v.total
-}
-
-/// The sink of the bench's floors.
-struct Values<'r> {
-    total: usize,
-    then: Then<'r>,
-}
-
-/// Where the handed-out floor hands each link.
-type HandOut<'r> = dyn FnMut(super::LinkRef<'_>) + 'r;
-
-/// What a floor does with each link value.
-enum Then<'r> {
-    Nothing,
-    /// Each value checked and appended to `dir`; then, with the page,
-    /// handed out as a link to the function.
-    Concatenate {
-        dir: &'r str,
-        to: &'r mut String,
-        hand_out: Option<(&'r [u8], &'r mut HandOut<'r>)>,
-    },
-    Resolve {
-        resolver: &'r super::target::Resolver<'r>,
-        to: &'r mut String,
-    },
-}
-
-impl TagSink for Values<'_> {
-    fn start_tag(&mut self, tag: &StartTag) {
-        /// `query` and `#`: the bytes a plain link is made of.
-        const PLAIN: crate::syntax::chars::Table = crate::syntax::chars::QUERY
-            .or(crate::syntax::chars::Table::new(b"#"));
-        for a in tag.attrs() {
-            let Some((attr, _)) = link_attr(&tag.name, &a.name) else {
-                continue;
-            };
-            match &mut self.then {
-                Then::Nothing => self.total += a.value.len(),
-                Then::Concatenate { dir, to, hand_out } => {
-                    let plain = a.value.iter().all(|&c| PLAIN.contains(c));
-                    let link = text_of(&a.value);
-                    to.clear();
-                    to.push_str(dir);
-                    to.push_str(&link);
-                    let Some((src, sink)) = hand_out else {
-                        self.total += to.len() + usize::from(plain);
-                        continue;
-                    };
-                    sink(super::LinkRef {
-                        kind: super::Kind::Html(attr),
-                        span: a.raw,
-                        place: super::Place::Known { line: 0, column: 0 },
-                        raw: &text_of(&src[a.raw.range()]),
-                        link: &link,
-                        target: plain.then_some(to.as_str()),
-                        error: None,
-                        extra: None,
-                    });
-                }
-                Then::Resolve { resolver, to } => {
-                    to.clear();
-                    let _ = resolver.resolve_into(&text_of(&a.value), to);
-                    self.total += to.len();
-                }
-            }
-        }
-    }
-    fn wanted_attrs(&self, name: &[u8]) -> Wanted {
-        wanted_attrs(name, false)
-    }
-    fn wants_value(&self, name: &[u8]) -> bool {
-        name == b"style" || link_attr_elements(name).is_some()
-    }
-}
-
 /// The attributes extraction reads of an `element`: all of one that can
 /// hold a link, else `style` (CSS `url()`), and `id` when the document's
 /// ids are wanted.
-fn wanted_attrs(element: &[u8], ids: bool) -> Wanted {
+pub(super) fn wanted_attrs(element: &[u8], ids: bool) -> Wanted {
     if link_element(element) {
         Wanted::All
     } else if ids {
@@ -666,14 +632,36 @@ pub(crate) struct HtmlLinks<'a> {
 const STYLE_URL: HtmlAttr =
     HtmlAttr { element: &"style", attribute: &"url()" };
 
+/// Where the HTML a [`HtmlLinks`] reads stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HtmlSource {
+    /// A whole HTML document.
+    Document,
+    /// Raw HTML inside a Markdown document, at `offset` in its text.
+    InMarkdown { offset: usize },
+}
+
+/// Whether a [`HtmlLinks`] gathers the runs of text, for the finder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TextRuns {
+    /// Each run of text is kept in [`HtmlLinks::texts`].
+    Gather,
+    /// Text is read past.
+    Skip,
+}
+
 impl<'a> HtmlLinks<'a> {
-    pub(crate) fn new(
+    pub(super) fn new(
         src: &'a [u8],
-        offset: usize,
-        in_markdown: bool,
-        text: bool,
+        source: HtmlSource,
+        text_runs: TextRuns,
         links: &'a mut Vec<RawLink>,
     ) -> Self {
+        let (offset, in_markdown) = match source {
+            HtmlSource::Document => (0, false),
+            HtmlSource::InMarkdown { offset } => (offset, true),
+        };
+        let text = text_runs == TextRuns::Gather;
         HtmlLinks {
             src,
             offset,
@@ -889,27 +877,54 @@ mod tests {
         assert_eq!(pieces(Value::Url, "  "), [""]);
     }
 
-    /// The bench's floors count what they say: the link values, and their
-    /// targets, of the link attributes only.
+    /// Every kind of link the table makes has its name, as `Display`
+    /// writes it.
     #[test]
-    fn the_floors_count_link_values_and_targets() {
-        let html = br#"<p id=x title=t><a href="b.html" rel=r>a</a><img src="&amp;c">"#;
-        assert_eq!(count_link_values(html), "b.html".len() + "&c".len());
-        assert_eq!(
-            count_link_targets(html, "https://h/d/"),
-            "https://h/d/b.html".len() + "https://h/d/&c".len()
-        );
-        assert_eq!(
-            count_link_handed_out(html, "https://h/d/"),
-            "b.html".len() + "&c".len() + 2
-        );
-        // A value that fails the check has no target.
-        assert_eq!(count_link_handed_out(b"<a href='a b'>", "https://h/"), 3);
-        // And one for each plain value (`&` is one).
-        assert_eq!(
-            count_link_concatenated(html, "https://h/d/"),
-            "https://h/d/b.html".len() + "https://h/d/&c".len() + 2
-        );
+    fn every_html_kind_has_its_name() {
+        let attrs: &[&[u8]] = &[
+            b"href",
+            b"xlink:href",
+            b"src",
+            b"srcset",
+            b"data-src",
+            b"data-srcset",
+            b"imagesrcset",
+            b"ping",
+            b"poster",
+            b"action",
+            b"formaction",
+            b"data",
+            b"cite",
+            b"longdesc",
+            b"background",
+            b"lowsrc",
+            b"dynsrc",
+            b"codebase",
+            b"classid",
+            b"archive",
+            b"manifest",
+            b"profile",
+        ];
+        for attr in attrs {
+            let (lists, _, _) = link_attr_elements(attr).unwrap();
+            for element in lists.iter().flat_map(|l| l.iter()) {
+                let (a, _) = link_attr(element.as_bytes(), attr).unwrap();
+                let kind = super::super::Kind::Html(a);
+                assert_eq!(kind.as_str(), kind.to_string());
+            }
+        }
+        let metas = ["refresh", "og:url", "og:image", "twitter:image"]
+            .map(|m| HtmlAttr { element: &"meta", attribute: leak(m) });
+        for a in [STYLE_URL, link_attr(b"p", b"style").unwrap().0]
+            .into_iter()
+            .chain(metas)
+        {
+            assert_eq!(
+                super::super::Kind::Html(a).as_str(),
+                html_kind_name(a)
+            );
+            assert_ne!(html_kind_name(a), "html");
+        }
     }
 
     #[test]
@@ -985,10 +1000,15 @@ mod tests {
     /// attributes, with or without ids.
     fn gathered(html: &[u8], filter: bool, ids: bool) -> String {
         let mut links = vec![];
-        let mut sink = HtmlLinks::new(html, 0, false, true, &mut links);
+        let mut sink = HtmlLinks::new(
+            html,
+            HtmlSource::Document,
+            TextRuns::Gather,
+            &mut links,
+        );
         sink.filter = filter;
         sink.ids = ids.then(Vec::new);
-        super::super::tags::for_each_tag(html, &mut sink);
+        super::super::tokenizer::for_each_tag(html, &mut sink);
         let (base, ids, texts) = (sink.base, sink.ids, sink.texts);
         format!("{links:?} {base:?} {ids:?} {texts:?}")
     }

@@ -33,14 +33,6 @@ pub(crate) fn options(gfm: bool) -> Options {
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
 }
 
-/// The number of events pulldown-cmark gives for `text`, parsed with
-/// extraction's options and no handler: the bare parse that the links
-/// bench and `examples/links_floor.rs` hold extraction to.
-#[doc(hidden)]
-pub fn count_markdown_events(text: &str) -> usize {
-    Parser::new_ext(text, options(true)).into_offset_iter().count()
-}
-
 /// Where the rest of a document goes: text runs to the finder, HTML to
 /// the HTML reader.
 #[derive(Debug, Default)]

@@ -11,8 +11,8 @@ use std::convert::Infallible;
 
 use html5gum::{Emitter, Error, State, Tokenizer};
 
-use super::tags::{Attr, StartTag, TagSink, TextState, Tree};
 use super::tokenizer;
+use super::tokenizer::{Attr, StartTag, TagSink, TextState, Tree};
 use crate::Span;
 
 /// What the current token is.
@@ -278,7 +278,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
 }
 
 /// Tokenizes `html` with html5gum and tells `sink` what
-/// [`super::tags::run`] would.
+/// [`super::tokenizer::run`] would.
 pub(crate) fn run<S: TagSink>(html: &[u8], sink: &mut S, switch_states: bool) {
     let emitter = TagEmitter::new(sink, switch_states);
     let tok = Tokenizer::new_with_emitter(html, emitter);

@@ -22,8 +22,9 @@
 //! target (5.2.2 keeps all of it, and its path has no dot segment to
 //! remove), copied as it stands.
 
-use super::target::needs_no_repair;
-use crate::syntax::chars::{DIGIT, PCHAR, Table, UNRESERVED, is_pct_encoded};
+use crate::syntax::chars::{
+    DIGIT, PCHAR, Table, UNRESERVED, is_pct_encoded, needs_no_repair,
+};
 
 /// Path bytes a qualifying link may hold: `pchar` and `/`, but `:` (a
 /// colon in the first segment would make it a scheme) and `%` (taken
@@ -203,7 +204,7 @@ fn leading_dots(b: &[u8]) -> (usize, usize) {
 
 /// Where the path of `b` (what follows its leading dot segments) ends,
 /// when its query and fragment are plain too (what the repairs leave as
-/// they are, see `target::needs_no_repair`).
+/// they are, see `syntax::chars::needs_no_repair`).
 fn plain_end(b: &[u8]) -> Option<usize> {
     path_end(b).filter(|&end| needs_no_repair(&b[end..]))
 }
@@ -262,7 +263,6 @@ fn full(base: &str, reference: &str) -> Option<String> {
 /// Panics unless, wherever the shortcut takes `link`, it gives what the
 /// full path gives against `base`: for the `shortcut` fuzz target.
 #[cfg(feature = "internals")]
-#[doc(hidden)]
 pub fn differential(base: &str, link: &str) {
     let Some(s) = Shortcut::new(|r| full(base, r)) else {
         return;
@@ -357,7 +357,7 @@ mod tests {
     /// The runs' tables are the ABNF's sets.
     #[test]
     fn the_classes_are_the_sets() {
-        use crate::links::target::KEPT;
+        use crate::syntax::chars::KEPT_AS_IS as KEPT;
         use crate::syntax::chars::QUERY;
         for b in 0..=255u8 {
             // A path's plain run: `pchar` and `/` but `:`, `%`, `.`, `/`.
@@ -376,13 +376,13 @@ mod tests {
     }
 
     /// Whether a query and fragment are plain, read a byte at a time: what
-    /// `target::needs_no_repair` reads a run at a time.
+    /// `syntax::chars::needs_no_repair` reads a run at a time.
     fn query_is_plain_naive(b: &[u8]) -> bool {
         let mut hash = false;
         let mut i = 0;
         while i < b.len() {
             match b[i] {
-                c if crate::links::target::KEPT.contains(c) => i += 1,
+                c if crate::syntax::chars::KEPT_AS_IS.contains(c) => i += 1,
                 b'#' if !hash => {
                     hash = true;
                     i += 1;

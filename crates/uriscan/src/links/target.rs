@@ -6,29 +6,60 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use super::shortcut::Shortcut;
-use crate::syntax::chars::{QUERY, Table, is_pct_encoded};
+use crate::syntax::chars::needs_no_repair;
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
 use crate::syntax::{ParseError, Parser, UriRef};
 
-/// Why a link names no target.
+/// Why a link names no target: [`kind`](LinkError::kind) says what is
+/// wrong, `Display` says it for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError {
+    kind: LinkErrorKind,
+    /// The base that is not a URI, for [`LinkErrorKind::InvalidBase`].
+    base: Option<Box<str>>,
+}
+
+/// What is wrong with a link, for a [`LinkError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum LinkError {
+pub enum LinkErrorKind {
     /// The link is not a URI reference, even after the repairs browsers
     /// make (see [`repair`]); the error is the parser's, on the repaired
     /// text.
     Invalid(ParseError),
     /// The base URI in effect (`<base href>`, or the one given) is not a
-    /// URI, so a relative link cannot be resolved.
-    InvalidBase(String),
+    /// URI, so a relative link cannot be resolved: see
+    /// [`LinkError::base`].
+    InvalidBase,
+}
+
+impl LinkError {
+    /// What is wrong.
+    pub fn kind(&self) -> &LinkErrorKind {
+        &self.kind
+    }
+    /// The base URI that is not one, for [`LinkErrorKind::InvalidBase`].
+    pub fn base(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+    /// The link, repaired, is no URI reference: `error` says why.
+    pub(crate) fn invalid(error: ParseError) -> LinkError {
+        LinkError { kind: LinkErrorKind::Invalid(error), base: None }
+    }
+    /// The base a relative link needs, `base`, is no URI.
+    fn invalid_base(base: &str) -> LinkError {
+        LinkError { kind: LinkErrorKind::InvalidBase, base: Some(base.into()) }
+    }
 }
 
 impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LinkError::Invalid(e) => write!(f, "not a URI reference: {e}"),
-            LinkError::InvalidBase(b) => write!(f, "invalid base URI {b:?}"),
+        match &self.kind {
+            LinkErrorKind::Invalid(e) => write!(f, "not a URI reference: {e}"),
+            LinkErrorKind::InvalidBase => {
+                write!(f, "invalid base URI {:?}", self.base().unwrap_or(""))
+            }
         }
     }
 }
@@ -49,6 +80,16 @@ pub(crate) fn scheme_of(link: &str) -> Option<&str> {
     crate::syntax::is_scheme(s).then_some(s)
 }
 
+/// The scheme of the base a link is repaired against, for [`repair`]:
+/// browsers read `\` as `/` in the URL standard's special schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BaseScheme {
+    /// `http`, `https`, `ftp`, `ws`, `wss` or `file`.
+    Special,
+    /// Any other scheme, or no base.
+    Other,
+}
+
 /// The repairs a browser makes to a link before parsing it, so that what
 /// works in a browser is not called broken:
 ///
@@ -65,23 +106,23 @@ pub(crate) fn scheme_of(link: &str) -> Option<&str> {
 ///
 /// The authority is left as written: a space in a host is an error, as it
 /// is for a browser.
-pub fn repair(link: &str, base_is_special: bool) -> Cow<'_, str> {
+pub fn repair(link: &str, base: BaseScheme) -> Cow<'_, str> {
     if needs_no_repair(link.as_bytes()) {
         // The common case: nothing to repair (no space or control to trim
         // either), nothing to copy.
         return Cow::Borrowed(link);
     }
-    Cow::Owned(repair_copy(link, base_is_special))
+    Cow::Owned(repair_copy(link, base))
 }
 
 /// [`repair`] by its steps, always copying: the reference that its no-copy
 /// path is held to.
-fn repair_copy(link: &str, base_is_special: bool) -> String {
+fn repair_copy(link: &str, base: BaseScheme) -> String {
     let is_c0_or_space = |c: char| c <= ' ';
     let trimmed = link.trim_matches(is_c0_or_space);
     let special = match scheme_of(trimmed) {
         Some(s) => is_special(s),
-        None => base_is_special,
+        None => base == BaseScheme::Special,
     };
     let mut s: String = trimmed
         .chars()
@@ -145,34 +186,6 @@ fn repair_copy(link: &str, base_is_special: bool) -> String {
     out
 }
 
-/// Whether `link` is ASCII made only of the characters RFC 3986 allows
-/// (`%` with two hex digits, one `#` at most): what [`repair`] would
-/// leave as it is, decided in one pass without a copy.
-pub(super) fn needs_no_repair(link: &[u8]) -> bool {
-    let mut hash = false;
-    let mut i = 0;
-    loop {
-        // Every link passes here: the run of common bytes in a tight loop
-        // (one lookup a byte, not a chain of range tests), a branch only
-        // where it stops.
-        i += KEPT.prefix_len(&link[i..]);
-        match link.get(i) {
-            None => return true,
-            Some(b'#') if !hash => {
-                hash = true;
-                i += 1;
-            }
-            Some(b'%') if is_pct_encoded(&link[i..]) => i += 3,
-            Some(_) => return false,
-        }
-    }
-}
-
-/// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
-/// `query = *( pchar / "/" / "?" )` but `%` (checked with its two hex
-/// digits): the unreserved and reserved characters but `#`, `[` and `]`.
-pub(super) const KEPT: Table = QUERY.without(Table::new(b"%"));
-
 /// The base a document's links resolve against, parsed once.
 #[derive(Debug)]
 pub(crate) struct Base {
@@ -212,7 +225,9 @@ impl Base {
             .ok()
             .and_then(|b| b.scheme())
             .is_some_and(is_special);
-        Resolver { parser, base, root, special, shortcut: OnceCell::new() }
+        let base_scheme =
+            if special { BaseScheme::Special } else { BaseScheme::Other };
+        Resolver { parser, base, root, base_scheme, shortcut: OnceCell::new() }
     }
 }
 
@@ -221,7 +236,7 @@ pub(crate) struct Resolver<'b> {
     parser: Parser,
     base: Result<UriRef<'b>, &'b str>,
     root: Option<UriRef<'b>>,
-    special: bool,
+    base_scheme: BaseScheme,
     /// The base's prefixes for plain relative links, found at the first
     /// link: a document of absolute links only never needs them.
     shortcut: OnceCell<Option<Shortcut>>,
@@ -259,15 +274,13 @@ impl Resolver<'_> {
                 return Ok(());
             }
         }
-        let repaired = repair(link, self.special);
+        let repaired = repair(link, self.base_scheme);
         let reference = self
             .parser
             .parse_reference(&repaired)
-            .map_err(LinkError::Invalid)?;
-        let base = self
-            .base
-            .as_ref()
-            .map_err(|b| LinkError::InvalidBase((*b).to_owned()))?;
+            .map_err(LinkError::invalid)?;
+        let base =
+            self.base.as_ref().map_err(|b| LinkError::invalid_base(b))?;
         if let Some(root) = &self.root
             && reference.scheme().is_none()
             && reference.authority().is_none()
@@ -279,14 +292,13 @@ impl Resolver<'_> {
             let r = self
                 .parser
                 .parse_reference(&local)
-                .map_err(LinkError::Invalid)?;
-            return resolve_into(root, &r, out).map_err(|_| {
-                LinkError::InvalidBase(root.as_str().to_owned())
-            });
+                .map_err(LinkError::invalid)?;
+            return resolve_into(root, &r, out)
+                .map_err(|_| LinkError::invalid_base(root.as_str()));
         }
         resolve_into(base, &reference, out).map_err(|e| match e.kind() {
-            ResolveErrorKind::InvalidReference(p) => LinkError::Invalid(p),
-            _ => LinkError::InvalidBase(base.as_str().to_owned()),
+            ResolveErrorKind::InvalidReference(p) => LinkError::invalid(p),
+            _ => LinkError::invalid_base(base.as_str()),
         })
     }
 }
@@ -304,10 +316,19 @@ pub fn percent_decode(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// What a path names, for [`file_uri`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathKind {
+    /// A file: its URI is the path's.
+    File,
+    /// A directory: its URI ends in `/`, so that links resolve inside it.
+    Directory,
+}
+
 /// The `file:` URI of an absolute path (RFC 8089), with every byte that
-/// is not allowed in a path segment percent-encoded. `dir` adds the
-/// trailing `/` of a directory.
-pub fn file_uri(path: &std::path::Path, dir: bool) -> String {
+/// is not allowed in a path segment percent-encoded; a
+/// [`Directory`](PathKind::Directory)'s ends in `/`.
+pub fn file_uri(path: &std::path::Path, kind: PathKind) -> String {
     let bytes = path_bytes(path);
     let mut out = String::from("file://");
     if !bytes.starts_with(b"/") {
@@ -324,7 +345,7 @@ pub fn file_uri(path: &std::path::Path, dir: bool) -> String {
             out.push_str(&format!("%{b:02X}"));
         }
     }
-    if dir && !out.ends_with('/') {
+    if kind == PathKind::Directory && !out.ends_with('/') {
         out.push('/');
     }
     out
@@ -397,24 +418,36 @@ mod tests {
 
     #[test]
     fn repairs_are_those_of_browsers() {
-        assert!(matches!(repair("a/b?c=d", false), Cow::Borrowed(_)));
-        assert!(matches!(repair("a/%41#f", false), Cow::Borrowed(_)));
-        assert_eq!(repair("a/b?c#d", false), "a/b?c#d");
-        assert_eq!(repair("  a b.png\n", false), "a%20b.png");
-        assert_eq!(repair("a\tb\nc", false), "abc");
-        assert_eq!(repair("http:\\\\h\\a\\b", false), "http://h/a/b");
-        assert_eq!(repair("a\\b", true), "a/b");
-        assert_eq!(repair("a\\b", false), "a%5Cb");
-        assert_eq!(repair("x#a#b", false), "x#a%23b");
-        assert_eq!(repair("100%", false), "100%25");
-        assert_eq!(repair("%41%4", false), "%41%254");
+        assert!(matches!(
+            repair("a/b?c=d", BaseScheme::Other),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            repair("a/%41#f", BaseScheme::Other),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(repair("a/b?c#d", BaseScheme::Other), "a/b?c#d");
+        assert_eq!(repair("  a b.png\n", BaseScheme::Other), "a%20b.png");
+        assert_eq!(repair("a\tb\nc", BaseScheme::Other), "abc");
         assert_eq!(
-            repair("/wiki/ジョン・スミス", false),
+            repair("http:\\\\h\\a\\b", BaseScheme::Other),
+            "http://h/a/b"
+        );
+        assert_eq!(repair("a\\b", BaseScheme::Special), "a/b");
+        assert_eq!(repair("a\\b", BaseScheme::Other), "a%5Cb");
+        assert_eq!(repair("x#a#b", BaseScheme::Other), "x#a%23b");
+        assert_eq!(repair("100%", BaseScheme::Other), "100%25");
+        assert_eq!(repair("%41%4", BaseScheme::Other), "%41%254");
+        assert_eq!(
+            repair("/wiki/ジョン・スミス", BaseScheme::Other),
             "/wiki/ジョン・スミス"
         );
-        assert_eq!(repair("a{b}|c", false), "a%7Bb%7D%7Cc");
+        assert_eq!(repair("a{b}|c", BaseScheme::Other), "a%7Bb%7D%7Cc");
         // The authority is left alone: a space in a host stays an error.
-        assert_eq!(repair("http://a b/c d", false), "http://a b/c%20d");
+        assert_eq!(
+            repair("http://a b/c d", BaseScheme::Other),
+            "http://a b/c%20d"
+        );
     }
 
     proptest::proptest! {
@@ -430,8 +463,10 @@ mod tests {
         ) {
             let at = at % (kept.len() + 1);
             let link = format!("{}{other}{}", &kept[..at], &kept[at..]);
-            let fast = repair(&link, special);
-            proptest::prop_assert_eq!(fast.as_ref(), repair_copy(&link, special));
+            let base =
+                if special { BaseScheme::Special } else { BaseScheme::Other };
+            let fast = repair(&link, base);
+            proptest::prop_assert_eq!(fast.as_ref(), repair_copy(&link, base));
         }
     }
 
@@ -467,8 +502,8 @@ mod tests {
             "file:///repo/docs/a%20b.png"
         );
         assert!(matches!(
-            base.resolver().resolve("http://a:port/"),
-            Err(LinkError::Invalid(_))
+            base.resolver().resolve("http://a:port/").unwrap_err().kind(),
+            LinkErrorKind::Invalid(_)
         ));
         let web = Base::new(Some("http://h/a/b"), None).unwrap();
         assert_eq!(web.resolver().resolve("/x").unwrap(), "http://h/x");
@@ -478,10 +513,13 @@ mod tests {
     #[test]
     fn file_uris_round_trip() {
         let p = std::path::Path::new("/a b/c#d/é%.md");
-        let u = file_uri(p, false);
+        let u = file_uri(p, PathKind::File);
         assert_eq!(u, "file:///a%20b/c%23d/%C3%A9%25.md");
         assert_eq!(file_path(&u).unwrap(), p);
-        assert_eq!(file_uri(std::path::Path::new("/r"), true), "file:///r/");
+        assert_eq!(
+            file_uri(std::path::Path::new("/r"), PathKind::Directory),
+            "file:///r/"
+        );
         assert_eq!(file_path("http://a/b"), None);
         assert_eq!(
             file_path("file://localhost/x").unwrap(),

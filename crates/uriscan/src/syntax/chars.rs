@@ -207,6 +207,34 @@ pub fn is_pct_encoded(bytes: &[u8]) -> bool {
     matches!(bytes, [b'%', h, l, ..] if HEXDIG.contains(*h) && HEXDIG.contains(*l))
 }
 
+/// Whether `link` is ASCII made only of the characters RFC 3986 allows
+/// (`%` with two hex digits, one `#` at most): what `links::repair`
+/// would leave as it is, decided in one pass without a copy.
+pub(crate) fn needs_no_repair(link: &[u8]) -> bool {
+    let mut hash = false;
+    let mut i = 0;
+    loop {
+        // Every link passes here: the run of common bytes in a tight loop
+        // (one lookup a byte, not a chain of range tests), a branch only
+        // where it stops.
+        i += KEPT_AS_IS.prefix_len(&link[i..]);
+        match link.get(i) {
+            None => return true,
+            Some(b'#') if !hash => {
+                hash = true;
+                i += 1;
+            }
+            Some(b'%') if is_pct_encoded(&link[i..]) => i += 3,
+            Some(_) => return false,
+        }
+    }
+}
+
+/// The bytes [`needs_no_repair`] lets through as they are: RFC 3986's
+/// `query = *( pchar / "/" / "?" )` but `%` (checked with its two hex
+/// digits): the unreserved and reserved characters but `#`, `[` and `]`.
+pub(crate) const KEPT_AS_IS: Table = QUERY.without(Table::new(b"%"));
+
 #[cfg(test)]
 mod tests {
     use super::*;

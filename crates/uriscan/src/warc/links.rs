@@ -148,7 +148,7 @@ fn document_links(
     });
     let Some(format) = payload_format(media.as_deref(), doc) else { return };
     let charset = content_type
-        .and_then(crate::links::charset::charset_param)
+        .and_then(crate::links::reader_api::charset_param)
         .map(|e| e.name());
     let mut page = Page::new(doc, format);
     if let Some(t) = url {

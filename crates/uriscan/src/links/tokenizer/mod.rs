@@ -1,5 +1,5 @@
 //! Our own WHATWG tokenizer (HTML standard 13.2.5), for the tag layer: it
-//! reads what [`super::tags`] tells a [`TagSink`] and skips the rest as
+//! reads what [`sink`] tells a [`TagSink`] and skips the rest as
 //! fast as it can.
 //!
 //! Links need start tags, their attributes, and where text runs lie; not
@@ -23,10 +23,13 @@ mod entities;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use decode::decode;
+mod sink;
 
-use super::tags::{StartTag, TagSink, TextState, Tree, Wanted};
 use crate::Span;
+pub(crate) use decode::decode;
+#[cfg(any(test, feature = "internals"))]
+pub(crate) use sink::Attr;
+pub(crate) use sink::{StartTag, TagSink, TextState, Tree, Wanted};
 
 /// Whitespace inside a tag: the standard's four, and the carriage return,
 /// which the input stream's preprocessing turns into a line feed.
@@ -39,7 +42,14 @@ fn is_space(b: u8) -> bool {
 /// is open (markup that the input ends inside ends the text before it).
 const IN_MARKUP: usize = usize::MAX;
 
-/// Tokenizes `html` and tells `sink` what [`super::tags::run`] says.
+/// Tokenizes `html` and tells `sink` of every start tag (and text run).
+pub(crate) fn for_each_tag<S: TagSink>(html: &[u8], sink: &mut S) {
+    run(html, sink, true);
+}
+
+/// Tokenizes `html` and tells `sink` what [`for_each_tag`] does, with the
+/// one knob the html5lib tests need: `switch_states` off, no state
+/// switches (they tokenize without a tree builder).
 pub(crate) fn run<S: TagSink>(html: &[u8], sink: &mut S, switch_states: bool) {
     let wants_style = sink.wants_style();
     let text = sink.wants_text() || wants_style;

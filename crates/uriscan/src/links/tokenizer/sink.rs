@@ -1,7 +1,7 @@
 //! The start tags of an HTML document, with their attributes decoded and
 //! located, and its text: what links need of the WHATWG tokenizer
-//! (section 13.2.5 of the HTML standard), which [`super::tokenizer`]
-//! implements.
+//! (section 13.2.5 of the HTML standard), which [`super`] implements: the
+//! sink it tells, and what it is told.
 //!
 //! A [`TagSink`] is told of
 //!
@@ -60,14 +60,14 @@ const LINEAR_ATTRS: usize = 32;
 
 impl StartTag {
     /// Empties the tag for the next one.
-    pub(super) fn clear(&mut self) {
+    pub(in crate::links) fn clear(&mut self) {
         self.name.clear();
         self.len = 0;
         self.names.clear();
     }
 
     /// A new attribute, empty, with its value's span at `pos`.
-    pub(super) fn push_attr(&mut self, pos: usize) -> &mut Attr {
+    pub(in crate::links) fn push_attr(&mut self, pos: usize) -> &mut Attr {
         if self.len == self.attrs.len() {
             self.attrs.push(Attr::default());
         }
@@ -82,14 +82,14 @@ impl StartTag {
     }
 
     /// The attribute being read (the last pushed).
-    pub(super) fn last_attr(&mut self) -> Option<&mut Attr> {
+    pub(in crate::links) fn last_attr(&mut self) -> Option<&mut Attr> {
         self.attrs[..self.len].last_mut()
     }
 
     /// Drops the last attribute if an earlier one has its name (its name
     /// is complete); says whether it did.
     #[inline]
-    pub(super) fn drop_duplicate(&mut self) -> bool {
+    pub(in crate::links) fn drop_duplicate(&mut self) -> bool {
         let Some((last, earlier)) = self.attrs[..self.len].split_last() else {
             return false;
         };
@@ -287,34 +287,4 @@ impl Tree {
             sink.text(span);
         }
     }
-}
-
-/// Tokenizes `html` and tells `sink` of every start tag (and text run).
-pub(crate) fn for_each_tag<S: TagSink>(html: &[u8], sink: &mut S) {
-    run(html, sink, true);
-}
-
-/// Like [`for_each_tag`], with the one knob the html5lib tests need: no
-/// state switches (they tokenize without a tree builder).
-pub(crate) fn run<S: TagSink>(html: &[u8], sink: &mut S, switch_states: bool) {
-    super::tokenizer::run(html, sink, switch_states);
-}
-
-/// The number of start tags in `html`, read by the tokenizer that
-/// extraction runs with a sink that wants nothing else: the bare
-/// tokenizer, for the links bench.
-#[doc(hidden)]
-pub fn count_start_tags(html: &[u8]) -> usize {
-    struct Count(usize);
-    impl TagSink for Count {
-        fn start_tag(&mut self, _tag: &StartTag) {
-            self.0 += 1;
-        }
-        fn wants_value(&self, _name: &[u8]) -> bool {
-            false
-        }
-    }
-    let mut count = Count(0);
-    for_each_tag(html, &mut count);
-    count.0
 }

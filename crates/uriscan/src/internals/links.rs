@@ -1,0 +1,9 @@
+//! Hooks into [`crate::links`]: the floors of the links bench (each a
+//! part of extraction alone) and the differential tests of the fuzz
+//! targets.
+
+pub use crate::links::hooks::{
+    count_link_concatenated, count_link_handed_out, count_link_targets,
+    count_link_values, count_markdown_events, count_start_tags, differential,
+    shortcut_differential,
+};

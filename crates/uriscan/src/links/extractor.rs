@@ -1,0 +1,336 @@
+//! The extraction driver: [`LinkExtractor`] reads a [`Page`] with the
+//! reader of its format, then resolves and hands out each link in
+//! document order.
+
+use std::borrow::Cow;
+
+use super::scratch::Scratch;
+use super::{
+    BaseScheme, Format, Link, LinkError, LinkRef, Page, Place, charset,
+    repair, target, text_of,
+};
+use crate::Span;
+use crate::scanning::Finder;
+
+/// Configures a [`LinkExtractor`].
+#[derive(Clone, Debug)]
+pub struct LinkExtractorBuilder {
+    include_code: bool,
+    include_text: bool,
+    gfm: bool,
+    finder: Option<Finder>,
+}
+
+impl Default for LinkExtractorBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LinkExtractorBuilder {
+    /// The defaults: no code, no HTML text, the GitHub extensions on.
+    pub fn new() -> Self {
+        LinkExtractorBuilder {
+            include_code: false,
+            include_text: false,
+            gfm: true,
+            finder: None,
+        }
+    }
+    /// Whether the URIs in Markdown code spans and blocks are listed, as
+    /// [`Kind::Code`]. Default: no.
+    pub fn include_code(&mut self, yes: bool) -> &mut Self {
+        self.include_code = yes;
+        self
+    }
+    /// Whether the bare URIs in HTML text are listed, as [`Kind::Text`].
+    /// Default: no.
+    pub fn include_text(&mut self, yes: bool) -> &mut Self {
+        self.include_text = yes;
+        self
+    }
+    /// Whether Markdown is read with the GitHub extensions (tables,
+    /// strikethrough, footnotes, task lists, heading attributes) and front
+    /// matter; without them, as plain CommonMark. Default: yes.
+    pub fn github_extensions(&mut self, yes: bool) -> &mut Self {
+        self.gfm = yes;
+        self
+    }
+    /// The finder for bare URIs in text. Default: [`Finder::new`].
+    pub fn finder(&mut self, finder: Finder) -> &mut Self {
+        self.finder = Some(finder);
+        self
+    }
+    /// The extractor.
+    pub fn build(&self) -> LinkExtractor {
+        LinkExtractor {
+            include_code: self.include_code,
+            include_text: self.include_text,
+            gfm: self.gfm,
+            finder: self.finder.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// Reads documents for their links. Build it once and share it: it is
+/// `Send + Sync`, and holds no per-document state.
+///
+/// Each thread that reads a page keeps the buffer of the page's links, up
+/// to 8 MB, for its next page: the pages of a crawl or a site, read one
+/// after another, then take no fresh memory for it.
+#[derive(Clone, Debug)]
+pub struct LinkExtractor {
+    pub(super) include_code: bool,
+    pub(super) include_text: bool,
+    pub(super) gfm: bool,
+    pub(super) finder: Finder,
+}
+
+impl Default for LinkExtractor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LinkExtractor {
+    /// An extractor with the defaults of [`LinkExtractorBuilder::new`].
+    pub fn new() -> LinkExtractor {
+        LinkExtractorBuilder::new().build()
+    }
+    /// A builder.
+    pub fn builder() -> LinkExtractorBuilder {
+        LinkExtractorBuilder::new()
+    }
+
+    /// The links of `page`, in document order.
+    ///
+    /// A document's links are gathered whole before the first is handed
+    /// out, since a `<base href>` anywhere in it changes them all.
+    pub fn extract(&self, page: &Page<'_>) -> Links {
+        self.extract_inner(page, &mut None)
+    }
+
+    /// The links of `page`, and for an HTML page its anchors: the fragment
+    /// identifiers a link's `#fragment` can reach (every element's `id`,
+    /// every `a@name`), read in the same pass: what a link checker needs
+    /// of each document it reads.
+    pub fn extract_with_anchors(
+        &self,
+        page: &Page<'_>,
+    ) -> (Links, Option<Vec<String>>) {
+        let mut ids = (page.format == Format::Html).then(Vec::new);
+        let links = self.extract_inner(page, &mut ids);
+        (links, ids)
+    }
+
+    /// Hands each link of `page` to `f`, in document order, borrowed:
+    /// the same links as [`extract`](LinkExtractor::extract), without
+    /// an allocation for each. What a caller that reads each link once
+    /// (prints it, counts it, keeps a few facts of it) uses.
+    ///
+    /// ```
+    /// use uriscan::links::{Format, LinkExtractor, Page};
+    ///
+    /// let html = br#"<a href="a.html">a</a> <img src="/logo.png">"#;
+    /// let page = Page::new(html, Format::Html).url("https://example.com/docs/");
+    /// let mut targets = String::new();
+    /// LinkExtractor::new().for_each(&page, |link| {
+    ///     targets.push_str(link.target().unwrap_or("-"));
+    ///     targets.push(' ');
+    /// });
+    /// assert_eq!(targets, "https://example.com/docs/a.html https://example.com/logo.png ");
+    /// ```
+    pub fn for_each(&self, page: &Page<'_>, mut f: impl FnMut(LinkRef<'_>)) {
+        self.visit(page, &mut None, &mut CallEach(&mut f));
+    }
+
+    /// [`for_each`](LinkExtractor::for_each), and for an HTML page its
+    /// anchors, as [`extract_with_anchors`](LinkExtractor::extract_with_anchors)
+    /// gives them.
+    pub fn for_each_with_anchors(
+        &self,
+        page: &Page<'_>,
+        mut f: impl FnMut(LinkRef<'_>),
+    ) -> Option<Vec<String>> {
+        let mut ids = (page.format == Format::Html).then(Vec::new);
+        self.visit(page, &mut ids, &mut CallEach(&mut f));
+        ids
+    }
+
+    fn extract_inner(
+        &self,
+        page: &Page<'_>,
+        ids: &mut Option<Vec<String>>,
+    ) -> Links {
+        let mut keep = KeepLinks(vec![]);
+        self.visit(page, ids, &mut keep);
+        Links { inner: keep.0.into_iter() }
+    }
+
+    fn visit(
+        &self,
+        page: &Page<'_>,
+        ids: &mut Option<Vec<String>>,
+        sink: &mut dyn LinkSink,
+    ) {
+        let mut raw = Scratch::take();
+        let (decoded, html_base) = self.read(page, &mut raw, ids);
+        raw.sort_by_key(|l| l.span.start);
+        sink.expect(raw.len());
+        let base = resolution_base(page, html_base.as_deref());
+        let own_base = html_base.is_some() && page.base.is_none();
+        // `<base href>` itself resolves against the page, not itself.
+        let page_base = target::Base::new(page.url, page.root);
+        let resolver = base.as_ref().map(target::Base::resolver);
+        let page_resolver = page_base.as_ref().map(target::Base::resolver);
+        let text = decoded.text.as_bytes();
+        // Links are in document order: their lines are counted forward,
+        // as far as the sink asks.
+        let lines = charset::Lines::new(&decoded);
+        // One buffer for every target, lent to each link in turn.
+        let mut target = String::new();
+        for (i, r) in raw.iter().enumerate() {
+            // The links of a large page are resolved after the whole page
+            // is read, when its first bytes have long left the cache: each
+            // link's text is asked for a few links ahead of its turn.
+            if let Some(ahead) = raw.get(i + PREFETCH_AHEAD) {
+                prefetch(text, ahead.span.start);
+            }
+            let start = decoded.byte_offset(r.span.start);
+            let end = decoded.byte_offset(r.span.end);
+            // Only a document's own `<base href>` changes the base, and
+            // only where the caller gave none.
+            let is_base = own_base
+                && r.kind.html_attr().is_some_and(|a| a.element() == "base");
+            let resolver = if is_base { &page_resolver } else { &resolver };
+            // A span on character boundaries (all of them, but for a
+            // guard) is text already: no UTF-8 check of its bytes.
+            let raw = match decoded.text.get(r.span.range()) {
+                Some(s) => Cow::Borrowed(s),
+                None => text_of(&text[r.span.range()]),
+            };
+            let link = r.link.as_deref().unwrap_or(&raw);
+            target.clear();
+            let (resolved, error) = match resolver {
+                None => (false, repair_error(link)),
+                Some(b) => match b.resolve_into(link, &mut target) {
+                    Ok(()) => (true, None),
+                    Err(e) => (false, Some(e)),
+                },
+            };
+            debug_assert!(!resolved || !target.is_empty());
+            sink.link(LinkRef {
+                kind: r.kind,
+                span: Span::new(start, end.max(start)),
+                place: Place::Counted { lines: &lines, at: r.span.start },
+                raw: &raw,
+                link,
+                target: resolved.then_some(target.as_str()),
+                error: error.as_ref(),
+                extra: r.extra.as_deref(),
+            });
+        }
+    }
+}
+
+/// How many links ahead [`LinkExtractor::visit`] asks for a link's text:
+/// far enough for a load from memory to land before the link's turn.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the CPU to bring in the cache line of `bytes[at]`, without
+/// waiting for it. Elsewhere than on x86-64, nothing.
+#[inline(always)]
+fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if at < bytes.len() {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: the pointer is inside `bytes`. A prefetch is a hint
+        // besides: it reads nothing the program sees and cannot fault,
+        // and SSE, which brings it, is in every x86-64 CPU.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
+}
+
+/// Where [`LinkExtractor::visit`] hands its links: told first how many
+/// will come.
+trait LinkSink {
+    fn expect(&mut self, _count: usize) {}
+    fn link(&mut self, link: LinkRef<'_>);
+}
+
+/// A caller's function, handed each link borrowed.
+struct CallEach<'f, F>(&'f mut F);
+
+impl<F: FnMut(LinkRef<'_>)> LinkSink for CallEach<'_, F> {
+    fn link(&mut self, link: LinkRef<'_>) {
+        (self.0)(link)
+    }
+}
+
+/// Each link kept, for [`Links`].
+struct KeepLinks(Vec<Link>);
+
+impl LinkSink for KeepLinks {
+    fn expect(&mut self, count: usize) {
+        self.0.reserve_exact(count);
+    }
+    fn link(&mut self, link: LinkRef<'_>) {
+        self.0.push(link.to_link());
+    }
+}
+
+/// The base in effect for a page: the caller's, else the document's
+/// `<base href>` resolved against the page URL, else the page URL.
+fn resolution_base(
+    page: &Page<'_>,
+    html_base: Option<&str>,
+) -> Option<target::Base> {
+    if let Some(b) = page.base {
+        return target::Base::new(Some(b), None);
+    }
+    if let Some(h) = html_base {
+        // Resolved against the page like any of its links (a root-relative
+        // base goes under the root).
+        let resolved = match target::Base::new(page.url, page.root) {
+            Some(u) => u.resolver().resolve(h).ok(),
+            None => Some(h.to_owned()),
+        };
+        if let Some(r) = resolved {
+            // A base that is still a file (a built site's `<base
+            // href="sub/">`) keeps the root for root-relative links.
+            let root = page.root.filter(|_| r.starts_with("file:"));
+            return target::Base::new(Some(&r), root);
+        }
+    }
+    target::Base::new(page.url, page.root)
+}
+
+/// With no base, a link has no target; it is still malformed or not.
+pub(super) fn repair_error(link: &str) -> Option<LinkError> {
+    let repaired = repair(link, BaseScheme::Other);
+    crate::syntax::Parser::new()
+        .iri(true)
+        .parse_reference(&repaired)
+        .err()
+        .map(LinkError::invalid)
+}
+
+/// The links of one document, in document order.
+#[derive(Debug)]
+pub struct Links {
+    inner: std::vec::IntoIter<Link>,
+}
+
+impl Iterator for Links {
+    type Item = Link;
+    fn next(&mut self) -> Option<Link> {
+        self.inner.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Links {}

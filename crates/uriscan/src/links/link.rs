@@ -1,0 +1,401 @@
+//! One link of a document: kept ([`Link`]) or borrowed ([`LinkRef`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use super::{Kind, LinkError, Role, charset, file_path, html, percent_decode};
+use crate::Span;
+
+/// The rarer facts of a link, boxed so that the common link stays small.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Extra {
+    /// The `rel` tokens, lowercased, one space between.
+    pub(super) rel: Option<Box<str>>,
+    pub(super) hreflang: Option<Box<str>>,
+}
+
+impl Extra {
+    /// The extra facts, when there are any.
+    pub(super) fn new(
+        rel: Option<&[u8]>,
+        hreflang: Option<&[u8]>,
+    ) -> Option<Box<Extra>> {
+        // One string, not a vector of tokens joined: every `a` with a
+        // `rel` passes here.
+        let rel = rel.and_then(|r| {
+            let mut tokens = String::with_capacity(r.len());
+            for t in String::from_utf8_lossy(r).split_ascii_whitespace() {
+                if !tokens.is_empty() {
+                    tokens.push(' ');
+                }
+                tokens.push_str(t);
+            }
+            tokens.make_ascii_lowercase();
+            (!tokens.is_empty()).then(|| tokens.into_boxed_str())
+        });
+        let hreflang = hreflang
+            .map(|h| h.trim_ascii())
+            .filter(|h| !h.is_empty())
+            .map(|h| String::from_utf8_lossy(h).into());
+        (rel.is_some() || hreflang.is_some())
+            .then(|| Box::new(Extra { rel, hreflang }))
+    }
+}
+
+/// One link of a document.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Link {
+    kind: Kind,
+    span: Span,
+    line: u64,
+    column: u64,
+    // Sized to fit: a checker holds millions of links. The link, its target and its raw text (kept
+    // only where it differs from the link) share one allocation:
+    // `text[..link_end]` is the link, `text[link_end..target_end]` the
+    // target (none when empty: a target is an absolute URI), and the
+    // rest the raw text when `has_raw`. The error, rare, is boxed.
+    text: Box<str>,
+    link_end: usize,
+    target_end: usize,
+    has_raw: bool,
+    error: Option<Box<LinkError>>,
+    extra: Option<Box<Extra>>,
+}
+
+impl fmt::Debug for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Link")
+            .field("kind", &self.kind)
+            .field("span", &self.span)
+            .field("line", &self.line)
+            .field("column", &self.column)
+            .field("raw", &self.raw())
+            .field("link", &self.link())
+            .field("target", &self.target())
+            .field("error", &self.error)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
+impl Link {
+    /// A link of `kind` at `span`, its texts laid out in one allocation.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kind: Kind,
+        span: Span,
+        (line, column): (u64, u64),
+        link: &str,
+        target: Option<&str>,
+        raw: Option<&str>,
+        error: Option<LinkError>,
+        extra: Option<Box<Extra>>,
+    ) -> Link {
+        debug_assert!(target != Some(""), "a target is never empty");
+        let has_raw = raw.is_some();
+        let (target, raw) = (target.unwrap_or(""), raw.unwrap_or(""));
+        let mut text =
+            String::with_capacity(link.len() + target.len() + raw.len());
+        text.push_str(link);
+        text.push_str(target);
+        text.push_str(raw);
+        Link {
+            kind,
+            span,
+            line,
+            column,
+            text: text.into_boxed_str(),
+            link_end: link.len(),
+            target_end: link.len() + target.len(),
+            has_raw,
+            error: error.map(Box::new),
+            extra,
+        }
+    }
+
+    /// The link, borrowed: the view [`LinkExtractor::for_each`] hands
+    /// out, for code that reads both.
+    pub fn as_ref(&self) -> LinkRef<'_> {
+        LinkRef {
+            kind: self.kind,
+            span: self.span,
+            place: Place::Known { line: self.line, column: self.column },
+            raw: if self.has_raw {
+                &self.text[self.target_end..]
+            } else {
+                &self.text[..self.link_end]
+            },
+            link: &self.text[..self.link_end],
+            target: (self.target_end > self.link_end)
+                .then(|| &self.text[self.link_end..self.target_end]),
+            error: self.error.as_deref(),
+            extra: self.extra.as_deref(),
+        }
+    }
+    /// What the link is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The byte range of [`raw`](Link::raw) in the document.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// The 1-based line of the first byte of `raw`.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// The 1-based column of the first byte of `raw`, in bytes.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+    /// The link as written (entities and escapes not decoded); for a
+    /// Markdown reference link, the use (`[text][label]`).
+    pub fn raw(&self) -> &str {
+        self.as_ref().raw
+    }
+    /// The reference as the format defines it, before resolution:
+    /// entities and escapes decoded, whitespace stripped as browsers do.
+    pub fn link(&self) -> &str {
+        self.as_ref().link
+    }
+    /// The URI the link names, resolved against the document's base;
+    /// `None` when the link is malformed ([`Link::error`]) or relative
+    /// with no base known.
+    pub fn target(&self) -> Option<&str> {
+        self.as_ref().target
+    }
+    /// Why the link names no target, when it is malformed.
+    pub fn error(&self) -> Option<&LinkError> {
+        self.error.as_deref()
+    }
+    /// The fragment of the target (or of the link, without one),
+    /// percent-decoded.
+    pub fn fragment(&self) -> Option<Cow<'_, str>> {
+        self.as_ref().fragment()
+    }
+    /// The local file the target names, when it is a `file:` URI: its
+    /// path, percent-decoded.
+    pub fn file_path(&self) -> Option<std::path::PathBuf> {
+        self.as_ref().file_path()
+    }
+    /// The link's `rel` tokens (of its `a`, `area`, `link` or `form`, or
+    /// of an HTTP `Link` header), lowercased, separated by one space:
+    /// `nofollow ugc`, `canonical`, `stylesheet`.
+    ///
+    /// ```
+    /// use uriscan::links::{Format, LinkExtractor, Page, Role};
+    ///
+    /// let html = br#"<a rel="NoFollow ugc" href="/x">x</a>
+    /// <link rel=alternate hreflang=de href="/de/"><img src=a.png>"#;
+    /// let page = Page::new(html, Format::Html).url("https://example.com/");
+    /// let links: Vec<_> = LinkExtractor::new().extract(&page).collect();
+    /// assert_eq!(links[0].rel(), Some("nofollow ugc"));
+    /// assert_eq!(links[0].role(), Role::Navigate);
+    /// assert_eq!((links[1].rel(), links[1].hreflang()), (Some("alternate"), Some("de")));
+    /// assert_eq!(links[1].role(), Role::Other);
+    /// assert_eq!(links[2].role(), Role::Embed);
+    /// ```
+    pub fn rel(&self) -> Option<&str> {
+        self.as_ref().rel()
+    }
+    /// Whether `rel` holds `token` (ASCII case-insensitive).
+    pub fn has_rel(&self, token: &str) -> bool {
+        self.as_ref().has_rel(token)
+    }
+    /// The `hreflang` of a `link` or `a`.
+    pub fn hreflang(&self) -> Option<&str> {
+        self.as_ref().hreflang()
+    }
+    /// Whether following the link navigates, embeds, or neither.
+    pub fn role(&self) -> Role {
+        self.as_ref().role()
+    }
+
+    /// A link of an HTTP header field (`Location`, `Link`, ...) of kind
+    /// `kind`: `value` at `span`, resolved against `base`.
+    #[cfg(feature = "warc")]
+    pub(crate) fn from_header(
+        kind: Kind,
+        value: &str,
+        span: Span,
+        (line, column): (u64, u64),
+        base: Option<&str>,
+        rel: Option<&[u8]>,
+    ) -> Link {
+        let base = super::target::Base::new(base, None);
+        let (target, error) =
+            match base.as_ref().map(super::target::Base::resolver) {
+                None => (None, super::extractor::repair_error(value)),
+                Some(b) => match b.resolve(value) {
+                    Ok(t) => (Some(t), None),
+                    Err(e) => (None, Some(e)),
+                },
+            };
+        Link::new(
+            kind,
+            span,
+            (line, column),
+            value,
+            target.as_deref(),
+            None,
+            error,
+            Extra::new(rel, None),
+        )
+    }
+}
+
+/// Where a link starts: known, or found in the document's lines when it
+/// is asked for.
+#[derive(Clone, Copy)]
+pub(super) enum Place<'a> {
+    Known { line: u64, column: u64 },
+    Counted { lines: &'a charset::Lines<'a>, at: usize },
+}
+
+impl Place<'_> {
+    fn get(&self) -> (u64, u64) {
+        match *self {
+            Place::Known { line, column } => (line, column),
+            Place::Counted { lines, at } => lines.place(at),
+        }
+    }
+}
+
+/// One link of a document, borrowed from the document and from a buffer
+/// that the extractor reuses from link to link: what
+/// [`LinkExtractor::for_each`] hands out, with no allocation per link.
+/// [`LinkRef::to_link`] keeps it; [`Link::as_ref`] views a kept one.
+#[derive(Clone, Copy)]
+pub struct LinkRef<'a> {
+    pub(super) kind: Kind,
+    pub(super) span: Span,
+    pub(super) place: Place<'a>,
+    pub(super) raw: &'a str,
+    pub(super) link: &'a str,
+    pub(super) target: Option<&'a str>,
+    pub(super) error: Option<&'a LinkError>,
+    pub(super) extra: Option<&'a Extra>,
+}
+
+impl fmt::Debug for LinkRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LinkRef")
+            .field("kind", &self.kind)
+            .field("span", &self.span)
+            .field("line", &self.line())
+            .field("column", &self.column())
+            .field("raw", &self.raw)
+            .field("link", &self.link)
+            .field("target", &self.target)
+            .field("error", &self.error)
+            .field("extra", &self.extra)
+            .finish()
+    }
+}
+
+/// Equal when every field is, the place by its line and column.
+impl PartialEq for LinkRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.span == other.span
+            && self.place.get() == other.place.get()
+            && self.raw == other.raw
+            && self.link == other.link
+            && self.target == other.target
+            && self.error == other.error
+            && self.extra == other.extra
+    }
+}
+
+impl Eq for LinkRef<'_> {}
+
+impl<'a> LinkRef<'a> {
+    /// What the link is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The byte range of [`raw`](LinkRef::raw) in the document.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// The 1-based line of the first byte of `raw`, counted when first
+    /// asked for: a caller that never asks does not pay for it.
+    pub fn line(&self) -> u64 {
+        self.place.get().0
+    }
+    /// The 1-based column of the first byte of `raw`, in bytes.
+    pub fn column(&self) -> u64 {
+        self.place.get().1
+    }
+    /// The link as written: see [`Link::raw`].
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+    /// The reference before resolution: see [`Link::link`].
+    pub fn link(&self) -> &'a str {
+        self.link
+    }
+    /// The URI the link names: see [`Link::target`].
+    pub fn target(&self) -> Option<&'a str> {
+        self.target
+    }
+    /// Why the link names no target, when it is malformed.
+    pub fn error(&self) -> Option<&'a LinkError> {
+        self.error
+    }
+    /// The fragment of the target (or of the link, without one),
+    /// percent-decoded.
+    pub fn fragment(&self) -> Option<Cow<'a, str>> {
+        let s = self.target.unwrap_or(self.link);
+        let f = &s[s.find('#')? + 1..];
+        Some(percent_decode(f))
+    }
+    /// The local file the target names, when it is a `file:` URI: its
+    /// path, percent-decoded.
+    pub fn file_path(&self) -> Option<std::path::PathBuf> {
+        file_path(self.target?)
+    }
+    /// The link's `rel` tokens: see [`Link::rel`].
+    pub fn rel(&self) -> Option<&'a str> {
+        self.extra?.rel.as_deref()
+    }
+    /// Whether `rel` holds `token` (ASCII case-insensitive).
+    pub fn has_rel(&self, token: &str) -> bool {
+        self.rel().is_some_and(|r| {
+            r.split(' ').any(|t| t.eq_ignore_ascii_case(token))
+        })
+    }
+    /// The `hreflang` of a `link` or `a`.
+    pub fn hreflang(&self) -> Option<&'a str> {
+        self.extra?.hreflang.as_deref()
+    }
+    /// Whether following the link navigates, embeds, or neither.
+    pub fn role(&self) -> Role {
+        match self.kind {
+            Kind::MdLink | Kind::MdAutolink | Kind::HttpLocation => {
+                Role::Navigate
+            }
+            Kind::MdImage => Role::Embed,
+            Kind::Html(a) | Kind::MdHtml(a) => {
+                html::role(a, |t| self.has_rel(t))
+            }
+            Kind::HttpLink if html::rel_embeds(|t| self.has_rel(t)) => {
+                Role::Embed
+            }
+            _ => Role::Other,
+        }
+    }
+    /// The link, kept: its texts copied into one allocation.
+    pub fn to_link(&self) -> Link {
+        Link::new(
+            self.kind,
+            self.span,
+            self.place.get(),
+            self.link,
+            self.target,
+            (self.raw != self.link).then_some(self.raw),
+            self.error.cloned(),
+            self.extra.map(|e| Box::new(e.clone())),
+        )
+    }
+}

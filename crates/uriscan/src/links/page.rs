@@ -1,0 +1,88 @@
+//! One document to read: its bytes, its [`Format`] and its place.
+
+/// How a document is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// CommonMark (with the GitHub extensions unless turned off).
+    Markdown,
+    /// HTML, by the WHATWG tokenizer.
+    Html,
+    /// Plain text: the URIs the [`Finder`] finds.
+    Text,
+}
+
+impl Format {
+    /// The format a file name's extension says: `.md`, `.markdown`,
+    /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
+    /// anything else text.
+    ///
+    /// ```
+    /// use uriscan::links::Format;
+    /// assert_eq!(Format::from_path("docs/README.md".as_ref()), Format::Markdown);
+    /// assert_eq!(Format::from_path("a/INDEX.HTM".as_ref()), Format::Html);
+    /// assert_eq!(Format::from_path("main.rs".as_ref()), Format::Text);
+    /// ```
+    pub fn from_path(path: &std::path::Path) -> Format {
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            return Format::Text;
+        };
+        let is =
+            |list: &[&str]| list.iter().any(|x| ext.eq_ignore_ascii_case(x));
+        if is(&["md", "markdown", "mdown", "mkd"]) {
+            Format::Markdown
+        } else if is(&["html", "htm", "xhtml"]) {
+            Format::Html
+        } else {
+            Format::Text
+        }
+    }
+}
+
+/// One document to read: its bytes, format and place.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) format: Format,
+    pub(super) url: Option<&'a str>,
+    pub(super) base: Option<&'a str>,
+    pub(super) root: Option<&'a str>,
+    pub(super) charset: Option<&'a str>,
+}
+
+impl<'a> Page<'a> {
+    /// A document of `format`, with no URL: relative links get no target.
+    pub fn new(bytes: &'a [u8], format: Format) -> Page<'a> {
+        Page {
+            bytes,
+            format,
+            url: None,
+            base: None,
+            root: None,
+            charset: None,
+        }
+    }
+    /// The document's own URL (for a file, its `file:` URI, see
+    /// [`file_uri`]): the base when no other is given.
+    pub fn url(mut self, url: &'a str) -> Page<'a> {
+        self.url = Some(url);
+        self
+    }
+    /// A base URI that wins over the document's `<base href>` and URL.
+    pub fn base(mut self, base: &'a str) -> Page<'a> {
+        self.base = Some(base);
+        self
+    }
+    /// The URI of the root directory that root-relative links (`/x`)
+    /// resolve under, when the base is the page's own URL.
+    pub fn root(mut self, root: &'a str) -> Page<'a> {
+        self.root = Some(root);
+        self
+    }
+    /// The charset the transport declared (HTTP `Content-Type`): it wins
+    /// over the document's `<meta charset>`, not over a byte order mark.
+    pub fn charset(mut self, label: &'a str) -> Page<'a> {
+        self.charset = Some(label);
+        self
+    }
+}

@@ -1,0 +1,127 @@
+//! The format readers, as the driver runs them: each format's reader
+//! gathers the raw links of a document, offsets in its decoded text.
+
+use super::html::{HtmlSource, TextRuns};
+use super::{
+    Format, Kind, LinkExtractor, Page, RawLink, charset, html, markdown,
+    tokenizer,
+};
+use crate::Span;
+
+impl LinkExtractor {
+    /// Reads the document's links (offsets in the decoded text), and its
+    /// `<base href>`.
+    pub(super) fn read<'p>(
+        &self,
+        page: &Page<'p>,
+        out: &mut Vec<RawLink>,
+        ids: &mut Option<Vec<String>>,
+    ) -> (charset::Decoded<'p>, Option<String>) {
+        match page.format {
+            Format::Html => {
+                let declared = page.charset.and_then(|c| {
+                    encoding_rs::Encoding::for_label(c.as_bytes())
+                });
+                let enc = match encoding_rs::Encoding::for_bom(page.bytes) {
+                    Some((e, _)) => e,
+                    None => declared
+                        .or_else(|| charset::sniff_html(page.bytes))
+                        .unwrap_or(encoding_rs::UTF_8),
+                };
+                let decoded = if enc == encoding_rs::UTF_8 {
+                    charset::Decoded::utf8(page.bytes)
+                } else {
+                    charset::Decoded::decode(page.bytes, enc)
+                };
+                let base = self.read_html(
+                    decoded.text.as_bytes(),
+                    HtmlSource::Document,
+                    out,
+                    ids,
+                );
+                (decoded, base)
+            }
+            Format::Markdown => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                let text = decoded.text.as_ref();
+                let regions = markdown::read(text, self.gfm, out);
+                for span in regions.html {
+                    self.read_html(
+                        &text.as_bytes()[span.range()],
+                        HtmlSource::InMarkdown { offset: span.start },
+                        out,
+                        &mut None,
+                    );
+                }
+                for span in regions.text {
+                    self.find(text.as_bytes(), span, Kind::Text, out);
+                }
+                if self.include_code {
+                    for span in regions.code {
+                        self.find(text.as_bytes(), span, Kind::Code, out);
+                    }
+                }
+                (decoded, None)
+            }
+            Format::Text => {
+                // The finder reads the text with U+FFFD for bad bytes, as
+                // the other formats do, so that every offset maps back the
+                // same way.
+                let decoded = charset::Decoded::utf8(page.bytes);
+                let text = decoded.text.as_bytes();
+                self.find(text, Span::new(0, text.len()), Kind::Text, out);
+                (decoded, None)
+            }
+        }
+    }
+
+    /// Reads the links of `src`, HTML standing at `source`, and its
+    /// `<base href>`; the document's anchors into `ids` when it is asked.
+    fn read_html(
+        &self,
+        src: &[u8],
+        source: HtmlSource,
+        out: &mut Vec<RawLink>,
+        ids: &mut Option<Vec<String>>,
+    ) -> Option<String> {
+        let text_runs = if self.include_text && source == HtmlSource::Document
+        {
+            TextRuns::Gather
+        } else {
+            TextRuns::Skip
+        };
+        let mut sink = html::HtmlLinks::new(src, source, text_runs, out);
+        sink.ids = ids.take();
+        tokenizer::for_each_tag(src, &mut sink);
+        *ids = sink.ids.take();
+        let base = sink.base.take();
+        let texts = std::mem::take(&mut sink.texts);
+        // Text is read only for a whole HTML document (`text` is off inside
+        // Markdown), where `src` starts at offset 0.
+        for span in texts {
+            self.find(src, span, Kind::Text, out);
+        }
+        base
+    }
+
+    /// The URIs the finder finds in `span` of `text`.
+    fn find(
+        &self,
+        text: &[u8],
+        span: Span,
+        kind: Kind,
+        out: &mut Vec<RawLink>,
+    ) {
+        let hay = &text[span.range()];
+        for m in self.finder.find_iter(hay) {
+            let s = m.span();
+            out.push(RawLink::new(
+                kind,
+                Span::new(span.start + s.start, span.start + s.end),
+                &hay[s.range()],
+                m.as_str(),
+                None,
+            ));
+        }
+    }
+}

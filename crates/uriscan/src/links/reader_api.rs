@@ -1,0 +1,38 @@
+//! What the rest of the crate reads of a document with the readers of
+//! links, so that `checking::anchors` finds the same headings and ids,
+//! and `warc` the same charset, as extraction does.
+
+#[cfg(feature = "check")]
+use super::tokenizer::{StartTag, TagSink, for_each_tag};
+
+#[cfg(feature = "warc")]
+pub(crate) use super::charset::charset_param;
+#[cfg(feature = "check")]
+pub(crate) use super::charset::line_starts;
+
+/// The options extraction parses Markdown with: CommonMark with the
+/// GitHub extensions and front matter.
+#[cfg(feature = "check")]
+pub(crate) fn markdown_options() -> pulldown_cmark::Options {
+    super::markdown::options(true)
+}
+
+/// Calls `f` with the offset of each start tag of `html` and the decoded
+/// value of its `id`, then of its `name` when the tag is an `a`.
+#[cfg(feature = "check")]
+pub(crate) fn for_each_id_or_name(html: &[u8], f: impl FnMut(usize, &[u8])) {
+    struct Ids<F>(F);
+    impl<F: FnMut(usize, &[u8])> TagSink for Ids<F> {
+        fn start_tag(&mut self, tag: &StartTag) {
+            let name = (tag.name == b"a").then(|| tag.attr(b"name"));
+            for attr in [tag.attr(b"id"), name.flatten()].into_iter().flatten()
+            {
+                (self.0)(tag.start, &attr.value);
+            }
+        }
+        fn wants_value(&self, name: &[u8]) -> bool {
+            name == b"id" || name == b"name"
+        }
+    }
+    for_each_tag(html, &mut Ids(f));
+}
