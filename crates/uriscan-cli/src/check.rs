@@ -285,7 +285,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 let disabled = if format == Format::Text {
                     vec![]
                 } else {
-                    uriscan::checking::local::disabled_lines(reader.doc())
+                    uriscan::checking::disabled_lines(reader.doc())
                 };
                 let place = Place {
                     path: loaded.abs.clone(),

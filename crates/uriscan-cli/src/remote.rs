@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, bail};
 use serde::Serialize;
-use uriscan::checking::remote::cache::{Cache, CacheEntry, unix_seconds};
+use uriscan::checking::remote::{Cache, CacheEntry, unix_seconds};
 use uriscan::checking::remote::{
     RemoteChecker, RemoteResult, RemoteStatus, RemoteTarget, request_uri,
 };

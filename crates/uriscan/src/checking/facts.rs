@@ -21,15 +21,14 @@ use crate::links::{
     Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
 };
 
-use super::fast::{FastMap, FxHasher};
-use super::local::Document;
+use super::fxhash::{FxHashMap, FxHasher};
 
 /// Shards of the path table: every reading thread interns the path of
 /// each link it reads, and behind one lock they would queue.
 const SHARDS: usize = 16;
 
 /// One shard of the path table: path bytes to their numbers.
-type Shard = FastMap<Box<[u8]>, u32>;
+type Shard = FxHashMap<Box<[u8]>, u32>;
 
 /// The interned path of a link that has none (and its absent fragment).
 pub(crate) const NO_PATH: u32 = u32::MAX;
@@ -92,6 +91,22 @@ pub struct DocumentFacts {
     links: Vec<LinkFacts>,
     pub(crate) ids: Option<Vec<String>>,
     pub(crate) redirect: Option<PathBuf>,
+}
+
+/// One document's links, as the reading phase gives them.
+#[derive(Debug)]
+pub struct Document {
+    /// The document's absolute path.
+    pub path: PathBuf,
+    /// The root its root-relative links resolved under; a local target
+    /// outside it is reported.
+    pub root: PathBuf,
+    /// Its links, in document order.
+    pub links: Vec<Link>,
+    /// The fragment identifiers it defines, when it was read as HTML.
+    pub ids: Option<Vec<String>>,
+    /// The lines whose links are not checked: see [`disabled_lines`](super::disabled_lines).
+    pub disabled: Vec<std::ops::RangeInclusive<u64>>,
 }
 
 impl LinkTable {

@@ -29,67 +29,7 @@ use super::anchors::{self, AnchorStyle};
 use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, What, refresh_target,
 };
-use super::fast::{FastMap, FastSet};
-
-/// One document's links, as the reading phase gives them.
-#[derive(Debug)]
-pub struct Document {
-    /// The document's absolute path.
-    pub path: PathBuf,
-    /// The root its root-relative links resolved under; a local target
-    /// outside it is reported.
-    pub root: PathBuf,
-    /// Its links, in document order.
-    pub links: Vec<Link>,
-    /// The fragment identifiers it defines, when it was read as HTML.
-    pub ids: Option<Vec<String>>,
-    /// The lines whose links are not checked: see [`disabled_lines`].
-    pub disabled: Vec<std::ops::RangeInclusive<u64>>,
-}
-
-/// The lines that `<!-- uriscan-disable -->` … `<!-- uriscan-enable -->`
-/// and `<!-- uriscan-disable-next-line -->` comments leave unchecked, in
-/// Markdown and HTML alike (both keep HTML comments). A disable without
-/// an enable runs to the end of the document.
-///
-/// ```
-/// use uriscan::checking::local::disabled_lines;
-/// let doc = b"a\n<!-- uriscan-disable-next-line -->\nb\n<!-- uriscan-disable -->\nc\nd\n<!-- uriscan-enable -->\ne\n";
-/// assert_eq!(disabled_lines(doc), [3..=3, 4..=7]);
-/// ```
-pub fn disabled_lines(src: &[u8]) -> Vec<std::ops::RangeInclusive<u64>> {
-    let mut out = vec![];
-    let mut open: Option<u64> = None;
-    let mut line = 1u64;
-    let mut at = 0;
-    let finder = memchr::memmem::Finder::new(b"<!--");
-    while let Some(i) = finder.find(&src[at..]) {
-        let start = at + i;
-        line += memchr::memchr_iter(b'\n', &src[at..start]).count() as u64;
-        let end = memchr::memmem::find(&src[start..], b"-->")
-            .map_or(src.len(), |e| start + e + 3);
-        let body =
-            src[start + 4..end.saturating_sub(3).max(start + 4)].trim_ascii();
-        match body {
-            b"uriscan-disable-next-line" => out.push(line + 1..=line + 1),
-            b"uriscan-disable" => {
-                open.get_or_insert(line);
-            }
-            b"uriscan-enable" => {
-                if let Some(o) = open.take() {
-                    out.push(o..=line);
-                }
-            }
-            _ => {}
-        }
-        line += memchr::memchr_iter(b'\n', &src[start..end]).count() as u64;
-        at = end;
-    }
-    if let Some(o) = open {
-        out.push(o..=u64::MAX);
-    }
-    out
-}
+use super::fxhash::{FxHashMap, FxHashSet};
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -327,7 +267,7 @@ struct Listings(Mutex<HashMap<PathBuf, Arc<Listing>>>);
 #[derive(Default)]
 struct Listing {
     names: Vec<OsString>,
-    set: FastSet<OsString>,
+    set: FxHashSet<OsString>,
     /// `names` as text (lossily), and lowercased.
     text: std::sync::OnceLock<(Vec<String>, Vec<String>)>,
 }
@@ -427,13 +367,13 @@ impl Checker {
         // Step 3: the anchors of each document some fragment points into,
         // following redirect pages (a meta refresh, as rustdoc and site
         // generators leave where a page moved) a few hops.
-        let known: FastMap<&[u8], (&[String], Option<PathBuf>)> = docs
+        let known: FxHashMap<&[u8], (&[String], Option<PathBuf>)> = docs
             .iter()
             .filter_map(|d| {
                 Some((key(&d.path), (d.ids.as_deref()?, d.redirect.clone())))
             })
             .collect();
-        let mut wanted: FastMap<Vec<u8>, PathBuf> = if self.opts.fragments {
+        let mut wanted: FxHashMap<Vec<u8>, PathBuf> = if self.opts.fragments {
             docs.iter()
                 .flat_map(|d| d.links())
                 .filter(|f| f.fragment().is_some())
@@ -441,14 +381,14 @@ impl Checker {
                     Found::File(p) | Found::Dir(Some(p)) => Some((key(p), p)),
                     _ => None,
                 })
-                .collect::<FastMap<&[u8], &PathBuf>>()
+                .collect::<FxHashMap<&[u8], &PathBuf>>()
                 .into_values()
                 .map(|p| (key(p).to_vec(), p.clone()))
                 .collect()
         } else {
-            FastMap::default()
+            FxHashMap::default()
         };
-        let mut read: FastMap<Vec<u8>, Targets> = FastMap::default();
+        let mut read: FxHashMap<Vec<u8>, Targets> = FxHashMap::default();
         let mut pending: Vec<PathBuf> = wanted.values().cloned().collect();
         for _ in 0..=MAX_REDIRECTS {
             let new: Vec<(Vec<u8>, Targets)> = pending
@@ -477,7 +417,7 @@ impl Checker {
         // Each wanted document's anchors as a set, built once: a page of
         // the Rust documentation defines thousands of ids, and hundreds of
         // links into it each look one up.
-        let lookups: FastMap<&[u8], Lookup<'_>> = wanted
+        let lookups: FxHashMap<&[u8], Lookup<'_>> = wanted
             .par_iter()
             .map(|(k, _)| {
                 let l = match known.get(k.as_slice()) {
@@ -515,7 +455,7 @@ impl Checker {
         facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
         texts: &[Box<str>],
-        lookups: &FastMap<&[u8], Lookup<'_>>,
+        lookups: &FxHashMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         match facts.what() {
             What::Excluded => return Verdict::excluded(),
@@ -607,7 +547,7 @@ impl Checker {
     /// viewers highlight such ranges by script.
     fn holds(
         &self,
-        set: &FastSet<&str>,
+        set: &FxHashSet<&str>,
         raw: &str,
         decoded: &str,
         path: &Path,
@@ -758,7 +698,7 @@ enum Lookup<'a> {
     /// The anchors as a set, and as a list for suggestions; the page a
     /// redirect page sends to.
     Ids {
-        set: FastSet<&'a str>,
+        set: FxHashSet<&'a str>,
         all: &'a [String],
         redirect: Option<&'a Path>,
     },

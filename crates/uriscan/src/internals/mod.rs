@@ -2,3 +2,6 @@
 //! behind the `internals` feature: not public API, hidden from the docs,
 //! and free to change in any release. Each submodule reaches into one
 //! folder of the pipeline, so that nothing there is made public for them.
+
+#[cfg(feature = "remote")]
+pub mod remote;
