@@ -13,7 +13,9 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde::Serialize;
 use uriscan::checking::anchors::AnchorStyle;
-use uriscan::checking::{Checker, DocumentFacts, LinkTable, Status, Verdict};
+use uriscan::checking::{
+    CheckedDocument, Checker, Collector, Status, Verdict,
+};
 use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
 
 use super::args::{ColorChoice, DocArgs, WalkArgs};
@@ -199,7 +201,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         walker.path(p);
     }
     let walker = walker.build()?;
-    // The checker, and the table its facts go in as documents are read.
+    // The checker, and the collector of the documents as they are read.
     let mut checker = Checker::builder();
     checker
         .index_files(args.index_files.clone().unwrap_or_else(|| {
@@ -216,7 +218,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         })
         .allow_outside_root(args.allow_outside_root);
     let checker = checker.build();
-    let table = checker.table();
+    let collector: Collector<(PathBuf, Kept)> = checker.collector();
 
     // A progress bar on a terminal: documents read, then the check.
     let progress = if !args.no_progress && io::stderr().is_terminal() {
@@ -246,7 +248,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         Keep::None
     };
     // Map: read every document on the walker's threads.
-    let docs = Mutex::new(Vec::new());
+    let docs = Mutex::new(collector.sibling());
     let errored = AtomicBool::new(false);
     let report_error = |msg: String| {
         errored.store(true, Ordering::Relaxed);
@@ -255,12 +257,12 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     walker.run(|| {
         let mut reader = DocReader::new(args.walk.search_zip, args.walk.text);
         reader.map_named(!args.doc.no_mmap);
-        let mut mine = Batch { docs: &docs, held: Vec::new() };
+        let mut mine = Batch { docs: &docs, held: collector.sibling() };
         let report_error = &report_error;
         let sources = &sources;
         let include_text = args.include_text;
         let progress = progress.as_ref();
-        let (table, exclude) = (&table, &exclude);
+        let exclude = &exclude;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -296,15 +298,14 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                     disabled,
                 };
                 let page = sources.page(reader.doc(), &loaded);
-                let (facts, kept) = digest(
-                    table,
+                digest(
+                    &mut mine.held,
                     &sources.extractor,
                     &page,
-                    place,
+                    (path.to_path_buf(), place),
                     keep,
                     exclude,
                 );
-                mine.held.push((path.to_path_buf(), facts, kept));
             }
             if mine.held.len() >= 64 {
                 mine.hand_over();
@@ -312,22 +313,23 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
             uriscan::walking::Flow::Continue
         }
     });
-    let mut read = docs.into_inner().unwrap_or_else(|e| e.into_inner());
-    read.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut labels = Vec::with_capacity(read.len());
-    let mut docs = Vec::with_capacity(read.len());
-    let mut kept = Vec::with_capacity(read.len());
-    for (label, facts, k) in read {
-        labels.push(label);
-        docs.push(facts);
-        kept.push(k);
-    }
-
+    let collector = docs.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(bar) = &progress {
-        let n: usize = docs.iter().map(|d| d.links().len()).sum();
+        let n = collector.link_count();
         bar.set_message(format!("checking {n} links"));
     }
-    let verdicts = checker.check(&table, &docs);
+    let mut checked = collector.finish();
+    checked.documents.sort_by(|a, b| a.tag.0.cmp(&b.tag.0));
+    let mut labels = Vec::with_capacity(checked.documents.len());
+    let mut kept = Vec::with_capacity(checked.documents.len());
+    let mut verdicts = Vec::with_capacity(checked.documents.len());
+    for d in &mut checked.documents {
+        let (label, k) = std::mem::take(&mut d.tag);
+        labels.push(label);
+        kept.push(k);
+        verdicts.push(std::mem::take(&mut d.verdicts));
+    }
+    let docs = &checked.documents;
     // The remote check: with --json its rows stream out after the
     // offline ones, as they come; the other reports wait for it and
     // keep document order.
@@ -368,10 +370,10 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     };
     let mut sarif = vec![];
     for (di, ((label, doc), verdicts)) in
-        labels.iter().zip(&docs).zip(&verdicts).enumerate()
+        labels.iter().zip(docs).zip(&verdicts).enumerate()
     {
         counts.files += 1;
-        for (li, (facts, v)) in doc.links().iter().zip(verdicts).enumerate() {
+        for (li, v) in verdicts.iter().enumerate() {
             #[cfg(feature = "remote")]
             if let Some(r) = &remote
                 && r.is_remote(di, li)
@@ -386,7 +388,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
                 }
                 continue;
             }
-            counts.add(facts.is_file(), v);
+            counts.add(v.is_local(), v);
             let broken = v.status() == Status::Broken;
             if !broken && keep != Keep::All {
                 continue;
@@ -418,7 +420,8 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
         }
     }
     if args.orphans {
-        for label in orphans(&labels, &table, &docs, &args.entry) {
+        let linked = checked.linked_paths();
+        for label in orphans(&labels, &linked, docs, &args.entry) {
             if args.json {
                 let row = serde_json::json!({
                     "path": label.to_string_lossy(),
@@ -503,7 +506,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
     // Millions of small allocations are about to go with the process:
     // freeing them one by one took a tenth of a check of the Rust
     // documentation.
-    std::mem::forget(docs);
+    std::mem::forget(checked);
     std::mem::forget(verdicts);
     Ok(if errored.load(Ordering::Relaxed) {
         2
@@ -519,24 +522,16 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<i32> {
 /// index.htm and the entries are never orphans.
 fn orphans<'a>(
     labels: &'a [PathBuf],
-    table: &LinkTable,
-    docs: &[DocumentFacts],
+    linked_paths: &[&Path],
+    docs: &[CheckedDocument<(PathBuf, Kept)>],
     entries: &[PathBuf],
 ) -> Vec<&'a PathBuf> {
-    let paths = table.paths();
     let mut linked = std::collections::HashSet::new();
-    for doc in docs {
-        for facts in doc.links() {
-            let Some(id) = facts.path_id() else { continue };
-            let p = &paths[id as usize];
-            if p == doc.path() {
-                continue;
-            }
-            for index in ["README.md", "index.md", "index.html", "index.htm"] {
-                linked.insert(p.join(index));
-            }
-            linked.insert(p.clone());
+    for p in linked_paths {
+        for index in ["README.md", "index.md", "index.html", "index.htm"] {
+            linked.insert(p.join(index));
         }
+        linked.insert(p.to_path_buf());
     }
     let entries: Vec<PathBuf> =
         entries.iter().filter_map(|e| std::fs::canonicalize(e).ok()).collect();
@@ -714,8 +709,8 @@ enum Keep {
 }
 
 /// The links of one document kept for the report, with their indexes.
-/// The check holds every link as [`uriscan::checking::LinkFacts`], not as
-/// text: on the Rust documentation the texts were most of its memory.
+/// The check's collector holds every link as a few numbers, not as text:
+/// the texts would be most of its memory.
 #[derive(Default)]
 pub struct Kept(Vec<(u32, Link)>);
 
@@ -743,24 +738,25 @@ struct Place {
 /// Reads `page`'s links into facts, keeping whole those the report will
 /// print (`keep`), and marking those `exclude` matches.
 fn digest(
-    table: &LinkTable,
+    collector: &mut Collector<(PathBuf, Kept)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
-    place: Place,
+    (label, place): (PathBuf, Place),
     keep: Keep,
     exclude: &regex::RegexSet,
-) -> (DocumentFacts, Kept) {
-    let mut d = table.document(place.disabled);
+) {
+    let mut d = collector.document(place.disabled);
     let mut kept = vec![];
     let mut i = 0u32;
     // Each link becomes facts as it is read; only the links the report
     // will print are kept whole.
     let ids = extractor.for_each_with_ids(page, |l| {
-        let f = d.push(l);
         if !exclude.is_empty()
             && exclude.is_match(l.target().unwrap_or(l.link()))
         {
-            f.exclude();
+            d.push_excluded(l);
+        } else {
+            d.push(l);
         }
         let keep = match keep {
             Keep::None => false,
@@ -772,7 +768,7 @@ fn digest(
         }
         i += 1;
     });
-    (d.finish(place.path, place.root, ids), Kept(kept))
+    d.finish(place.path, place.root, ids, (label, Kept(kept)));
 }
 
 /// Whether the link's target is an http or https URI.
@@ -820,16 +816,15 @@ impl Reread<'_> {
 /// A worker's documents, handed over to the shared list 64 at a time (one
 /// lock per batch, not per file) and when the worker ends.
 struct Batch<'a> {
-    docs: &'a Mutex<Vec<(PathBuf, DocumentFacts, Kept)>>,
-    held: Vec<(PathBuf, DocumentFacts, Kept)>,
+    docs: &'a Mutex<Collector<(PathBuf, Kept)>>,
+    held: Collector<(PathBuf, Kept)>,
 }
 
 impl Batch<'_> {
     fn hand_over(&mut self) {
-        self.docs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .append(&mut self.held);
+        let empty = self.held.sibling();
+        let held = std::mem::replace(&mut self.held, empty);
+        self.docs.lock().unwrap_or_else(|e| e.into_inner()).merge(held);
     }
 }
 

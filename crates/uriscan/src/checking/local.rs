@@ -2,9 +2,9 @@
 //! the file system, as a map-reduce in the manner of hyperlink.
 //!
 //! 1. The caller reads every document (in parallel, on its walker) and
-//!    hands over its links, and for HTML the ids it defines, read in the
+//!    hands its links to a [`Collector`], and for HTML the ids it defines, read in the
 //!    same pass ([`LinkExtractor::extract_with_ids`]).
-//! 2. [`Checker::check`] gathers the distinct target paths, and asks the
+//! 2. [`Collector::finish`] gathers the distinct target paths, and asks the
 //!    file system about each once, in parallel (rayon): does it exist,
 //!    with exactly this case, as a file or a directory, through an index
 //!    file or a fallback extension.
@@ -13,6 +13,8 @@
 //! 4. Each link gets its verdict from those tables, with no lock.
 //!
 //! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
+//! [`Collector`]: super::Collector
+//! [`Collector::finish`]: super::Collector::finish
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -105,9 +107,10 @@ impl fmt::Display for Reason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     status: Status,
-    // Boxed: a site has millions of links and few broken ones, and a
-    // verdict is held for each until the report (16 bytes, not 64: 190
-    // MB less on the Rust documentation).
+    /// Whether the target is a `file:` URI that was checked.
+    local: bool,
+    // Boxed: few links are broken, and a verdict is held for every link
+    // until the report, so the common one stays two words.
     broken: Option<Box<Broken>>,
 }
 
@@ -134,22 +137,27 @@ enum Suggestion {
 
 impl Verdict {
     fn ok() -> Verdict {
-        Verdict { status: Status::Ok, broken: None }
+        Verdict { status: Status::Ok, local: false, broken: None }
     }
     fn broken(reason: Reason, suggestion: Option<Suggestion>) -> Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion }));
-        Verdict { status: Status::Broken, broken }
+        Verdict { status: Status::Broken, local: false, broken }
     }
     fn skipped() -> Verdict {
-        Verdict { status: Status::Skipped, broken: None }
+        Verdict { status: Status::Skipped, local: false, broken: None }
     }
     /// The verdict on a link that an exclusion leaves out.
     pub fn excluded() -> Verdict {
-        Verdict { status: Status::Excluded, broken: None }
+        Verdict { status: Status::Excluded, local: false, broken: None }
     }
     /// The status.
     pub fn status(&self) -> Status {
         self.status
+    }
+    /// Whether the link's target is a local file (a `file:` URI, not
+    /// excluded), as opposed to a web link, an address or an exclusion.
+    pub fn is_local(&self) -> bool {
+        self.local
     }
     /// Why it is broken.
     pub fn reason(&self) -> Option<&Reason> {
@@ -319,41 +327,15 @@ impl Checker {
         CheckerBuilder::new()
     }
 
-    /// The table the reading phase turns each document's links into
-    /// facts with ([`LinkTable::digest`]), from any number of threads.
-    pub fn table(&self) -> LinkTable {
-        LinkTable::new(self.opts.fragments)
+    /// Whether fragments are checked.
+    pub(crate) fn checks_fragments(&self) -> bool {
+        self.opts.fragments
     }
 
-    /// Checks every link of `docs`: one verdict per link, in the same
-    /// order, for each document.
-    ///
-    /// ```no_run
-    /// use uriscan::checking::{Checker, Document};
-    /// use uriscan::links::{Format, LinkExtractor, Page};
-    ///
-    /// let path = std::fs::canonicalize("docs/guide.md")?;
-    /// let bytes = std::fs::read(&path)?;
-    /// let url = uriscan::links::file_uri(&path, false);
-    /// let page = Page::new(&bytes, Format::Markdown).url(&url);
-    /// let (links, ids) = LinkExtractor::new().extract_with_ids(&page);
-    /// let doc = Document {
-    ///     path: path.clone(),
-    ///     root: std::fs::canonicalize("docs")?,
-    ///     links: links.collect(),
-    ///     ids,
-    ///     disabled: vec![],
-    /// };
-    /// let checker = Checker::new();
-    /// let table = checker.table();
-    /// let (facts, links) = table.digest(doc);
-    /// let verdicts = checker.check(&table, &[facts]);
-    /// for (link, v) in links.iter().zip(&verdicts[0]) {
-    ///     println!("{}: {:?} {:?}", link.link(), v.status(), v.reason());
-    /// }
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    pub fn check(
+    /// Checks every link of `docs`, whose paths and fragments `table`
+    /// numbers: one verdict per link, in the same order, for each
+    /// document.
+    pub(crate) fn check_facts(
         &self,
         table: &LinkTable,
         docs: &[DocumentFacts],
@@ -442,7 +424,9 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        self.verdict(d, f, path, &texts, &lookups)
+                        let mut v = self.verdict(d, f, path, &texts, &lookups);
+                        v.local = f.is_file();
+                        v
                     })
                     .collect()
             })

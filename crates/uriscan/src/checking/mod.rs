@@ -4,7 +4,7 @@
 //!
 //! - [`Checker`] checks local targets (files, directories, case, index
 //!   files, fallback extensions, fragments) as a map-reduce over the
-//!   documents;
+//!   documents, which the reading threads hand to [`Collector`]s;
 //! - `facts` is what it keeps of each link between reading and the
 //!   verdicts: a kind, an interned path and a fragment, not the text;
 //! - [`disabled_lines`] reads the comments that leave lines unchecked;
@@ -15,6 +15,7 @@
 //!   over the network.
 
 pub mod anchors;
+mod collector;
 mod disabled;
 mod facts;
 mod fxhash;
@@ -22,8 +23,7 @@ mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
 
+pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;
-pub use facts::{
-    Document, DocumentDigest, DocumentFacts, LinkFacts, LinkTable,
-};
+pub use facts::Document;
 pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};
