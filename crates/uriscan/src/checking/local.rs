@@ -1,20 +1,5 @@
 //! The offline check: each link's local target, and its fragment, against
 //! the file system, as a map-reduce in the manner of hyperlink.
-//!
-//! 1. The caller reads every document (in parallel, on its walker) and
-//!    hands its links to a [`Collector`], and for HTML the ids it defines, read in the
-//!    same pass ([`LinkExtractor::extract_with_ids`]).
-//! 2. [`Collector::finish`] gathers the distinct target paths, and asks the
-//!    file system about each once, in parallel (rayon): does it exist,
-//!    with exactly this case, as a file or a directory, through an index
-//!    file or a fallback extension.
-//! 3. The documents whose anchors some link wants are read once each, in
-//!    parallel, unless their ids came with step 1.
-//! 4. Each link gets its verdict from those tables, with no lock.
-//!
-//! [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
-//! [`Collector`]: super::Collector
-//! [`Collector::finish`]: super::Collector::finish
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -243,7 +228,23 @@ impl CheckerBuilder {
     }
 }
 
-/// The offline checker. See the [module docs](self).
+/// The offline checker: each link's local target, and its fragment, against
+/// the file system, as a map-reduce in the manner of hyperlink.
+///
+/// 1. The caller reads every document (in parallel, on its walker) and
+///    hands its links to a [`Collector`], and for HTML the ids it
+///    defines, read in the same pass ([`LinkExtractor::extract_with_ids`]).
+/// 2. [`Collector::finish`] gathers the distinct target paths, and asks the
+///    file system about each once, in parallel (rayon): does it exist,
+///    with exactly this case, as a file or a directory, through an index
+///    file or a fallback extension.
+/// 3. The documents whose anchors some link wants are read once each, in
+///    parallel, unless their ids came with step 1.
+/// 4. Each link gets its verdict from those tables, with no lock.
+///
+/// [`LinkExtractor::extract_with_ids`]: crate::links::LinkExtractor::extract_with_ids
+/// [`Collector`]: super::Collector
+/// [`Collector::finish`]: super::Collector::finish
 #[derive(Clone, Debug)]
 pub struct Checker {
     opts: CheckerBuilder,
