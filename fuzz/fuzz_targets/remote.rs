@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use libfuzzer_sys::fuzz_target;
 use uriscan::checking::remote::request_uri;
-use uriscan::checking::remote::retry_after::parse_retry_after;
+use uriscan::internals::remote::parse_retry_after;
 use uriscan::syntax::Parser;
 
 fuzz_target!(|data: &[u8]| {

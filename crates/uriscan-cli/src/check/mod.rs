@@ -15,7 +15,7 @@ mod remote;
 mod remote;
 mod report;
 
-use uriscan::checking::{DocumentFacts, Verdict};
+use uriscan::checking::{Collector, Verdict};
 
 use crate::config::CheckConfig;
 use plan::Plan;
@@ -25,8 +25,8 @@ use remote::RemoteStage;
 /// holds, 1 when some is broken, 2 when the run met an error.
 pub fn run(cfg: CheckConfig) -> anyhow::Result<i32> {
     let plan = plan::plan(&cfg)?;
-    let docs = read::read(&cfg, &plan);
-    let verdicts = check(&plan, &docs.facts);
+    let collector = read::read(&cfg, &plan);
+    let (docs, verdicts) = check(&plan, collector);
     let mut remote =
         RemoteStage::start(&cfg, &docs, &verdicts, plan.progress.as_ref())?;
     let Some(broken) =
@@ -48,11 +48,27 @@ pub fn run(cfg: CheckConfig) -> anyhow::Result<i32> {
     })
 }
 
-/// The check stage: every link of every document decided by the checker.
-fn check(plan: &Plan, facts: &[DocumentFacts]) -> Vec<Vec<Verdict>> {
+/// The check stage: every link of every document decided by the checker;
+/// the documents in path order, with each one's verdicts.
+fn check(
+    plan: &Plan,
+    collector: Collector<(std::path::PathBuf, read::Kept)>,
+) -> (read::ReadDocs, Vec<Vec<Verdict>>) {
     if let Some(bar) = &plan.progress {
-        let n: usize = facts.iter().map(|d| d.links().len()).sum();
+        let n = collector.link_count();
         bar.set_message(format!("checking {n} links"));
     }
-    plan.checker.check(&plan.table, facts)
+    let mut checked = collector.finish();
+    checked.documents.sort_by(|a, b| a.tag.0.cmp(&b.tag.0));
+    let n = checked.documents.len();
+    let (mut labels, mut kept) =
+        (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut verdicts = Vec::with_capacity(n);
+    for d in &mut checked.documents {
+        let (label, k) = std::mem::take(&mut d.tag);
+        labels.push(label);
+        kept.push(k);
+        verdicts.push(std::mem::take(&mut d.verdicts));
+    }
+    (read::ReadDocs { labels, kept, checked }, verdicts)
 }

@@ -1,11 +1,11 @@
-//! The plan stage of `check`: the walker, the checker with the table its
-//! facts go in, the progress bar, and where the run's errors are told.
+//! The plan stage of `check`: the walker, the checker, the progress bar,
+//! and where the run's errors are told.
 
 use std::io::{self, IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use uriscan::checking::{Checker, LinkTable};
+use uriscan::checking::Checker;
 use uriscan::walking::Walker;
 
 use crate::config::CheckConfig;
@@ -14,8 +14,6 @@ use crate::config::CheckConfig;
 pub struct Plan {
     pub walker: Walker,
     pub checker: Checker,
-    /// The table the documents' facts go in as they are read.
-    pub table: LinkTable,
     /// A spinner on a terminal: documents read, then the check.
     pub progress: Option<ProgressBar>,
     pub errors: RunErrors,
@@ -50,7 +48,6 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         .anchors(cfg.anchors)
         .allow_outside_root(cfg.allow_outside_root);
     let checker = checker.build();
-    let table = checker.table();
     let progress = (cfg.progress && io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
@@ -62,5 +59,5 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar
     });
-    Ok(Plan { walker, checker, table, progress, errors: RunErrors::default() })
+    Ok(Plan { walker, checker, progress, errors: RunErrors::default() })
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use uriscan::checking::{DocumentFacts, LinkTable};
+use uriscan::checking::{Checked, Collector};
 use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
 use uriscan::walking::Flow;
 
@@ -13,21 +13,25 @@ use super::plan::Plan;
 use crate::config::{CheckConfig, KeepLinks};
 use crate::documents::{DocReader, Sources};
 
-/// The documents read, in path order.
+/// The documents checked, in path order.
 pub struct ReadDocs {
     /// Each document's path as walked, which the report prints.
     pub labels: Vec<PathBuf>,
-    pub facts: Vec<DocumentFacts>,
+    /// The links of each document kept whole for the report.
     pub kept: Vec<Kept>,
+    /// Each document's path and root, and the paths some link reaches.
+    pub checked: Checked<(PathBuf, Kept)>,
 }
 
-/// Reads every document under the paths on the walker's threads.
-pub fn read(cfg: &CheckConfig, plan: &Plan) -> ReadDocs {
-    let docs = Mutex::new(Vec::new());
+/// Reads every document under the paths on the walker's threads into one
+/// collector of their links.
+pub fn read(cfg: &CheckConfig, plan: &Plan) -> Collector<(PathBuf, Kept)> {
+    let collector = plan.checker.collector();
+    let docs = Mutex::new(collector.sibling());
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named);
-        let mut mine = Batch { docs: &docs, held: Vec::new() };
+        let mut mine = Batch { docs: &docs, held: collector.sibling() };
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -52,7 +56,7 @@ pub fn read(cfg: &CheckConfig, plan: &Plan) -> ReadDocs {
                 let disabled = if format == Format::Text {
                     vec![]
                 } else {
-                    uriscan::checking::local::disabled_lines(reader.doc())
+                    uriscan::checking::disabled_lines(reader.doc())
                 };
                 let place = Place {
                     path: loaded.abs.clone(),
@@ -63,15 +67,14 @@ pub fn read(cfg: &CheckConfig, plan: &Plan) -> ReadDocs {
                     disabled,
                 };
                 let page = cfg.sources.page(reader.doc(), &loaded);
-                let (facts, kept) = digest(
-                    &plan.table,
+                digest(
+                    &mut mine.held,
                     &cfg.sources.extractor,
                     &page,
-                    place,
+                    (path.to_path_buf(), place),
                     cfg.keep,
                     &cfg.exclude,
                 );
-                mine.held.push((path.to_path_buf(), facts, kept));
             }
             if mine.held.len() >= 64 {
                 mine.hand_over();
@@ -79,24 +82,12 @@ pub fn read(cfg: &CheckConfig, plan: &Plan) -> ReadDocs {
             Flow::Continue
         }
     });
-    let mut read = docs.into_inner().unwrap_or_else(|e| e.into_inner());
-    read.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut docs = ReadDocs {
-        labels: Vec::with_capacity(read.len()),
-        facts: Vec::with_capacity(read.len()),
-        kept: Vec::with_capacity(read.len()),
-    };
-    for (label, facts, kept) in read {
-        docs.labels.push(label);
-        docs.facts.push(facts);
-        docs.kept.push(kept);
-    }
-    docs
+    docs.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The links of one document kept for the report, with their indexes.
-/// The check holds every link as [`uriscan::checking::LinkFacts`], not as
-/// text: on a large site the texts would be most of its memory.
+/// The check's collector holds every link as a few numbers, not as text:
+/// on a large site the texts would be most of its memory.
 #[derive(Default)]
 pub struct Kept(Vec<(u32, Link)>);
 
@@ -125,24 +116,25 @@ struct Place {
 /// Reads `page`'s links into facts, keeping whole those the report will
 /// print (`keep`), and marking those `exclude` matches.
 fn digest(
-    table: &LinkTable,
+    collector: &mut Collector<(PathBuf, Kept)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
-    place: Place,
+    (label, place): (PathBuf, Place),
     keep: KeepLinks,
     exclude: &regex::RegexSet,
-) -> (DocumentFacts, Kept) {
-    let mut d = table.document(place.disabled);
+) {
+    let mut d = collector.document(place.disabled);
     let mut kept = vec![];
     let mut i = 0u32;
     // Each link becomes facts as it is read; only the links the report
     // will print are kept whole.
     let ids = extractor.for_each_with_anchors(page, |l| {
-        let f = d.push(l);
         if !exclude.is_empty()
             && exclude.is_match(l.target().unwrap_or(l.link()))
         {
-            f.exclude();
+            d.push_excluded(l);
+        } else {
+            d.push(l);
         }
         let keep = match keep {
             KeepLinks::None => false,
@@ -154,7 +146,7 @@ fn digest(
         }
         i += 1;
     });
-    (d.finish(place.path, place.root, ids), Kept(kept))
+    d.finish(place.path, place.root, ids, (label, Kept(kept)));
 }
 
 /// Whether the link's target is an http or https URI.
@@ -208,19 +200,18 @@ impl<'a> Reread<'a> {
     }
 }
 
-/// A worker's documents, handed over to the shared list 64 at a time (one
-/// lock per batch, not per file) and when the worker ends.
+/// A worker's documents, merged into the shared collector 64 at a time
+/// (one lock per batch, not per file) and when the worker ends.
 struct Batch<'a> {
-    docs: &'a Mutex<Vec<(PathBuf, DocumentFacts, Kept)>>,
-    held: Vec<(PathBuf, DocumentFacts, Kept)>,
+    docs: &'a Mutex<Collector<(PathBuf, Kept)>>,
+    held: Collector<(PathBuf, Kept)>,
 }
 
 impl Batch<'_> {
     fn hand_over(&mut self) {
-        self.docs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .append(&mut self.held);
+        let empty = self.held.sibling();
+        let held = std::mem::replace(&mut self.held, empty);
+        self.docs.lock().unwrap_or_else(|e| e.into_inner()).merge(held);
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, bail};
 use indicatif::ProgressBar;
-use uriscan::checking::remote::cache::{Cache, CacheEntry, unix_seconds};
+use uriscan::checking::remote::{Cache, CacheEntry, unix_seconds};
 use uriscan::checking::remote::{
     RemoteChecker, RemoteResult, RemoteStatus, RemoteTarget, request_uri,
 };
@@ -141,7 +141,7 @@ fn write_verdict(
 ) {
     *checked += 1;
     *failed += u64::from(v.status.is_failure());
-    let (label, root) = (&docs.labels[di], docs.facts[di].root());
+    let (label, root) = (&docs.labels[di], docs.checked.documents[di].root());
     report.remote_link(label, root, link, v.status, v.reason, v.result);
 }
 

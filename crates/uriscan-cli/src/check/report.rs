@@ -4,7 +4,7 @@
 use std::io::{self, Write as _};
 use std::path::PathBuf;
 
-use uriscan::checking::{DocumentFacts, LinkTable, Status, Verdict};
+use uriscan::checking::{Status, Verdict};
 
 use super::plan::Plan;
 use super::read::{ReadDocs, Reread};
@@ -24,15 +24,15 @@ pub fn report(
     let mut report = CheckReport::new(cfg.form, cfg.color, &cfg.sources.cwd);
     let mut counts = Counts::default();
     let mut reread = Reread::new(cfg);
-    for (di, (label, doc)) in docs.labels.iter().zip(&docs.facts).enumerate() {
+    for (di, (label, doc)) in
+        docs.labels.iter().zip(&docs.checked.documents).enumerate()
+    {
         counts.files += 1;
-        for (li, (facts, v)) in
-            doc.links().iter().zip(&verdicts[di]).enumerate()
-        {
+        for (li, v) in verdicts[di].iter().enumerate() {
             if remote.report_link(&mut report, docs, di, li) {
                 continue;
             }
-            counts.add(facts.is_file(), v);
+            counts.add(v.is_local(), v);
             if v.status() != Status::Broken && cfg.keep != KeepLinks::All {
                 continue;
             }
@@ -50,9 +50,7 @@ pub fn report(
         }
     }
     if cfg.orphans {
-        for label in
-            orphans(&docs.labels, &plan.table, &docs.facts, &cfg.entries)
-        {
+        for label in orphans(docs, &cfg.entries) {
             report.orphan(label);
         }
     }
@@ -123,32 +121,19 @@ impl Counts {
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
 /// index.htm and the entries are never orphans.
-fn orphans<'a>(
-    labels: &'a [PathBuf],
-    table: &LinkTable,
-    docs: &[DocumentFacts],
-    entries: &[PathBuf],
-) -> Vec<&'a PathBuf> {
-    let paths = table.paths();
+fn orphans<'a>(docs: &'a ReadDocs, entries: &[PathBuf]) -> Vec<&'a PathBuf> {
     let mut linked = std::collections::HashSet::new();
-    for doc in docs {
-        for facts in doc.links() {
-            let Some(id) = facts.path_id() else { continue };
-            let p = &paths[id as usize];
-            if p == doc.path() {
-                continue;
-            }
-            for index in ["README.md", "index.md", "index.html", "index.htm"] {
-                linked.insert(p.join(index));
-            }
-            linked.insert(p.clone());
+    for p in docs.checked.linked_paths() {
+        for index in ["README.md", "index.md", "index.html", "index.htm"] {
+            linked.insert(p.join(index));
         }
+        linked.insert(p.to_path_buf());
     }
     let entries: Vec<PathBuf> =
         entries.iter().filter_map(|e| std::fs::canonicalize(e).ok()).collect();
-    labels
+    docs.labels
         .iter()
-        .zip(docs)
+        .zip(&docs.checked.documents)
         .filter(|(_, d)| {
             let name =
                 d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -2,15 +2,11 @@
 //! and the verdicts.
 //!
 //! A site's links all wait for the whole tree to be read, since any of
-//! them may point into any document. Kept as [`Link`]s, their texts (the
-//! absolute `file:` target above all) and records were two thirds of the
-//! check's memory on the Rust documentation (3 million links). So each
-//! link becomes a [`LinkFacts`] of 12 bytes as soon as its document is
-//! read: what kind of target it has, and its local path and the fragment
-//! to look up as numbers in a [`LinkTable`] that the reading threads
-//! share. hyperlink keeps the same, interned paths and
-//! anchors; the text of a link is wanted again only for the few that a
-//! report prints, and the caller keeps or reads those.
+//! them may point into any document, and their texts would be most of
+//! the check's memory. So each link becomes a small [`LinkFacts`] as soon
+//! as its document is read: the kind of its target, and its local path
+//! and fragment as numbers in a [`LinkTable`] that the reading threads
+//! share. The text is wanted again only for the links a report prints.
 
 use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
@@ -21,27 +17,24 @@ use crate::links::{
     Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
 };
 
-use super::fast::{FastMap, FxHasher};
-use super::local::Document;
+use super::fxhash::{FxHashMap, FxHasher};
 
 /// Shards of the path table: every reading thread interns the path of
 /// each link it reads, and behind one lock they would queue.
 const SHARDS: usize = 16;
 
 /// One shard of the path table: path bytes to their numbers.
-type Shard = FastMap<Box<[u8]>, u32>;
+type Shard = FxHashMap<Box<[u8]>, u32>;
 
 /// The interned path of a link that has none (and its absent fragment).
 pub(crate) const NO_PATH: u32 = u32::MAX;
 
 /// The local paths and the fragments of a check's links, each interned
 /// once: a site has millions of links to tens of thousands of files and
-/// anchors, so a link keeps two numbers. Made by [`Checker::table`];
-/// shared by the threads that read the documents (it is `Sync`).
-///
-/// [`Checker::table`]: super::Checker::table
+/// anchors, so a link keeps two numbers. Shared by the threads that read
+/// the documents (it is `Sync`), through their collectors.
 #[derive(Debug)]
-pub struct LinkTable {
+pub(crate) struct LinkTable {
     paths: Interner,
     /// The fragments, and the errors of malformed links.
     texts: Interner,
@@ -59,13 +52,13 @@ struct Interner {
 /// What the check needs of one link, without its text. See the
 /// [module docs](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LinkFacts {
-    what: What,
+pub(crate) struct LinkFacts {
+    pub(crate) what: What,
     /// Its local path in the [`LinkTable`], or [`NO_PATH`].
-    path: u32,
+    pub(crate) path: u32,
     /// The fragment to look up, as written, for a local target; the
     /// error, for a malformed link; or [`NO_PATH`].
-    text: u32,
+    pub(crate) text: u32,
 }
 
 /// The kind of a link's target, as the check sorts them.
@@ -86,12 +79,28 @@ pub(crate) enum What {
 /// One document's links as facts, with what other links may look up in
 /// it: the ids it defines and the page it redirects to.
 #[derive(Debug)]
-pub struct DocumentFacts {
+pub(crate) struct DocumentFacts {
     pub(crate) path: PathBuf,
     pub(crate) root: PathBuf,
-    links: Vec<LinkFacts>,
+    pub(crate) links: Vec<LinkFacts>,
     pub(crate) ids: Option<Vec<String>>,
     pub(crate) redirect: Option<PathBuf>,
+}
+
+/// One document's links, as the reading phase gives them.
+#[derive(Debug)]
+pub struct Document {
+    /// The document's absolute path.
+    pub path: PathBuf,
+    /// The root its root-relative links resolved under; a local target
+    /// outside it is reported.
+    pub root: PathBuf,
+    /// Its links, in document order.
+    pub links: Vec<Link>,
+    /// The fragment identifiers it defines, when it was read as HTML.
+    pub ids: Option<Vec<String>>,
+    /// The lines whose links are not checked: see [`disabled_lines`](super::disabled_lines).
+    pub disabled: Vec<std::ops::RangeInclusive<u64>>,
 }
 
 impl LinkTable {
@@ -99,52 +108,8 @@ impl LinkTable {
         LinkTable { paths: Interner::new(), texts: Interner::new(), fragments }
     }
 
-    /// Turns a document's links into facts, its disabled lines excluded,
-    /// and hands the links back: the caller keeps those its report will
-    /// print, if any.
-    pub fn digest(&self, doc: Document) -> (DocumentFacts, Vec<Link>) {
-        let Document { path, root, links, ids, disabled } = doc;
-        let mut d = self.document(disabled);
-        for l in &links {
-            d.push(l.as_ref());
-        }
-        (d.finish(path, root, ids), links)
-    }
-
-    /// Digests one document's links as they are read, with no [`Link`]
-    /// kept: what a checker hands each link of
-    /// [`LinkExtractor::for_each`](crate::links::LinkExtractor::for_each)
-    /// to. `disabled` as in [`Document`].
-    ///
-    /// ```
-    /// use uriscan::checking::Checker;
-    /// use uriscan::links::{Format, LinkExtractor, Page};
-    ///
-    /// let html = br#"<a href="b.html#x">b</a> <a href="mailto:me@example.com">m</a>"#;
-    /// let page = Page::new(html, Format::Html).url("file:///site/a.html");
-    /// let checker = Checker::new();
-    /// let table = checker.table();
-    /// let mut digest = table.document(vec![]);
-    /// let ids = LinkExtractor::new().for_each_with_anchors(&page, |link| {
-    ///     digest.push(link);
-    /// });
-    /// let facts = digest.finish("/site/a.html".into(), "/site".into(), ids);
-    /// let links = facts.links();
-    /// assert_eq!(links.len(), 2);
-    /// assert!(links[0].is_file() && !links[1].is_file());
-    /// // The path `/site/b.html`, interned once for every link to it.
-    /// assert_eq!(table.paths()[links[0].path_id().unwrap() as usize],
-    ///            std::path::Path::new("/site/b.html"));
-    /// ```
-    pub fn document(
-        &self,
-        disabled: Vec<std::ops::RangeInclusive<u64>>,
-    ) -> DocumentDigest<'_> {
-        DocumentDigest { table: self, links: vec![], disabled, redirect: None }
-    }
-
     /// The facts of one link.
-    pub fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
+    pub(crate) fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
@@ -153,7 +118,7 @@ impl LinkTable {
         let Some(target) = link.target() else {
             return fact(What::Other, NO_PATH, NO_PATH);
         };
-        // The scheme, compared without a copy (3 million links).
+        // The scheme, compared without a copy: this runs for every link.
         let scheme = target.split(':').next().unwrap_or("");
         let is = |s: &str| scheme.eq_ignore_ascii_case(s);
         if is("file") {
@@ -173,8 +138,17 @@ impl LinkTable {
     }
 
     /// Every local path the links name, indexed by their numbers.
-    pub fn paths(&self) -> Vec<PathBuf> {
+    pub(crate) fn paths(&self) -> Vec<PathBuf> {
         self.paths.all().into_iter().map(path_from_bytes).collect()
+    }
+
+    /// The numbers in this table of every path and text of `other`,
+    /// indexed by their numbers there: to move facts between tables.
+    pub(crate) fn renumber(&self, other: &LinkTable) -> (Vec<u32>, Vec<u32>) {
+        let map = |to: &Interner, from: &Interner| {
+            from.all().iter().map(|b| to.intern(b)).collect()
+        };
+        (map(&self.paths, &other.paths), map(&self.texts, &other.texts))
     }
 
     /// Every fragment and error, indexed by their numbers.
@@ -229,20 +203,19 @@ impl Interner {
 }
 
 impl LinkFacts {
-    /// Leaves the link out of the check: its verdict is
-    /// [`Status::Excluded`](super::Status::Excluded). Its local path still
-    /// counts as linked.
-    pub fn exclude(&mut self) {
+    /// Leaves the link out of the check: its verdict is excluded. Its
+    /// local path still counts as linked.
+    pub(crate) fn exclude(&mut self) {
         self.what = What::Excluded;
         self.text = NO_PATH;
     }
     /// Whether the target is a `file:` URI.
-    pub fn is_file(&self) -> bool {
+    pub(crate) fn is_file(&self) -> bool {
         self.what == What::File
     }
     /// The number of the local path it names in the [`LinkTable`]: an
     /// index into [`LinkTable::paths`].
-    pub fn path_id(&self) -> Option<u32> {
+    pub(crate) fn path_id(&self) -> Option<u32> {
         (self.path != NO_PATH).then_some(self.path)
     }
     pub(crate) fn what(&self) -> What {
@@ -261,64 +234,16 @@ impl LinkFacts {
 
 impl DocumentFacts {
     /// The document's absolute path.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
     /// The root its root-relative links resolved under.
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
     /// The facts of its links, in document order.
-    pub fn links(&self) -> &[LinkFacts] {
+    pub(crate) fn links(&self) -> &[LinkFacts] {
         &self.links
-    }
-    /// The same, to exclude some ([`LinkFacts::exclude`]).
-    pub fn links_mut(&mut self) -> &mut [LinkFacts] {
-        &mut self.links
-    }
-}
-
-/// One document's links being turned into facts, one by one: made by
-/// [`LinkTable::document`].
-#[derive(Debug)]
-pub struct DocumentDigest<'t> {
-    table: &'t LinkTable,
-    links: Vec<LinkFacts>,
-    disabled: Vec<std::ops::RangeInclusive<u64>>,
-    /// The local target of the first meta refresh, once one is met.
-    redirect: Option<Option<PathBuf>>,
-}
-
-impl DocumentDigest<'_> {
-    /// The facts of the document's next link, its line's disabling
-    /// applied; the caller may still [exclude](LinkFacts::exclude) it.
-    pub fn push(&mut self, link: LinkRef<'_>) -> &mut LinkFacts {
-        let mut f = self.table.facts(link);
-        if self.disabled.iter().any(|r| r.contains(&link.line())) {
-            f.exclude();
-        }
-        // Where a redirect page sends the reader: its first meta
-        // refresh's local target.
-        if self.redirect.is_none() && is_refresh(link) {
-            self.redirect = Some(link.file_path());
-        }
-        self.links.push(f);
-        self.links.last_mut().expect("just pushed")
-    }
-
-    /// The document's facts: its links' in order, with its `path`, its
-    /// `root` and the `ids` it defines, as in [`Document`].
-    pub fn finish(
-        self,
-        path: PathBuf,
-        root: PathBuf,
-        ids: Option<Vec<String>>,
-    ) -> DocumentFacts {
-        let DocumentDigest { mut links, redirect, .. } = self;
-        // Held until the whole tree is read: without the room that
-        // growing left (a quarter of the facts' memory on the Rust docs).
-        links.shrink_to_fit();
-        DocumentFacts { path, root, links, ids, redirect: redirect.flatten() }
     }
 }
 
@@ -328,7 +253,7 @@ pub(crate) fn refresh_target(links: &[Link]) -> Option<PathBuf> {
 }
 
 /// Whether `link` is the URL of a meta refresh.
-fn is_refresh(link: LinkRef<'_>) -> bool {
+pub(crate) fn is_refresh(link: LinkRef<'_>) -> bool {
     link.kind().html_attr().is_some_and(|a| a.attribute() == "refresh")
 }
 

@@ -1,18 +1,5 @@
 //! The offline check: each link's local target, and its fragment, against
 //! the file system, as a map-reduce in the manner of hyperlink.
-//!
-//! 1. The caller reads every document (in parallel, on its walker) and
-//!    hands over its links, and for HTML the ids it defines, read in the
-//!    same pass ([`LinkExtractor::extract_with_anchors`]).
-//! 2. [`Checker::check`] gathers the distinct target paths, and asks the
-//!    file system about each once, in parallel (rayon): does it exist,
-//!    with exactly this case, as a file or a directory, through an index
-//!    file or a fallback extension.
-//! 3. The documents whose anchors some link wants are read once each, in
-//!    parallel, unless their ids came with step 1.
-//! 4. Each link gets its verdict from those tables, with no lock.
-//!
-//! [`LinkExtractor::extract_with_anchors`]: crate::links::LinkExtractor::extract_with_anchors
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -29,67 +16,7 @@ use super::anchors::{self, AnchorStyle};
 use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, What, refresh_target,
 };
-use super::fast::{FastMap, FastSet};
-
-/// One document's links, as the reading phase gives them.
-#[derive(Debug)]
-pub struct Document {
-    /// The document's absolute path.
-    pub path: PathBuf,
-    /// The root its root-relative links resolved under; a local target
-    /// outside it is reported.
-    pub root: PathBuf,
-    /// Its links, in document order.
-    pub links: Vec<Link>,
-    /// The fragment identifiers it defines, when it was read as HTML.
-    pub ids: Option<Vec<String>>,
-    /// The lines whose links are not checked: see [`disabled_lines`].
-    pub disabled: Vec<std::ops::RangeInclusive<u64>>,
-}
-
-/// The lines that `<!-- uriscan-disable -->` … `<!-- uriscan-enable -->`
-/// and `<!-- uriscan-disable-next-line -->` comments leave unchecked, in
-/// Markdown and HTML alike (both keep HTML comments). A disable without
-/// an enable runs to the end of the document.
-///
-/// ```
-/// use uriscan::checking::local::disabled_lines;
-/// let doc = b"a\n<!-- uriscan-disable-next-line -->\nb\n<!-- uriscan-disable -->\nc\nd\n<!-- uriscan-enable -->\ne\n";
-/// assert_eq!(disabled_lines(doc), [3..=3, 4..=7]);
-/// ```
-pub fn disabled_lines(src: &[u8]) -> Vec<std::ops::RangeInclusive<u64>> {
-    let mut out = vec![];
-    let mut open: Option<u64> = None;
-    let mut line = 1u64;
-    let mut at = 0;
-    let finder = memchr::memmem::Finder::new(b"<!--");
-    while let Some(i) = finder.find(&src[at..]) {
-        let start = at + i;
-        line += memchr::memchr_iter(b'\n', &src[at..start]).count() as u64;
-        let end = memchr::memmem::find(&src[start..], b"-->")
-            .map_or(src.len(), |e| start + e + 3);
-        let body =
-            src[start + 4..end.saturating_sub(3).max(start + 4)].trim_ascii();
-        match body {
-            b"uriscan-disable-next-line" => out.push(line + 1..=line + 1),
-            b"uriscan-disable" => {
-                open.get_or_insert(line);
-            }
-            b"uriscan-enable" => {
-                if let Some(o) = open.take() {
-                    out.push(o..=line);
-                }
-            }
-            _ => {}
-        }
-        line += memchr::memchr_iter(b'\n', &src[start..end]).count() as u64;
-        at = end;
-    }
-    if let Some(o) = open {
-        out.push(o..=u64::MAX);
-    }
-    out
-}
+use super::fxhash::{FxHashMap, FxHashSet};
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,9 +92,10 @@ impl fmt::Display for Reason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     status: Status,
-    // Boxed: a site has millions of links and few broken ones, and a
-    // verdict is held for each until the report (16 bytes, not 64: 190
-    // MB less on the Rust documentation).
+    /// Whether the target is a `file:` URI that was checked.
+    local: bool,
+    // Boxed: few links are broken, and a verdict is held for every link
+    // until the report, so the common one stays two words.
     broken: Option<Box<Broken>>,
 }
 
@@ -194,22 +122,27 @@ enum Suggestion {
 
 impl Verdict {
     fn ok() -> Verdict {
-        Verdict { status: Status::Ok, broken: None }
+        Verdict { status: Status::Ok, local: false, broken: None }
     }
     fn broken(reason: Reason, suggestion: Option<Suggestion>) -> Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion }));
-        Verdict { status: Status::Broken, broken }
+        Verdict { status: Status::Broken, local: false, broken }
     }
     fn skipped() -> Verdict {
-        Verdict { status: Status::Skipped, broken: None }
+        Verdict { status: Status::Skipped, local: false, broken: None }
     }
     /// The verdict on a link that an exclusion leaves out.
     pub fn excluded() -> Verdict {
-        Verdict { status: Status::Excluded, broken: None }
+        Verdict { status: Status::Excluded, local: false, broken: None }
     }
     /// The status.
     pub fn status(&self) -> Status {
         self.status
+    }
+    /// Whether the link's target is a local file (a `file:` URI, not
+    /// excluded), as opposed to a web link, an address or an exclusion.
+    pub fn is_local(&self) -> bool {
+        self.local
     }
     /// Why it is broken.
     pub fn reason(&self) -> Option<&Reason> {
@@ -295,7 +228,23 @@ impl CheckerBuilder {
     }
 }
 
-/// The offline checker. See the [module docs](self).
+/// The offline checker: each link's local target, and its fragment, against
+/// the file system, as a map-reduce in the manner of hyperlink.
+///
+/// 1. The caller reads every document (in parallel, on its walker) and
+///    hands its links to a [`Collector`], and for HTML the ids it
+///    defines, read in the same pass ([`LinkExtractor::extract_with_anchors`]).
+/// 2. [`Collector::finish`] gathers the distinct target paths, and asks the
+///    file system about each once, in parallel (rayon): does it exist,
+///    with exactly this case, as a file or a directory, through an index
+///    file or a fallback extension.
+/// 3. The documents whose anchors some link wants are read once each, in
+///    parallel, unless their ids came with step 1.
+/// 4. Each link gets its verdict from those tables, with no lock.
+///
+/// [`LinkExtractor::extract_with_anchors`]: crate::links::LinkExtractor::extract_with_anchors
+/// [`Collector`]: super::Collector
+/// [`Collector::finish`]: super::Collector::finish
 #[derive(Clone, Debug)]
 pub struct Checker {
     opts: CheckerBuilder,
@@ -327,7 +276,7 @@ struct Listings(Mutex<HashMap<PathBuf, Arc<Listing>>>);
 #[derive(Default)]
 struct Listing {
     names: Vec<OsString>,
-    set: FastSet<OsString>,
+    set: FxHashSet<OsString>,
     /// `names` as text (lossily), and lowercased.
     text: std::sync::OnceLock<(Vec<String>, Vec<String>)>,
 }
@@ -379,41 +328,15 @@ impl Checker {
         CheckerBuilder::new()
     }
 
-    /// The table the reading phase turns each document's links into
-    /// facts with ([`LinkTable::digest`]), from any number of threads.
-    pub fn table(&self) -> LinkTable {
-        LinkTable::new(self.opts.fragments)
+    /// Whether fragments are checked.
+    pub(crate) fn checks_fragments(&self) -> bool {
+        self.opts.fragments
     }
 
-    /// Checks every link of `docs`: one verdict per link, in the same
-    /// order, for each document.
-    ///
-    /// ```no_run
-    /// use uriscan::checking::{Checker, Document};
-    /// use uriscan::links::{Format, LinkExtractor, Page};
-    ///
-    /// let path = std::fs::canonicalize("docs/guide.md")?;
-    /// let bytes = std::fs::read(&path)?;
-    /// let url = uriscan::links::file_uri(&path, uriscan::links::PathKind::File);
-    /// let page = Page::new(&bytes, Format::Markdown).url(&url);
-    /// let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
-    /// let doc = Document {
-    ///     path: path.clone(),
-    ///     root: std::fs::canonicalize("docs")?,
-    ///     links: links.collect(),
-    ///     ids,
-    ///     disabled: vec![],
-    /// };
-    /// let checker = Checker::new();
-    /// let table = checker.table();
-    /// let (facts, links) = table.digest(doc);
-    /// let verdicts = checker.check(&table, &[facts]);
-    /// for (link, v) in links.iter().zip(&verdicts[0]) {
-    ///     println!("{}: {:?} {:?}", link.link(), v.status(), v.reason());
-    /// }
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    pub fn check(
+    /// Checks every link of `docs`, whose paths and fragments `table`
+    /// numbers: one verdict per link, in the same order, for each
+    /// document.
+    pub(crate) fn check_facts(
         &self,
         table: &LinkTable,
         docs: &[DocumentFacts],
@@ -427,13 +350,13 @@ impl Checker {
         // Step 3: the anchors of each document some fragment points into,
         // following redirect pages (a meta refresh, as rustdoc and site
         // generators leave where a page moved) a few hops.
-        let known: FastMap<&[u8], (&[String], Option<PathBuf>)> = docs
+        let known: FxHashMap<&[u8], (&[String], Option<PathBuf>)> = docs
             .iter()
             .filter_map(|d| {
                 Some((key(&d.path), (d.ids.as_deref()?, d.redirect.clone())))
             })
             .collect();
-        let mut wanted: FastMap<Vec<u8>, PathBuf> = if self.opts.fragments {
+        let mut wanted: FxHashMap<Vec<u8>, PathBuf> = if self.opts.fragments {
             docs.iter()
                 .flat_map(|d| d.links())
                 .filter(|f| f.fragment().is_some())
@@ -441,14 +364,14 @@ impl Checker {
                     Found::File(p) | Found::Dir(Some(p)) => Some((key(p), p)),
                     _ => None,
                 })
-                .collect::<FastMap<&[u8], &PathBuf>>()
+                .collect::<FxHashMap<&[u8], &PathBuf>>()
                 .into_values()
                 .map(|p| (key(p).to_vec(), p.clone()))
                 .collect()
         } else {
-            FastMap::default()
+            FxHashMap::default()
         };
-        let mut read: FastMap<Vec<u8>, Targets> = FastMap::default();
+        let mut read: FxHashMap<Vec<u8>, Targets> = FxHashMap::default();
         let mut pending: Vec<PathBuf> = wanted.values().cloned().collect();
         for _ in 0..=MAX_REDIRECTS {
             let new: Vec<(Vec<u8>, Targets)> = pending
@@ -477,7 +400,7 @@ impl Checker {
         // Each wanted document's anchors as a set, built once: a page of
         // the Rust documentation defines thousands of ids, and hundreds of
         // links into it each look one up.
-        let lookups: FastMap<&[u8], Lookup<'_>> = wanted
+        let lookups: FxHashMap<&[u8], Lookup<'_>> = wanted
             .par_iter()
             .map(|(k, _)| {
                 let l = match known.get(k.as_slice()) {
@@ -502,7 +425,9 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        self.verdict(d, f, path, &texts, &lookups)
+                        let mut v = self.verdict(d, f, path, &texts, &lookups);
+                        v.local = f.is_file();
+                        v
                     })
                     .collect()
             })
@@ -515,7 +440,7 @@ impl Checker {
         facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
         texts: &[Box<str>],
-        lookups: &FastMap<&[u8], Lookup<'_>>,
+        lookups: &FxHashMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         match facts.what() {
             What::Excluded => return Verdict::excluded(),
@@ -607,7 +532,7 @@ impl Checker {
     /// viewers highlight such ranges by script.
     fn holds(
         &self,
-        set: &FastSet<&str>,
+        set: &FxHashSet<&str>,
         raw: &str,
         decoded: &str,
         path: &Path,
@@ -759,7 +684,7 @@ enum Lookup<'a> {
     /// The anchors as a set, and as a list for suggestions; the page a
     /// redirect page sends to.
     Ids {
-        set: FastSet<&'a str>,
+        set: FxHashSet<&'a str>,
         all: &'a [String],
         redirect: Option<&'a Path>,
     },

@@ -2,11 +2,12 @@
 //! fragments that point into them (`uriscan check`). This layer sits on
 //! [`links`](crate::links), which finds and resolves each link.
 //!
-//! - [`local`] checks local targets (files, directories, case, index
+//! - [`Checker`] checks local targets (files, directories, case, index
 //!   files, fallback extensions, fragments) as a map-reduce over the
-//!   documents;
-//! - [`facts`] is what it keeps of each link between reading and the
+//!   documents, which the reading threads hand to [`Collector`]s;
+//! - `facts` is what it keeps of each link between reading and the
 //!   verdicts: a kind, an interned path and a fragment, not the text;
+//! - [`disabled_lines`] reads the comments that leave lines unchecked;
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
@@ -14,11 +15,15 @@
 //!   over the network.
 
 pub mod anchors;
-pub mod facts;
-mod fast;
-pub mod local;
+mod collector;
+mod disabled;
+mod facts;
+mod fxhash;
+mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
 
-pub use facts::{DocumentDigest, DocumentFacts, LinkFacts, LinkTable};
-pub use local::{Checker, CheckerBuilder, Document, Reason, Status, Verdict};
+pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
+pub use disabled::disabled_lines;
+pub use facts::Document;
+pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};

@@ -4,3 +4,5 @@
 //! folder of the pipeline, so that nothing there is made public for them.
 
 pub mod links;
+#[cfg(feature = "remote")]
+pub mod remote;

@@ -8,13 +8,6 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// Why an address is not requested, or `None` when it is a global one.
-///
-/// ```
-/// use uriscan::checking::remote::address::refused_range;
-/// assert_eq!(refused_range("127.0.0.1".parse().unwrap()), Some("loopback"));
-/// assert_eq!(refused_range("::ffff:10.0.0.1".parse().unwrap()), Some("private"));
-/// assert_eq!(refused_range("93.184.215.14".parse().unwrap()), None);
-/// ```
 pub fn refused_range(ip: IpAddr) -> Option<&'static str> {
     match ip {
         IpAddr::V4(v4) => refused_v4(v4),
@@ -128,6 +121,14 @@ impl std::error::Error for RefusedName {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loopback_and_mapped_private_are_refused_global_is_not() {
+        let r = |s: &str| refused_range(s.parse().unwrap());
+        assert_eq!(r("127.0.0.1"), Some("loopback"));
+        assert_eq!(r("::ffff:10.0.0.1"), Some("private"));
+        assert_eq!(r("93.184.215.14"), None);
+    }
 
     fn r(s: &str) -> Option<&'static str> {
         refused_range(s.parse().unwrap())

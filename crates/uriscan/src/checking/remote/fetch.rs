@@ -34,7 +34,7 @@ pub(super) fn client(opts: &Options) -> Result<reqwest::Client, RemoteError> {
     if !opts.allow_private {
         b = b.dns_resolver(Arc::new(SafeResolver));
     }
-    b.build().map_err(|e| RemoteError(format!("the HTTP client: {e}")))
+    b.build().map_err(|e| RemoteError::Client(Box::new(e)))
 }
 
 /// Each hop's answer, asked once per run: a redirect to a URI that is

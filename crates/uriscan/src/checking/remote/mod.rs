@@ -15,16 +15,18 @@
 //!   connection errors, 429 and 5xx.
 //! - `schedule` holds the run's and each host's concurrency limits, and
 //!   pauses a host that asks for it (`Retry-After`) or keeps failing.
-//! - [`address`] refuses loopback, private and link-local addresses, of
+//! - `address` refuses loopback, private and link-local addresses, of
 //!   literals and of what names resolve to.
-//! - [`retry_after`] parses `Retry-After`; [`cache`] keeps results
-//!   between runs.
+//! - `retry_after` parses `Retry-After`; `cache` keeps results between
+//!   runs ([`Cache`]).
 
-pub mod address;
-pub mod cache;
+pub(crate) mod address;
+mod cache;
 mod fetch;
-pub mod retry_after;
+pub(crate) mod retry_after;
 mod schedule;
+
+pub use cache::{Cache, CacheEntry, unix_seconds};
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -167,7 +169,7 @@ impl RemoteResult {
     }
 
     /// A result taken from the cache instead of a request.
-    pub fn from_cache(uri: &str, entry: cache::CacheEntry) -> RemoteResult {
+    pub fn from_cache(uri: &str, entry: CacheEntry) -> RemoteResult {
         RemoteResult {
             status: entry.status,
             http: entry.http,
@@ -399,11 +401,21 @@ impl RemoteCheckerBuilder {
 
 /// An error setting up the remote check.
 #[derive(Debug)]
-pub struct RemoteError(String);
+#[non_exhaustive]
+pub enum RemoteError {
+    /// The HTTP client could not be set up: a header that is not valid,
+    /// or no TLS backend.
+    Client(Box<dyn std::error::Error + Send + Sync>),
+    /// The async runtime did not start.
+    Runtime(std::io::Error),
+}
 
 impl fmt::Display for RemoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RemoteError::Client(e) => write!(f, "the HTTP client: {e}"),
+            RemoteError::Runtime(e) => write!(f, "the async runtime: {e}"),
+        }
     }
 }
 
@@ -443,7 +455,7 @@ impl RemoteChecker {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
-            .map_err(|e| RemoteError(format!("the async runtime: {e}")))?;
+            .map_err(RemoteError::Runtime)?;
         let ctx = Arc::new(fetch::Ctx::new(
             &self.opts,
             self.client.clone(),

@@ -8,19 +8,6 @@ use std::time::{Duration, SystemTime};
 /// the three forms RFC 9110 section 5.6.7 has recipients accept
 /// (IMF-fixdate, RFC 850, asctime). A date in the past asks for no wait.
 /// `None` when the value is neither.
-///
-/// ```
-/// use std::time::{Duration, SystemTime};
-/// use uriscan::checking::remote::retry_after::parse_retry_after;
-/// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(784111777);
-/// assert_eq!(parse_retry_after("120", now), Some(Duration::from_secs(120)));
-/// // Sun, 06 Nov 1994 08:49:37 GMT is 784111777.
-/// assert_eq!(
-///     parse_retry_after("Sun, 06 Nov 1994 08:50:37 GMT", now),
-///     Some(Duration::from_secs(60))
-/// );
-/// assert_eq!(parse_retry_after("soon", now), None);
-/// ```
 pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let v = value.trim_matches([' ', '\t']);
     if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
@@ -36,6 +23,18 @@ mod tests {
     use super::*;
 
     const EPOCH_1994: u64 = 784111777; // Sun, 06 Nov 1994 08:49:37 GMT
+
+    #[test]
+    fn seconds_a_date_a_minute_on_and_words() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(EPOCH_1994);
+        let p = |v| parse_retry_after(v, now);
+        assert_eq!(p("120"), Some(Duration::from_secs(120)));
+        assert_eq!(
+            p("Sun, 06 Nov 1994 08:50:37 GMT"),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(p("soon"), None);
+    }
 
     fn at(secs: u64) -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(secs)

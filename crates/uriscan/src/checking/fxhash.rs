@@ -1,18 +1,16 @@
-//! Hash maps for the check's hot tables: keyed by path bytes and
-//! fragments, millions of lookups a run.
+//! FxHash maps and sets for the check's hot tables, keyed by path bytes
+//! and fragments and looked up for every link.
 
 use std::collections::{HashMap, HashSet};
 
-/// Maps keyed by path bytes, hashed fast: `Path`'s own `Hash` walks its
-/// components and SipHash guards against an adversary we do not have
-/// (the two took a fifth of the time of a check of the Rust
-/// documentation, perf said). The paths come decoded from `file:` URIs
-/// after dot-segment removal, so equal bytes are equal paths.
-pub(crate) type FastMap<K, V> =
+/// A map hashed with FxHash: SipHash's guard against an adversary buys
+/// nothing here, and `Path`'s own `Hash` walks components. Keys are path
+/// bytes decoded from `file:` URIs after dot-segment removal, so equal
+/// bytes are equal paths.
+pub(crate) type FxHashMap<K, V> =
     HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
-/// The anchors of a page as a set, hashed the same way: a link's
-/// fragment is looked up in it for each of millions of links.
-pub(crate) type FastSet<K> =
+/// A set hashed the same way: a page's anchors, looked up per link.
+pub(crate) type FxHashSet<K> =
     HashSet<K, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// The hash of rustc (FxHash): a rotate, xor and multiply per word.

@@ -1,0 +1,335 @@
+//! The seam between the reading threads and the check: a [`Collector`]
+//! per thread takes each document's links as they are read, collectors
+//! merge, and the last one gives the verdicts.
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::links::LinkRef;
+
+use super::facts::is_refresh;
+use super::facts::{Document, DocumentFacts, LinkFacts, LinkTable, NO_PATH};
+use super::fxhash::FxHashSet;
+use super::local::{Checker, Verdict};
+
+/// The documents of one check, gathered on any number of threads: make
+/// one with [`Checker::collector`], one more per thread with
+/// [`sibling`](Self::sibling), [`ingest`](Self::ingest) documents, then
+/// [`merge`](Self::merge) them and [`finish`](Self::finish). Each link is
+/// kept as a few numbers, not as its text, until the verdicts. `T` is the
+/// caller's own data of each document (a label, the links it keeps).
+///
+/// ```
+/// use uriscan::checking::{Checker, Document};
+/// use uriscan::links::{Format, LinkExtractor, Page};
+///
+/// let html = br#"<a href="b.html#x">b</a> <a href="mailto:me@example.com">m</a>"#;
+/// let page = Page::new(html, Format::Html).url("file:///site/a.html");
+/// let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
+/// let doc = Document {
+///     path: "/site/a.html".into(),
+///     root: "/site".into(),
+///     links: links.collect(),
+///     ids,
+///     disabled: vec![],
+/// };
+/// let checker = Checker::new();
+/// let mut collector = checker.collector();
+/// let mut other = collector.sibling(); // for another thread
+/// other.ingest(&doc, "a");
+/// collector.merge(other);
+/// let checked = collector.finish();
+/// let a = &checked.documents[0];
+/// assert_eq!(a.tag, "a");
+/// assert_eq!(a.verdicts.len(), 2);
+/// assert!(a.verdicts[0].is_local() && !a.verdicts[1].is_local());
+/// assert_eq!(checked.linked_paths(), [std::path::Path::new("/site/b.html")]);
+/// ```
+#[derive(Debug)]
+pub struct Collector<T = ()> {
+    shared: Arc<Shared>,
+    facts: Vec<DocumentFacts>,
+    tags: Vec<T>,
+}
+
+/// What the collectors of one check share: the checker, and the table
+/// that numbers paths and fragments.
+#[derive(Debug)]
+struct Shared {
+    checker: Checker,
+    table: LinkTable,
+}
+
+/// The verdicts of a check, document by document.
+#[derive(Debug)]
+pub struct Checked<T = ()> {
+    /// The documents, in the order they were collected.
+    pub documents: Vec<CheckedDocument<T>>,
+    paths: Vec<PathBuf>,
+}
+
+/// One document's verdicts.
+#[derive(Debug)]
+pub struct CheckedDocument<T = ()> {
+    /// The caller's data of the document, as given to the collector.
+    pub tag: T,
+    /// One verdict per link, in document order.
+    pub verdicts: Vec<Verdict>,
+    facts: DocumentFacts,
+}
+
+impl Checker {
+    /// A collector for a new check with this checker.
+    pub fn collector<T>(&self) -> Collector<T> {
+        let table = LinkTable::new(self.checks_fragments());
+        let shared = Arc::new(Shared { checker: self.clone(), table });
+        Collector { shared, facts: vec![], tags: vec![] }
+    }
+}
+
+impl<T> Collector<T> {
+    /// An empty collector for the same check, for another thread.
+    pub fn sibling(&self) -> Collector<T> {
+        Collector { shared: self.shared.clone(), facts: vec![], tags: vec![] }
+    }
+
+    /// Takes one document's links, its disabled lines excluded.
+    pub fn ingest(&mut self, doc: &Document, tag: T) {
+        let mut d = self.document(doc.disabled.clone());
+        for l in &doc.links {
+            d.push(l.as_ref());
+        }
+        d.finish(doc.path.clone(), doc.root.clone(), doc.ids.clone(), tag);
+    }
+
+    /// Takes one document's links one by one, as they are read, with no
+    /// [`Link`](crate::links::Link) kept: what a reading thread hands
+    /// each link of
+    /// [`LinkExtractor::for_each_with_anchors`](crate::links::LinkExtractor::for_each_with_anchors)
+    /// to. `disabled` as in [`Document`].
+    pub fn document(
+        &mut self,
+        disabled: Vec<RangeInclusive<u64>>,
+    ) -> DocumentDigest<'_, T> {
+        DocumentDigest {
+            collector: self,
+            links: vec![],
+            disabled,
+            redirect: None,
+        }
+    }
+
+    /// Takes the documents of `other`, after its own.
+    pub fn merge(&mut self, mut other: Collector<T>) {
+        if !Arc::ptr_eq(&self.shared, &other.shared) {
+            // Another check's collector: its numbers mean other paths.
+            let (paths, texts) =
+                self.shared.table.renumber(&other.shared.table);
+            let at = |map: &[u32], n: u32| {
+                if n == NO_PATH { n } else { map[n as usize] }
+            };
+            for f in other.facts.iter_mut().flat_map(|d| &mut d.links) {
+                f.path = at(&paths, f.path);
+                f.text = at(&texts, f.text);
+            }
+        }
+        self.facts.append(&mut other.facts);
+        self.tags.append(&mut other.tags);
+    }
+
+    /// The number of documents taken.
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+
+    /// Whether no document was taken.
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+
+    /// The number of links taken, in all documents.
+    pub fn link_count(&self) -> usize {
+        self.facts.iter().map(|d| d.links.len()).sum()
+    }
+
+    /// Checks every link taken: one verdict per link, for each document,
+    /// in the order they were taken.
+    pub fn finish(self) -> Checked<T> {
+        let Collector { shared, facts, tags } = self;
+        let verdicts = shared.checker.check_facts(&shared.table, &facts);
+        let documents = tags
+            .into_iter()
+            .zip(verdicts)
+            .zip(facts)
+            .map(|((tag, verdicts), facts)| CheckedDocument {
+                tag,
+                verdicts,
+                facts,
+            })
+            .collect();
+        Checked { documents, paths: shared.table.paths() }
+    }
+}
+
+impl<T> Checked<T> {
+    /// The local paths that some document links to, other than itself,
+    /// excluded links included, each once.
+    pub fn linked_paths(&self) -> Vec<&Path> {
+        let mut linked = FxHashSet::default();
+        for doc in &self.documents {
+            for id in doc.facts.links.iter().filter_map(LinkFacts::path_id) {
+                if self.paths[id as usize] != doc.facts.path {
+                    linked.insert(id);
+                }
+            }
+        }
+        let mut ids: Vec<u32> = linked.into_iter().collect();
+        ids.sort_unstable();
+        ids.into_iter().map(|id| self.paths[id as usize].as_path()).collect()
+    }
+}
+
+impl<T> CheckedDocument<T> {
+    /// The document's absolute path.
+    pub fn path(&self) -> &Path {
+        self.facts.path()
+    }
+    /// The root its root-relative links resolved under.
+    pub fn root(&self) -> &Path {
+        self.facts.root()
+    }
+}
+
+/// One document's links being taken one by one: made by
+/// [`Collector::document`].
+#[derive(Debug)]
+pub struct DocumentDigest<'c, T> {
+    collector: &'c mut Collector<T>,
+    links: Vec<LinkFacts>,
+    disabled: Vec<RangeInclusive<u64>>,
+    /// The local target of the first meta refresh, once one is met.
+    redirect: Option<Option<PathBuf>>,
+}
+
+impl<T> DocumentDigest<'_, T> {
+    /// Takes the document's next link, its line's disabling applied.
+    pub fn push(&mut self, link: LinkRef<'_>) {
+        let mut f = self.collector.shared.table.facts(link);
+        if self.disabled.iter().any(|r| r.contains(&link.line())) {
+            f.exclude();
+        }
+        // Where a redirect page sends the reader: its first meta
+        // refresh's local target.
+        if self.redirect.is_none() && is_refresh(link) {
+            self.redirect = Some(link.file_path());
+        }
+        self.links.push(f);
+    }
+
+    /// Takes the document's next link, left out of the check (an
+    /// exclusion of the caller's): its local path still counts as linked.
+    pub fn push_excluded(&mut self, link: LinkRef<'_>) {
+        self.push(link);
+        if let Some(f) = self.links.last_mut() {
+            f.exclude();
+        }
+    }
+
+    /// Ends the document: its `path`, its `root` and the `ids` it
+    /// defines, as in [`Document`], and the caller's `tag`.
+    pub fn finish(
+        self,
+        path: PathBuf,
+        root: PathBuf,
+        ids: Option<Vec<String>>,
+        tag: T,
+    ) {
+        let DocumentDigest { collector, mut links, redirect, .. } = self;
+        // Held until the whole tree is read: without the room growing left.
+        links.shrink_to_fit();
+        let redirect = redirect.flatten();
+        collector.facts.push(DocumentFacts {
+            path,
+            root,
+            links,
+            ids,
+            redirect,
+        });
+        collector.tags.push(tag);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::links::{Format, LinkExtractor, Page};
+
+    fn doc(path: &str, html: &[u8]) -> Document {
+        let url = format!("file://{path}");
+        let page = Page::new(html, Format::Html).url(&url);
+        let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
+        Document {
+            path: path.into(),
+            root: "/".into(),
+            links: links.collect(),
+            ids,
+            disabled: vec![],
+        }
+    }
+
+    /// Collectors of two checks number paths and fragments apart; merged,
+    /// the facts mean what they meant.
+    #[test]
+    fn merging_another_checks_collector_renumbers() {
+        let checker = Checker::new();
+        let a = doc("/nowhere/a.html", br#"<a id="x" href="b.html#y">"#);
+        let b = doc("/nowhere/b.html", br#"<a id="y" href="a.html#x">"#);
+        let mut one = checker.collector();
+        // Numbers taken in the first table, not the second.
+        one.ingest(&doc("/nowhere/c.html", br#"<a href="z.html#w">"#), 'c');
+        one.ingest(&a, 'a');
+        let mut two = checker.collector();
+        two.ingest(&b, 'b');
+        one.merge(two);
+        let checked = one.finish();
+        let tags: Vec<char> =
+            checked.documents.iter().map(|d| d.tag).collect();
+        assert_eq!(tags, ['c', 'a', 'b']);
+        let linked = checked.linked_paths();
+        assert!(linked.contains(&Path::new("/nowhere/a.html")));
+        assert!(linked.contains(&Path::new("/nowhere/b.html")));
+        assert!(linked.contains(&Path::new("/nowhere/z.html")));
+        assert_eq!(linked.len(), 3);
+        // Outside no root ("/"), missing on disk: broken for the path,
+        // whatever the fragment.
+        for d in &checked.documents {
+            assert_eq!(d.verdicts.len(), 1);
+            assert!(d.verdicts[0].is_local());
+            assert_eq!(
+                d.verdicts[0].reason(),
+                Some(&super::super::Reason::NoSuchFile)
+            );
+        }
+    }
+
+    /// A link pushed as excluded is not checked, and its path still
+    /// counts as linked.
+    #[test]
+    fn excluded_links_still_link() {
+        let checker = Checker::new();
+        let mut c = checker.collector();
+        let page = Page::new(br#"<a href="b.html">"#, Format::Html)
+            .url("file:///nowhere/a.html");
+        let mut d = c.document(vec![]);
+        let ids = LinkExtractor::new().for_each_with_anchors(&page, |l| {
+            d.push_excluded(l);
+        });
+        d.finish("/nowhere/a.html".into(), "/".into(), ids, ());
+        let checked = c.finish();
+        let v = &checked.documents[0].verdicts[0];
+        assert_eq!(v.status(), super::super::Status::Excluded);
+        assert!(!v.is_local());
+        assert_eq!(checked.linked_paths(), [Path::new("/nowhere/b.html")]);
+    }
+}
