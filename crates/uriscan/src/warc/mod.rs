@@ -34,6 +34,7 @@
 //! 0.4) read one record at a time with a gzip decoder per record and stop
 //! at the first damaged record; none tracks member offsets.
 
+mod gzip;
 mod http;
 mod links;
 mod record;

@@ -18,3 +18,5 @@ mod syntax_parse;
 mod syntax_resolve;
 #[cfg(feature = "warc")]
 mod warc_props;
+#[cfg(feature = "warc")]
+mod warc_read_size;
