@@ -155,6 +155,8 @@ struct RecordCtx<'a> {
     page: &'a str,
     record_id: &'a str,
     offset: u64,
+    /// The names of the record's warnings.
+    warnings: Vec<&'static str>,
 }
 
 /// Runs `uriscan links`; returns the exit code.
@@ -412,6 +414,13 @@ impl<'s, 'c> Worker<'s, 'c> {
                 page: record.target_uri().unwrap_or(""),
                 record_id: record.record_id().unwrap_or(""),
                 offset: record.offset(),
+                // Only the JSON rows show them.
+                warnings: match cfg.common.mode {
+                    Mode::Json => {
+                        record.warnings().iter().map(|w| w.as_str()).collect()
+                    }
+                    _ => vec![],
+                },
             };
             for_each_record_link(&record, &cfg.sources.extractor, |link| {
                 count += u64::from(self.one(label, link, None, Some(&ctx)));
@@ -554,6 +563,9 @@ impl<'s, 'c> Worker<'s, 'c> {
                     row.page = Some(c.page);
                     row.record_id = Some(c.record_id);
                     row.record_offset = Some(c.offset);
+                    if !c.warnings.is_empty() {
+                        row.warnings = Some(&c.warnings);
+                    }
                 }
                 let _ = serde_json::to_writer(&mut *out, &row);
                 out.push(b'\n');
@@ -627,6 +639,9 @@ pub(super) struct JsonLink<'a> {
     record_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     record_offset: Option<u64>,
+    /// What was odd in a web archive's record but read all the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warnings: Option<&'a [&'static str]>,
 }
 
 impl<'a> JsonLink<'a> {
@@ -661,6 +676,7 @@ impl<'a> JsonLink<'a> {
             page: None,
             record_id: None,
             record_offset: None,
+            warnings: None,
         }
     }
 

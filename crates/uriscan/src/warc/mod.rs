@@ -39,6 +39,7 @@ mod http;
 mod links;
 mod record;
 mod source;
+mod warnings;
 
 pub use http::HttpResponse;
 pub use links::{
@@ -48,6 +49,7 @@ pub use record::{
     DEFAULT_MAX_BLOCK, Record, RecordType, WarcError, WarcErrorKind,
     WarcReader,
 };
+pub use warnings::RecordWarning;
 
 /// Whether a file name says WARC or WET: `.warc`, `.warc.gz`, `.wet`,
 /// `.wet.gz` (any case).

@@ -7,6 +7,7 @@ use std::io::{self, BufReader, Read};
 
 use super::http::HttpResponse;
 use super::source::{self, Source};
+use super::warnings::RecordWarning;
 
 /// The bytes read ahead to tell gzip from plain.
 const SNIFF: usize = 4096;
@@ -82,6 +83,8 @@ pub struct Record {
     content_length: u64,
     block: Vec<u8>,
     truncated: bool,
+    /// What the reader let pass.
+    warnings: Vec<RecordWarning>,
 }
 
 impl Record {
@@ -144,13 +147,24 @@ impl Record {
     pub fn truncated(&self) -> bool {
         self.truncated
     }
+    /// What was odd in the record but read all the same: what the reader
+    /// met (line ends, a length a few bytes off, a short trailer), then,
+    /// for an HTTP response, what its payload's decoding meets (line ends,
+    /// a stale transfer or content coding). Empty for a clean record.
+    pub fn warnings(&self) -> Vec<RecordWarning> {
+        let mut out = self.warnings.clone();
+        if let Some(http) = self.http() {
+            out.extend(http.warnings());
+        }
+        out
+    }
     /// The HTTP response a `response` record holds (a block that starts
     /// with `HTTP/`): status, headers and payload.
     pub fn http(&self) -> Option<HttpResponse<'_>> {
         if self.record_type != RecordType::Response {
             return None;
         }
-        HttpResponse::parse(&self.block)
+        HttpResponse::parse(&self.block).map(|h| h.cut_short(self.truncated))
     }
 }
 
@@ -469,7 +483,10 @@ impl<R: Read> WarcReader<R> {
         if !more.map_err(gz)? {
             return Ok(None);
         }
-        self.read_header()?;
+        let mut warnings = vec![];
+        if self.read_header()? {
+            warnings.push(RecordWarning::WarcLineEnds);
+        }
         let (version, headers) = parse_header(&self.header);
         let length = headers
             .iter()
@@ -490,14 +507,16 @@ impl<R: Read> WarcReader<R> {
             content_length: length,
             block,
             truncated,
+            warnings,
         }))
     }
 
     /// Reads the header block, version line first, into `self.header`.
     /// A header cut short (by the file's end, or by a new record's
     /// version line, or by a gzip member's end when the next member starts
-    /// a record) is an error, the reader left at what follows.
-    fn read_header(&mut self) -> Result<(), (WarcErrorKind, Resync)> {
+    /// a record) is an error, the reader left at what follows. Whether
+    /// some line ends in LF alone or in CR CR LF.
+    fn read_header(&mut self) -> Result<bool, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let cut = |resync| {
             let m = "it ends before its blank line".to_owned();
@@ -510,6 +529,7 @@ impl<R: Read> WarcReader<R> {
         }
         let mut line_start = 0;
         let mut at_line_start = true;
+        let mut odd_line_ends = false;
         loop {
             let avail = if at_line_start {
                 let head = self.src.fill_across(MAGIC.len()).map_err(gz)?;
@@ -544,8 +564,10 @@ impl<R: Read> WarcReader<R> {
             at_line_start = eol;
             if eol {
                 let line = &self.header[line_start..];
-                if line == b"\r\n" || line == b"\n" {
-                    return Ok(());
+                odd_line_ends |=
+                    !line.ends_with(b"\r\n") || line.ends_with(b"\r\r\n");
+                if matches!(line, b"\r\n" | b"\n" | b"\r\r\n") {
+                    return Ok(odd_line_ends);
                 }
                 line_start = self.header.len();
             }
