@@ -26,6 +26,14 @@ const TRAILER: &[u8] = b"\r\n\r\n";
 /// The start of a record's header, the version line.
 const MAGIC: &[u8] = b"WARC/1.";
 
+/// A block's end and the next record's start.
+const NEXT_RECORD: &[u8] = b"\r\n\r\nWARC/1.";
+
+/// How far from where a record should end the next one is looked for,
+/// when its block is not followed by its trailer: lengths a few bytes off
+/// are read as warcio and jwarc read them, a block far off is damage.
+const RESYNC_WINDOW: usize = 4 << 10;
+
 /// The `WARC-Type` of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -497,8 +505,12 @@ impl<R: Read> WarcReader<R> {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Type"))
             .map_or(RecordType::Other, |(_, v)| RecordType::from_name(v));
-        let (block, truncated) = self.read_block(length)?;
-        self.read_trailer(&block, truncated)?;
+        let (mut block, truncated, ended) = self.read_block(length)?;
+        let warning = match ended {
+            Some(w) => Some(w),
+            None => self.read_trailer(&mut block, truncated)?,
+        };
+        warnings.extend(warning);
         Ok(Some(Record {
             offset: *offset,
             version,
@@ -574,11 +586,16 @@ impl<R: Read> WarcReader<R> {
         }
     }
 
-    /// Reads `length` bytes of block, keeping at most `max_block`.
+    /// Reads `length` bytes of block, keeping at most `max_block`; and,
+    /// when the file or the record's gzip member ends at most
+    /// [`RESYNC_WINDOW`] bytes short of it (the next member starting a
+    /// record), the warning of a length a few bytes too large: the block
+    /// ends there, its trailer left out.
     fn read_block(
         &mut self,
         length: u64,
-    ) -> Result<(Vec<u8>, bool), (WarcErrorKind, Resync)> {
+    ) -> Result<(Vec<u8>, bool, Option<RecordWarning>), (WarcErrorKind, Resync)>
+    {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let keep = length.min(self.max_block as u64) as usize;
         let mut block = Vec::with_capacity(keep.min(4 << 20));
@@ -594,7 +611,14 @@ impl<R: Read> WarcReader<R> {
                         "the {what} ends after {read} of {length} bytes"
                     ))
                 };
+                let near = left <= RESYNC_WINDOW as u64
+                    && (block.len() as u64) == read
+                    && memchr::memmem::find(&block, NEXT_RECORD).is_none();
                 if !self.src.next_member().map_err(gz)? {
+                    if near {
+                        let w = length_off(&mut block, length);
+                        return Ok((block, false, Some(w)));
+                    }
                     // A length past the end: the records it swallowed are
                     // read again.
                     let resync = if self.back_up(&block, read, &[]) {
@@ -608,6 +632,10 @@ impl<R: Read> WarcReader<R> {
                 // member starts a record; else a block that spans
                 // members (blocked gzip), read on.
                 if self.src.fill(MAGIC.len()).map_err(gz)?.starts_with(MAGIC) {
+                    if near {
+                        let w = length_off(&mut block, length);
+                        return Ok((block, false, Some(w)));
+                    }
                     return Err((short(), Resync::Ready));
                 }
                 continue;
@@ -620,19 +648,22 @@ impl<R: Read> WarcReader<R> {
             left -= n as u64;
         }
         let truncated = (block.len() as u64) < length;
-        Ok((block, truncated))
+        Ok((block, truncated, None))
     }
 
     /// Checks the `CRLF CRLF` after the block (which may be cut by gzip
     /// members, as everything else). A file that ends right after the
     /// block, or a member whose next member starts a record, is let pass
-    /// (a writer that left the trailer out); anything else, part of a
-    /// trailer too, means the length is wrong.
+    /// (a writer that left the trailer out); part of a trailer there is a
+    /// short trailer, let pass with a warning. Anything else means the
+    /// length is wrong: a next record within [`RESYNC_WINDOW`] bytes of
+    /// where it should start is taken as the end of the block, with a
+    /// warning; else the record is damaged.
     fn read_trailer(
         &mut self,
-        block: &[u8],
+        block: &mut Vec<u8>,
         truncated: bool,
-    ) -> Result<(), (WarcErrorKind, Resync)> {
+    ) -> Result<Option<RecordWarning>, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let wrong = || {
             let m = "the block is not followed by CRLF CRLF".to_owned();
@@ -653,11 +684,9 @@ impl<R: Read> WarcReader<R> {
                     crossed = true;
                     continue;
                 }
-                return match matched {
-                    0 => Ok(()),
-                    _ if at_record => Err((wrong(), Resync::Ready)),
-                    _ => Err((wrong(), Resync::Stop)),
-                };
+                return Ok(
+                    (matched > 0).then_some(RecordWarning::ShortTrailer)
+                );
             }
             let k = t.len().min(TRAILER.len() - matched);
             if t[..k] != TRAILER[matched..matched + k] {
@@ -666,8 +695,14 @@ impl<R: Read> WarcReader<R> {
             self.src.consume(k);
             matched += k;
             if matched == TRAILER.len() {
-                return Ok(());
+                return Ok(None);
             }
+        }
+        if !crossed
+            && let Some(w) =
+                self.resync_near(block, truncated, matched).map_err(gz)?
+        {
+            return Ok(Some(w));
         }
         // A length too large swallowed the next record's start: back up
         // to it, so that it is read. (Within one member only: a gzip
@@ -681,6 +716,68 @@ impl<R: Read> WarcReader<R> {
         Err((wrong(), Resync::Scan))
     }
 
+    /// After a block not followed by its trailer (`lead` bytes of which
+    /// were consumed): looks for the next record's version line, or the
+    /// end of the member or file, within
+    /// [`RESYNC_WINDOW`] bytes either side of where the next record should
+    /// start, the nearest one. When found, the block is cut or lengthened
+    /// to end there (its trailer left out), the reader moved there, and
+    /// the warning returned.
+    fn resync_near(
+        &mut self,
+        block: &mut Vec<u8>,
+        truncated: bool,
+        lead: usize,
+    ) -> io::Result<Option<RecordWarning>> {
+        let tail = if truncated { 0 } else { block.len().min(RESYNC_WINDOW) };
+        let mut joined = block[block.len() - tail..].to_vec();
+        joined.extend_from_slice(&TRAILER[..lead]);
+        let ahead = self.src.fill(RESYNC_WINDOW + MAGIC.len())?;
+        joined.extend_from_slice(ahead);
+        let ends = self.src.at_member_end_after(joined.len() - tail - lead);
+        let nominal = tail + TRAILER.len();
+        // The nearest version line (not only at a line's start: damage
+        // may have taken the line end before it), else the member's or the
+        // file's end.
+        let next = memchr::memmem::find_iter(&joined, MAGIC)
+            .min_by_key(|&q| q.abs_diff(nominal))
+            .or(ends.then_some(joined.len()));
+        let Some(next) = next else { return Ok(None) };
+        let crlf = joined[..next]
+            .iter()
+            .rev()
+            .take(TRAILER.len())
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        let data_end = next - crlf;
+        if data_end < tail {
+            block.truncate(block.len() - (tail - data_end));
+        } else {
+            let room = self.max_block.saturating_sub(block.len());
+            let more = &joined[tail..data_end];
+            block.extend_from_slice(&more[..more.len().min(room)]);
+        }
+        let consumed = tail + lead;
+        if next < consumed {
+            self.src.unread(&joined[next..consumed]);
+        } else {
+            self.src.consume(next - consumed);
+        }
+        let by = data_end as i64 - tail as i64;
+        let trailer = &joined[data_end..next];
+        Ok(Some(match by {
+            0 if trailer
+                .windows(2)
+                .any(|w| w[1] == b'\n' && w[0] != b'\r')
+                || trailer.first() == Some(&b'\n') =>
+            {
+                RecordWarning::WarcLineEnds
+            }
+            0 => RecordWarning::ShortTrailer,
+            by => RecordWarning::LengthOff { by },
+        }))
+    }
+
     /// When `block` (all of it read, `read` bytes) holds the end of a
     /// record and the start of the next, puts the bytes from that start
     /// (and `after`, consumed since) back to be read again; whether it
@@ -690,7 +787,7 @@ impl<R: Read> WarcReader<R> {
             // Cut by the cap: what followed in the file is not kept.
             return false;
         }
-        match memchr::memmem::find(block, b"\r\n\r\nWARC/1.") {
+        match memchr::memmem::find(block, NEXT_RECORD) {
             Some(i) => {
                 let mut back = block[i + TRAILER.len()..].to_vec();
                 back.extend_from_slice(after);
@@ -763,4 +860,18 @@ fn is_data_error(e: &io::Error) -> bool {
             | io::ErrorKind::InvalidInput
             | io::ErrorKind::UnexpectedEof
     )
+}
+
+/// The warning of a block whose file or gzip member ended before its
+/// `length`: its trailing line ends (at most a trailer's) are cut off.
+fn length_off(block: &mut Vec<u8>, length: u64) -> RecordWarning {
+    let crlf = block
+        .iter()
+        .rev()
+        .take(TRAILER.len())
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count();
+    block.truncate(block.len() - crlf);
+    let by = block.len() as i64 - i64::try_from(length).unwrap_or(i64::MAX);
+    RecordWarning::LengthOff { by }
 }

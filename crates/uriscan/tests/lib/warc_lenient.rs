@@ -6,6 +6,8 @@ use std::io::Write;
 use uriscan::links::LinkExtractor;
 use uriscan::warc::{RecordWarning, WarcReader, record_links};
 
+use crate::support::trickle::Trickle;
+
 /// A response record of `http` at `http://e.com/{id}`, with its header
 /// lines ended by `eol` and `Content-Length` moved by `off`, followed by
 /// `trailer`.
@@ -200,4 +202,98 @@ fn stale_content_coding_is_read_as_it_is() {
         &gz(PAGE),
     );
     assert_eq!(read(&record(1, &fresh, "\r\n", 0, b"\r\n\r\n")), [ok(1, &[])]);
+}
+
+/// Each record its own gzip member.
+fn members(records: &[Vec<u8>]) -> Vec<u8> {
+    records.iter().flat_map(|r| gz(r)).collect()
+}
+
+#[test]
+fn lengths_a_few_bytes_off_are_read() {
+    for off in -4i64..=4 {
+        let odd = record(1, &html(), "\r\n", off, b"\r\n\r\n");
+        // A length 1 or 2 too large takes in part of the trailer, which
+        // is then short.
+        let want: &[&[&str]] = match off {
+            0 => &[&[]],
+            1 | 2 => &[&["length-off"], &["short-trailer"]],
+            // The block takes in the whole trailer: in a gzip member of
+            // its own, as if the writer had left the trailer out.
+            4 => &[&["length-off"], &[]],
+            _ => &[&["length-off"]],
+        };
+        let records = [odd, record(2, &html(), "\r\n", 0, b"\r\n\r\n")];
+        for file in [records.concat(), members(&records)] {
+            let got = read(&file);
+            assert!(
+                want.iter().any(|w| got == [ok(1, w), ok(2, &[])]),
+                "off by {off}: {got:?}"
+            );
+            for step in [1, 3, 64] {
+                let stepped: Vec<_> =
+                    WarcReader::new(Trickle::step(&file, step))
+                        .map(|r| {
+                            r.map(|r| r.block().to_vec())
+                                .map_err(|e| e.offset())
+                        })
+                        .collect();
+                let whole: Vec<_> = WarcReader::new(&file[..])
+                    .map(|r| {
+                        r.map(|r| r.block().to_vec()).map_err(|e| e.offset())
+                    })
+                    .collect();
+                assert_eq!(stepped, whole, "off by {off}, reads of {step}");
+            }
+        }
+        // The last record of the file.
+        let last = record(1, &html(), "\r\n", off, b"\r\n\r\n");
+        for file in [last.clone(), members(&[last])] {
+            let got = read(&file);
+            assert!(
+                want.iter().any(|w| got == [ok(1, w)]),
+                "last, off by {off}: {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_short_trailer_is_read() {
+    for trailer in [&b"\r\n"[..], b"\r\n\r"] {
+        let records = [
+            record(1, &html(), "\r\n", 0, trailer),
+            record(2, &html(), "\r\n", 0, b"\r\n\r\n"),
+        ];
+        for file in [records.concat(), members(&records)] {
+            assert_eq!(
+                read(&file),
+                [ok(1, &["short-trailer"]), ok(2, &[])],
+                "{trailer:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn records_in_lf_alone() {
+    let records = [
+        record(
+            1,
+            &http(&["Content-Type: text/html"], "\n", PAGE),
+            "\n",
+            0,
+            b"\n\n",
+        ),
+        record(2, &html(), "\r\n", 0, b"\r\n\r\n"),
+    ];
+    for file in [records.concat(), members(&records)] {
+        let got = read(&file);
+        assert_eq!(got.len(), 2, "{got:?}");
+        let Ok((_, links, warnings)) = &got[0] else { panic!("{got:?}") };
+        assert_eq!(links, &page_links());
+        assert!(warnings.contains(&"warc-line-ends"), "{warnings:?}");
+        assert!(warnings.contains(&"http-line-ends"), "{warnings:?}");
+        assert_eq!(got[1], ok(2, &[]));
+    }
 }
