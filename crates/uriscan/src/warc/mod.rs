@@ -34,6 +34,7 @@
 //! 0.4) read one record at a time with a gzip decoder per record and stop
 //! at the first damaged record; none tracks member offsets.
 
+mod error;
 mod gzip;
 mod http;
 mod links;
@@ -41,14 +42,12 @@ mod record;
 mod source;
 mod warnings;
 
+pub use error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 pub use http::HttpResponse;
 pub use links::{
     WarcLink, WarcLinks, for_each_record_link, payload_format, record_links,
 };
-pub use record::{
-    DEFAULT_MAX_BLOCK, Record, RecordType, WarcError, WarcErrorKind,
-    WarcReader,
-};
+pub use record::{DEFAULT_MAX_BLOCK, Record, RecordType, WarcReader};
 pub use warnings::RecordWarning;
 
 /// Whether a file name says WARC or WET: `.warc`, `.warc.gz`, `.wet`,

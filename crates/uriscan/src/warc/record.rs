@@ -5,6 +5,7 @@
 use std::fmt;
 use std::io::{self, BufReader, Read};
 
+use super::error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 use super::http::HttpResponse;
 use super::source::{self, Source};
 use super::warnings::RecordWarning;
@@ -175,63 +176,6 @@ impl Record {
         HttpResponse::parse(&self.block).map(|h| h.cut_short(self.truncated))
     }
 }
-
-/// What was wrong with a record.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum WarcErrorKind {
-    /// The bytes at a record's start are not a `WARC/1.x` version line.
-    NotWarc,
-    /// The header block ends (file or gzip member end) before its blank
-    /// line, or is longer than 256 KiB.
-    BadHeader(String),
-    /// No valid `Content-Length`.
-    BadLength,
-    /// The block does not end where `Content-Length` says: shorter (the
-    /// file or the member ends first) or longer (no `CRLF CRLF` there).
-    WrongLength(String),
-    /// A gzip member that does not decompress.
-    BadGzip(io::Error),
-    /// Reading the file failed; reading stops.
-    Io(io::Error),
-}
-
-/// A damaged record, and where: the reader goes on at the next record.
-#[derive(Debug)]
-pub struct WarcError {
-    offset: u64,
-    kind: WarcErrorKind,
-}
-
-impl WarcError {
-    /// The offset of the damaged record (of its gzip member in a
-    /// compressed file), as [`Record::offset`].
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-    /// What was wrong.
-    pub fn kind(&self) -> &WarcErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for WarcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "record at offset {}: ", self.offset)?;
-        match &self.kind {
-            WarcErrorKind::NotWarc => f.write_str("no WARC/1.x version line"),
-            WarcErrorKind::BadHeader(m) => write!(f, "bad header: {m}"),
-            WarcErrorKind::BadLength => f.write_str("no valid Content-Length"),
-            WarcErrorKind::WrongLength(m) => {
-                write!(f, "wrong Content-Length: {m}")
-            }
-            WarcErrorKind::BadGzip(e) => write!(f, "bad gzip member: {e}"),
-            WarcErrorKind::Io(e) => write!(f, "read error: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WarcError {}
 
 /// Where the reader stands after a damaged record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -531,8 +475,7 @@ impl<R: Read> WarcReader<R> {
     fn read_header(&mut self) -> Result<bool, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let cut = |resync| {
-            let m = "it ends before its blank line".to_owned();
-            (WarcErrorKind::BadHeader(m), resync)
+            (WarcErrorKind::BadHeader(HeaderProblem::Unterminated), resync)
         };
         self.header.clear();
         let first = self.src.fill_across(MAGIC.len()).map_err(gz)?;
@@ -570,7 +513,7 @@ impl<R: Read> WarcReader<R> {
             self.header.extend_from_slice(&avail[..n]);
             self.src.consume(n);
             if self.header.len() > MAX_HEADER {
-                let m = "longer than 256 KiB".to_owned();
+                let m = HeaderProblem::TooLong { limit: MAX_HEADER };
                 return Err((WarcErrorKind::BadHeader(m), Resync::Scan));
             }
             at_line_start = eol;
@@ -604,12 +547,13 @@ impl<R: Read> WarcReader<R> {
             let avail = self.src.fill(1).map_err(gz)?;
             if avail.is_empty() {
                 let read = length - left;
-                let what =
-                    if self.src.is_gzip() { "gzip member" } else { "file" };
+                let in_gzip_member = self.src.is_gzip();
                 let short = || {
-                    WarcErrorKind::WrongLength(format!(
-                        "the {what} ends after {read} of {length} bytes"
-                    ))
+                    WarcErrorKind::WrongLength(LengthProblem::EndsEarly {
+                        read,
+                        length,
+                        in_gzip_member,
+                    })
                 };
                 let near = left <= RESYNC_WINDOW as u64
                     && (block.len() as u64) == read
@@ -665,10 +609,7 @@ impl<R: Read> WarcReader<R> {
         truncated: bool,
     ) -> Result<Option<RecordWarning>, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
-        let wrong = || {
-            let m = "the block is not followed by CRLF CRLF".to_owned();
-            WarcErrorKind::WrongLength(m)
-        };
+        let wrong = || WarcErrorKind::WrongLength(LengthProblem::NoTrailer);
         let mut matched = 0;
         let mut crossed = false;
         loop {
