@@ -232,7 +232,22 @@ pub struct WarcReader<R> {
     /// A damaged gzip member met while skipping past an earlier damaged
     /// record, reported next.
     pending: Option<WarcError>,
+    /// The file's format, known from its first record.
+    format: Format,
 }
+
+/// The format of an archive, known by its first record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// Not known yet.
+    Unknown,
+    Warc,
+    /// ARC v1 (`1`) or v2 (`2`), as its `filedesc://` record says.
+    Arc(u8),
+}
+
+/// The start of an ARC file: its file description record.
+const ARC_MAGIC: &[u8] = b"filedesc://";
 
 impl<R: Read> WarcReader<R> {
     /// A reader of `r`, which it buffers.
@@ -258,6 +273,7 @@ impl<R: Read> WarcReader<R> {
             done: false,
             header: vec![],
             pending: None,
+            format: Format::Unknown,
         }
     }
 
@@ -435,6 +451,16 @@ impl<R: Read> WarcReader<R> {
         if !more.map_err(gz)? {
             return Ok(None);
         }
+        if self.format == Format::Unknown {
+            let head = self.src.fill_across(ARC_MAGIC.len()).map_err(gz)?;
+            self.format = match head.starts_with(ARC_MAGIC) {
+                true => Format::Arc(1),
+                false => Format::Warc,
+            };
+        }
+        if let Format::Arc(version) = self.format {
+            return self.read_arc_record(*offset, version).map(Some);
+        }
         let mut warnings = vec![];
         if self.read_header()? {
             warnings.push(RecordWarning::WarcLineEnds);
@@ -465,6 +491,114 @@ impl<R: Read> WarcReader<R> {
             truncated,
             warnings,
         }))
+    }
+
+    /// Reads one ARC record (the Internet Archive's ARC file format, v1
+    /// and v2): a header line of space-separated fields (URL, IP address,
+    /// date, content type, ..., length last), then `length` bytes, then a
+    /// line end. The record is given WARC's fields: `WARC-Target-URI`,
+    /// `WARC-Date`, `Content-Type`, `Content-Length`, a `WARC-Type` of
+    /// `warcinfo` for the `filedesc://` record, `response` for a block
+    /// that starts with `HTTP/`, else `resource`; and a `WARC-Record-ID`
+    /// made from the date and the URL, as the Wayback Machine names a
+    /// capture: `<urn:arc:{date}/{url}>`.
+    fn read_arc_record(
+        &mut self,
+        offset: u64,
+        version: u8,
+    ) -> Result<Record, (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        self.header.clear();
+        loop {
+            let avail = self.src.fill(1).map_err(gz)?;
+            if avail.is_empty() {
+                let m = HeaderProblem::Unterminated;
+                return Err((WarcErrorKind::BadHeader(m), Resync::Ready));
+            }
+            if self.take_line(Resync::Member)? {
+                break;
+            }
+        }
+        let line = String::from_utf8_lossy(&self.header).trim_end().to_owned();
+        let fields: Vec<&str> = line.split(' ').collect();
+        // v2 has five fields more between the content type and the
+        // length; a URL with spaces in it takes the fields before.
+        let after_url = if version >= 2 { 9 } else { 4 };
+        let parsed = (fields.len() > after_url)
+            .then(|| {
+                let n = fields.len();
+                let length = fields[n - 1].parse::<u64>().ok()?;
+                let url = fields[..n - after_url].join(" ");
+                let date = fields[n - after_url + 1];
+                let mime = fields[n - after_url + 2];
+                Some((url, date.to_owned(), mime.to_owned(), length))
+            })
+            .flatten();
+        let Some((url, date, mime, length)) = parsed else {
+            return Err((WarcErrorKind::BadLength, Resync::Ready));
+        };
+        let (block, truncated, ended) = self.read_block(length)?;
+        let record_type = if url.starts_with("filedesc://") {
+            RecordType::Warcinfo
+        } else if block.starts_with(b"HTTP/") {
+            RecordType::Response
+        } else {
+            RecordType::Resource
+        };
+        if record_type == RecordType::Warcinfo {
+            // The second line's first number is the format's version.
+            let text = String::from_utf8_lossy(&block);
+            if text.lines().next().is_some_and(|l| l.starts_with("2 ")) {
+                self.format = Format::Arc(2);
+            }
+        }
+        let name = match record_type {
+            RecordType::Warcinfo => "warcinfo",
+            RecordType::Response => "response",
+            _ => "resource",
+        };
+        let field = |n: &str, v: String| (Box::from(n), v.into_boxed_str());
+        let headers = vec![
+            field("WARC-Type", name.to_owned()),
+            field("WARC-Record-ID", format!("<urn:arc:{date}/{url}>")),
+            field("WARC-Target-URI", url),
+            field("WARC-Date", date),
+            field("Content-Type", mime),
+            field("Content-Length", length.to_string()),
+        ];
+        Ok(Record {
+            offset,
+            version: Box::from(""),
+            headers,
+            record_type,
+            content_length: length,
+            block,
+            truncated,
+            warnings: ended.into_iter().collect(),
+        })
+    }
+
+    /// Moves the buffered bytes (some are) up to and with the next LF, or
+    /// all of them, into `self.header`; whether the LF was among them. A
+    /// header longer than [`MAX_HEADER`] is an error, resynchronized by
+    /// `too_long`.
+    fn take_line(
+        &mut self,
+        too_long: Resync,
+    ) -> Result<bool, (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let avail = self.src.fill(1).map_err(gz)?;
+        let (n, eol) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        self.header.extend_from_slice(&avail[..n]);
+        self.src.consume(n);
+        if self.header.len() > MAX_HEADER {
+            let m = HeaderProblem::TooLong { limit: MAX_HEADER };
+            return Err((WarcErrorKind::BadHeader(m), too_long));
+        }
+        Ok(eol)
     }
 
     /// Reads the header block, version line first, into `self.header`.
@@ -506,16 +640,7 @@ impl<R: Read> WarcReader<R> {
                 }
                 continue;
             }
-            let (n, eol) = match memchr::memchr(b'\n', avail) {
-                Some(i) => (i + 1, true),
-                None => (avail.len(), false),
-            };
-            self.header.extend_from_slice(&avail[..n]);
-            self.src.consume(n);
-            if self.header.len() > MAX_HEADER {
-                let m = HeaderProblem::TooLong { limit: MAX_HEADER };
-                return Err((WarcErrorKind::BadHeader(m), Resync::Scan));
-            }
+            let eol = self.take_line(Resync::Scan)?;
             at_line_start = eol;
             if eol {
                 let line = &self.header[line_start..];

@@ -17,6 +17,8 @@ mod syntax_normalize;
 mod syntax_parse;
 mod syntax_resolve;
 #[cfg(feature = "warc")]
+mod warc_arc;
+#[cfg(feature = "warc")]
 mod warc_conformance;
 #[cfg(feature = "warc")]
 mod warc_lenient;
