@@ -236,6 +236,10 @@ pub struct WarcReader<R> {
     format: Format,
 }
 
+/// A block read: its bytes, whether they were cut to the cap, and the
+/// warning of a length a few bytes too large.
+type BlockRead = (Vec<u8>, bool, Option<RecordWarning>);
+
 /// The format of an archive, known by its first record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
@@ -662,8 +666,7 @@ impl<R: Read> WarcReader<R> {
     fn read_block(
         &mut self,
         length: u64,
-    ) -> Result<(Vec<u8>, bool, Option<RecordWarning>), (WarcErrorKind, Resync)>
-    {
+    ) -> Result<BlockRead, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let keep = length.min(self.max_block as u64) as usize;
         let mut block = Vec::with_capacity(keep.min(4 << 20));

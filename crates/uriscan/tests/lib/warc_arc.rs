@@ -128,7 +128,7 @@ fn the_suites_arc_files_are_read() {
         }
         (targets, errors)
     };
-    let iana = "http://www.iana.org/domains/example".to_owned();
+    let iana = "http://www.iana.org/domains/example";
     for name in [
         "warcio/example.arc",
         "warcio/example.arc.gz",
@@ -136,7 +136,7 @@ fn the_suites_arc_files_are_read() {
     ] {
         let (targets, errors) = read(name);
         assert!(errors.is_empty(), "{name}: {errors:?}");
-        assert_eq!(targets, [iana.clone()], "{name}");
+        assert_eq!(targets, [iana], "{name}");
     }
     let (targets, _) = read(
         "webarchive-commons/IAH-20080430204825-00000-blackbook-truncated.arc",
