@@ -89,6 +89,7 @@ pub(crate) struct PyWarcLink {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    warnings: Arc<[&'static str]>,
 }
 
 #[pymethods]
@@ -108,6 +109,13 @@ impl PyWarcLink {
     #[getter]
     fn record_offset(&self) -> u64 {
         self.record_offset
+    }
+    /// What was odd in the record but read all the same (a stale
+    /// `Transfer-Encoding: chunked`, a length a few bytes off, ...): short
+    /// names such as `"stale-chunked"`; empty for a clean record.
+    #[getter]
+    fn warnings(&self) -> Vec<&'static str> {
+        self.warnings.to_vec()
     }
     fn __eq__(
         slf: &Bound<'_, Self>,
@@ -148,6 +156,7 @@ pub(crate) struct PyWarcLinks {
     // The last record's page and id, shared by its links.
     page: Arc<str>,
     record_id: Arc<str>,
+    warnings: Arc<[&'static str]>,
 }
 
 #[pymethods]
@@ -184,10 +193,19 @@ impl PyWarcLinks {
         if *self.record_id != *l.record_id() {
             self.record_id = Arc::from(l.record_id());
         }
+        if !self
+            .warnings
+            .iter()
+            .copied()
+            .eq(l.warnings().iter().map(|w| w.as_str()))
+        {
+            self.warnings = l.warnings().iter().map(|w| w.as_str()).collect();
+        }
         let sub = PyWarcLink {
             page: self.page.clone(),
             record_id: self.record_id.clone(),
             record_offset: l.record_offset(),
+            warnings: self.warnings.clone(),
         };
         let link = l.into_link();
         let span = link.span();
@@ -233,6 +251,7 @@ pub(crate) fn warc_links(
         pending: Vec::new().into_iter(),
         page: Arc::from(""),
         record_id: Arc::from(""),
+        warnings: Arc::from([]),
     })
 }
 

@@ -151,3 +151,17 @@ def test_threads_read_files_at_once(warc):
     for t in threads:
         t.join()
     assert all(o == [(p, t) for p, _, t, _ in WANT] for o in out)
+
+
+def test_warnings_name_what_was_let_pass(tmp_path):
+    """A record whose headers still say chunked over a body stored
+    de-chunked gives its links, and says so in `.warnings`."""
+    stale = http("200 OK", [("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")], b'<a href="/kept">')
+    clean = http("200 OK", [("Content-Type", "text/html")], b'<a href="/clean">')
+    path = tmp_path / "stale.warc"
+    path.write_bytes(record("response", "http://s.example/", stale, 1) + record("response", "http://s.example/c", clean, 2))
+    found = list(uriscan.warc_links(path))
+    assert [(l.target, l.warnings) for l in found] == [
+        ("http://s.example/kept", ["stale-chunked"]),
+        ("http://s.example/clean", []),
+    ]

@@ -110,6 +110,10 @@ class WarcLink(Link):
     @property
     def record_offset(self) -> int:
         """The record's byte offset in the file (its gzip member's)."""
+    @property
+    def warnings(self) -> list[str]:
+        """What was odd in the record but read all the same, by short name
+        ("stale-chunked", "length-off", ...); empty for a clean record."""
 
 @final
 class WarcLinks:

@@ -25,6 +25,8 @@ struct RecordCtx<'a> {
     page: &'a str,
     record_id: &'a str,
     offset: u64,
+    /// The names of the record's warnings.
+    warnings: Vec<&'static str>,
 }
 
 /// Runs `uriscan links`; returns the exit code.
@@ -159,6 +161,13 @@ impl<'c> Linker<'c> {
                 page: record.target_uri().unwrap_or(""),
                 record_id: record.record_id().unwrap_or(""),
                 offset: record.offset(),
+                // Only the JSON rows show them.
+                warnings: match cfg.listing.mode {
+                    Mode::Json => {
+                        record.warnings().iter().map(|w| w.as_str()).collect()
+                    }
+                    _ => vec![],
+                },
             };
             for_each_record_link(&record, &cfg.sources.extractor, |link| {
                 let printed =
@@ -286,6 +295,9 @@ impl<'c> Linker<'c> {
                     row.page = Some(c.page);
                     row.record_id = Some(c.record_id);
                     row.record_offset = Some(c.offset);
+                    if !c.warnings.is_empty() {
+                        row.warnings = Some(&c.warnings);
+                    }
                 }
                 let _ = serde_json::to_writer(&mut *out, &row);
                 out.push(b'\n');

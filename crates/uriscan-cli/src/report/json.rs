@@ -177,6 +177,9 @@ pub struct LinkRow<'a> {
     pub record_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub record_offset: Option<u64>,
+    /// What was odd in a web archive's record but read all the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<&'a [&'static str]>,
 }
 
 impl<'a> LinkRow<'a> {
@@ -211,6 +214,7 @@ impl<'a> LinkRow<'a> {
             page: None,
             record_id: None,
             record_offset: None,
+            warnings: None,
         }
     }
 

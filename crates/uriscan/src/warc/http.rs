@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::io::Read;
 
+use super::warnings::RecordWarning;
 use crate::Span;
 
 /// The most bytes a payload decompresses to: a bomb stops there.
@@ -20,14 +21,18 @@ pub struct HttpResponse<'a> {
     fields: Vec<(Span, Span)>,
     /// Where the body starts in the block.
     body: usize,
+    /// Some header line ends in LF alone or in CR CR LF.
+    odd_line_ends: bool,
+    /// The block was cut short by the reader's cap.
+    cut: bool,
 }
 
 impl<'a> HttpResponse<'a> {
     /// Parses the status line and header fields of `block`; `None` when
     /// it does not start with `HTTP/x.y NNN`. A header block that does
     /// not end (a truncated record) is read up to where it stops, with an
-    /// empty body. Lines may end in LF alone; obsolete line folding
-    /// (continuation lines) is skipped.
+    /// empty body. Lines may end in LF alone or in CR CR LF (a
+    /// warning); obsolete line folding (continuation lines) is skipped.
     pub fn parse(block: &'a [u8]) -> Option<HttpResponse<'a>> {
         let rest = block.strip_prefix(b"HTTP/")?;
         let sp = memchr::memchr(b' ', &rest[..rest.len().min(16)])?;
@@ -40,6 +45,18 @@ impl<'a> HttpResponse<'a> {
         let mut at =
             memchr::memchr(b'\n', block).map_or(block.len(), |i| i + 1);
         let mut fields = vec![];
+        let ends_oddly = |line: &[u8]| {
+            !line.ends_with(b"\r\n") || line.ends_with(b"\r\r\n")
+        };
+        let mut odd_line_ends = ends_oddly(&block[..at]);
+        let response = |fields, body, odd_line_ends| HttpResponse {
+            block,
+            status,
+            fields,
+            body,
+            odd_line_ends,
+            cut: false,
+        };
         while at < block.len() {
             let end = memchr::memchr(b'\n', &block[at..])
                 .map_or(block.len(), |i| at + i + 1);
@@ -48,9 +65,11 @@ impl<'a> HttpResponse<'a> {
                 .strip_suffix(b"\n")
                 .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
                 .unwrap_or(line);
-            if content.is_empty() {
-                at = end;
-                return Some(HttpResponse { block, status, fields, body: at });
+            if line.ends_with(b"\n") {
+                odd_line_ends |= ends_oddly(line);
+            }
+            if content.is_empty() || content == b"\r" {
+                return Some(response(fields, end, odd_line_ends));
             }
             if !content.starts_with(b" ")
                 && !content.starts_with(b"\t")
@@ -62,7 +81,7 @@ impl<'a> HttpResponse<'a> {
             }
             at = end;
         }
-        Some(HttpResponse { block, status, fields, body: block.len() })
+        Some(response(fields, block.len(), odd_line_ends))
     }
 
     /// The status code.
@@ -112,44 +131,142 @@ impl<'a> HttpResponse<'a> {
     /// The payload: the body with `Transfer-Encoding: chunked` and a
     /// `Content-Encoding` of `gzip`, `x-gzip` or `deflate` undone (at most
     /// 64 MiB decoded; a damaged coding gives what decoded before the
-    /// damage). `None` for a content coding that is not read (`br`,
-    /// `zstd`, ...): its bytes are not the document.
+    /// damage). A stale coding (a body stored already de-chunked, or
+    /// already decoded) is left as it is: see [`HttpResponse::warnings`].
+    /// `None` for a content coding that is not read (`br`, `zstd`, ...):
+    /// its bytes are not the document.
     pub fn payload(&self) -> Option<Cow<'a, [u8]>> {
-        let mut body = Cow::Borrowed(self.body());
-        if self
-            .header("Transfer-Encoding")
-            .is_some_and(|t| has_token(t, b"chunked"))
-        {
-            body = Cow::Owned(dechunk(&body));
+        let (body, _) = self.transfer_decoded();
+        match self.coding() {
+            Coding::Identity => Some(body),
+            Coding::Unread => None,
+            coding => match decode(coding, &body) {
+                Some(decoded) => Some(Cow::Owned(decoded)),
+                None => Some(body),
+            },
         }
+    }
+
+    /// What was odd in the response but read all the same: header lines
+    /// that end in LF alone or CR CR LF, a `Transfer-Encoding: chunked`
+    /// over a body that does not parse as chunked to its end, a
+    /// `Content-Encoding` over a body that does not decode from its first
+    /// bytes.
+    pub fn warnings(&self) -> Vec<RecordWarning> {
+        let mut out = vec![];
+        if self.odd_line_ends {
+            out.push(RecordWarning::HttpLineEnds);
+        }
+        let (body, stale) = self.transfer_decoded();
+        if stale {
+            out.push(RecordWarning::StaleChunked);
+        }
+        let coding = self.coding();
+        if !matches!(coding, Coding::Identity | Coding::Unread)
+            && !body.is_empty()
+            && !decodes(coding, &body)
+        {
+            out.push(RecordWarning::StaleContentEncoding);
+        }
+        out
+    }
+
+    /// Marks the response as cut short (its record's block was cut to the
+    /// reader's cap): a chunked body is then read up to where it stops.
+    pub(crate) fn cut_short(mut self, cut: bool) -> Self {
+        self.cut = cut;
+        self
+    }
+
+    /// The body with its transfer coding undone, and whether that coding
+    /// was stale: a body said chunked that does not parse as chunked to
+    /// its end is taken as it is (unless the block was cut short).
+    fn transfer_decoded(&self) -> (Cow<'a, [u8]>, bool) {
+        let body = self.body();
+        let chunked = self
+            .header("Transfer-Encoding")
+            .is_some_and(|t| has_token(t, b"chunked"));
+        if !chunked {
+            return (Cow::Borrowed(body), false);
+        }
+        match dechunk_whole(body) {
+            Some(data) => (Cow::Owned(data), false),
+            None if self.cut => (Cow::Owned(dechunk(body)), false),
+            None => (Cow::Borrowed(body), true),
+        }
+    }
+
+    /// The content coding the headers name.
+    fn coding(&self) -> Coding {
         let Some(coding) = self.header("Content-Encoding") else {
-            return Some(body);
+            return Coding::Identity;
         };
         let coding = coding.trim_ascii();
-        if coding.is_empty() || coding.eq_ignore_ascii_case(b"identity") {
-            return Some(body);
+        let is = |name: &[u8]| coding.eq_ignore_ascii_case(name);
+        if coding.is_empty() || is(b"identity") {
+            Coding::Identity
+        } else if is(b"gzip") || is(b"x-gzip") {
+            Coding::Gzip
+        } else if is(b"deflate") {
+            Coding::Deflate
+        } else {
+            Coding::Unread
         }
-        let mut out = vec![];
-        if coding.eq_ignore_ascii_case(b"gzip")
-            || coding.eq_ignore_ascii_case(b"x-gzip")
-        {
-            let d = flate2::read::MultiGzDecoder::new(&body[..]);
+    }
+}
+
+/// A content coding, as far as it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Coding {
+    Identity,
+    Gzip,
+    Deflate,
+    /// A coding not read (`br`, `zstd`, ...).
+    Unread,
+}
+
+/// Whether `body` decodes in `coding` from its first bytes: one byte
+/// of output comes out. "deflate" is zlib-wrapped by the standard, raw by
+/// some servers: either will do.
+fn decodes(coding: Coding, body: &[u8]) -> bool {
+    let first =
+        |mut r: Box<dyn Read + '_>| matches!(r.read(&mut [0; 1]), Ok(1));
+    match coding {
+        Coding::Gzip => {
+            first(Box::new(flate2::read::MultiGzDecoder::new(body)))
+        }
+        Coding::Deflate => {
+            first(Box::new(flate2::read::ZlibDecoder::new(body)))
+                || first(Box::new(flate2::read::DeflateDecoder::new(body)))
+        }
+        Coding::Identity | Coding::Unread => true,
+    }
+}
+
+/// `body` decoded from `coding` (at most [`MAX_DECODED`] bytes, up to
+/// any damage), or `None` when it does not decode from its first bytes.
+fn decode(coding: Coding, body: &[u8]) -> Option<Vec<u8>> {
+    if !decodes(coding, body) {
+        return None;
+    }
+    let mut out = vec![];
+    match coding {
+        Coding::Gzip => {
+            let d = flate2::read::MultiGzDecoder::new(body);
             let _ = d.take(MAX_DECODED).read_to_end(&mut out);
-        } else if coding.eq_ignore_ascii_case(b"deflate") {
-            // "deflate" is zlib-wrapped by the standard, raw by some
-            // servers: try the one, then the other.
-            let d = flate2::read::ZlibDecoder::new(&body[..]);
+        }
+        Coding::Deflate => {
+            let d = flate2::read::ZlibDecoder::new(body);
             if d.take(MAX_DECODED).read_to_end(&mut out).is_err()
                 && out.is_empty()
             {
-                let d = flate2::read::DeflateDecoder::new(&body[..]);
+                let d = flate2::read::DeflateDecoder::new(body);
                 let _ = d.take(MAX_DECODED).read_to_end(&mut out);
             }
-        } else {
-            return None;
         }
-        Some(Cow::Owned(out))
+        Coding::Identity | Coding::Unread => return None,
     }
+    Some(out)
 }
 
 /// The span of `block[s..e]` with ASCII whitespace trimmed.
@@ -168,39 +285,59 @@ fn has_token(v: &[u8], token: &[u8]) -> bool {
     v.split(|&b| b == b',').any(|t| t.trim_ascii().eq_ignore_ascii_case(token))
 }
 
-/// The data of a chunked body (RFC 9112 7.1): each chunk is a hex size
-/// (with extensions after `;`), CRLF, the data, CRLF; size 0 ends it
-/// (trailer fields are dropped). A malformed or cut body gives the data
-/// up to where it breaks.
+/// The data of a chunked body that parses as chunked to its end (RFC 9112
+/// 7.1): every size line valid, every chunk whole and followed by its line
+/// end, up to the last chunk (size 0); `None` otherwise.
+pub(crate) fn dechunk_whole(body: &[u8]) -> Option<Vec<u8>> {
+    let (data, whole) = walk_chunks(body);
+    whole.then_some(data)
+}
+
+/// The data of a chunked body, up to where it breaks when it is
+/// malformed or cut.
 pub(crate) fn dechunk(body: &[u8]) -> Vec<u8> {
+    walk_chunks(body).0
+}
+
+/// The data of a chunked body (each chunk a hex size, with extensions
+/// after `;`, a line end, the data, a line end; size 0 ends it and its
+/// trailer fields are dropped) up to where it breaks, and whether it
+/// reached the last chunk.
+fn walk_chunks(body: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::with_capacity(body.len());
     let mut at = 0;
-    while at < body.len() {
-        let Some(nl) = memchr::memchr(b'\n', &body[at..]) else { break };
+    loop {
+        let Some(nl) = memchr::memchr(b'\n', &body[at..]) else {
+            return (out, false);
+        };
         let line = &body[at..at + nl];
         let size =
             line.split(|&b| b == b';').next().unwrap_or(&[]).trim_ascii();
-        let Some(size) = std::str::from_utf8(size)
+        let size = std::str::from_utf8(size)
             .ok()
-            .and_then(|s| usize::from_str_radix(s, 16).ok())
-        else {
-            break;
-        };
-        if size == 0 {
-            break;
-        }
+            .filter(|s| {
+                !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
+            })
+            .and_then(|s| usize::from_str_radix(s, 16).ok());
+        let Some(size) = size else { return (out, false) };
         at += nl + 1;
+        if size == 0 {
+            return (out, true);
+        }
         let end = at.saturating_add(size).min(body.len());
         out.extend_from_slice(&body[at..end]);
+        if end - at < size {
+            return (out, false);
+        }
         at = end;
-        // The CRLF after the data.
         if body[at..].starts_with(b"\r\n") {
             at += 2;
         } else if body[at..].starts_with(b"\n") {
             at += 1;
+        } else {
+            return (out, false);
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@ use std::sync::Arc;
 use crate::Span;
 use crate::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
 
+use super::error::WarcError;
 use super::http::HttpResponse;
-use super::record::{Record, RecordType, WarcError, WarcReader};
+use super::record::{Record, RecordType, WarcReader};
+use super::warnings::RecordWarning;
 
 /// The format a payload is read as: HTML for `text/html` and
 /// `application/xhtml+xml` (and for a payload with no media type, or a
@@ -271,6 +273,7 @@ pub struct WarcLink {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    warnings: Arc<[RecordWarning]>,
     link: Link,
 }
 
@@ -286,6 +289,11 @@ impl WarcLink {
     /// The record's offset ([`Record::offset`]).
     pub fn record_offset(&self) -> u64 {
         self.record_offset
+    }
+    /// The record's warnings ([`Record::warnings`]): what was odd in it
+    /// but read all the same.
+    pub fn warnings(&self) -> &[RecordWarning] {
+        &self.warnings
     }
     /// The link.
     pub fn link(&self) -> &Link {
@@ -331,6 +339,7 @@ pub struct WarcLinks<'e, R> {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    warnings: Arc<[RecordWarning]>,
 }
 
 impl<'e, R: std::io::Read> WarcLinks<'e, R> {
@@ -343,6 +352,7 @@ impl<'e, R: std::io::Read> WarcLinks<'e, R> {
             page: Arc::from(""),
             record_id: Arc::from(""),
             record_offset: 0,
+            warnings: Arc::from([]),
         }
     }
 }
@@ -356,6 +366,7 @@ impl<R: std::io::Read> Iterator for WarcLinks<'_, R> {
                     page: self.page.clone(),
                     record_id: self.record_id.clone(),
                     record_offset: self.record_offset,
+                    warnings: self.warnings.clone(),
                     link,
                 }));
             }
@@ -367,6 +378,7 @@ impl<R: std::io::Read> Iterator for WarcLinks<'_, R> {
             self.page = Arc::from(record.target_uri().unwrap_or(""));
             self.record_id = Arc::from(record.record_id().unwrap_or(""));
             self.record_offset = record.offset();
+            self.warnings = Arc::from(record.warnings());
         }
     }
 }

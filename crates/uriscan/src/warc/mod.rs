@@ -1,5 +1,6 @@
-//! Web archives: the records of WARC files (ISO 28500, WARC 1.0 and 1.1)
-//! and WET files (their text conversions), and the links of each record.
+//! Web archives: the records of WARC files (ISO 28500, WARC 1.0 and 1.1),
+//! WET files (their text conversions) and ARC files (the Internet
+//! Archive's format before WARC), and the links of each record.
 //!
 //! Crawls are stored as WARC: each HTTP response a `response` record
 //! (WARC headers, then the HTTP status line, headers and body as
@@ -34,27 +35,30 @@
 //! 0.4) read one record at a time with a gzip decoder per record and stop
 //! at the first damaged record; none tracks member offsets.
 
+mod error;
+mod gzip;
 mod http;
 mod links;
 mod record;
 mod source;
+mod warnings;
 
+pub use error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 pub use http::HttpResponse;
 pub use links::{
     WarcLink, WarcLinks, for_each_record_link, payload_format, record_links,
 };
-pub use record::{
-    DEFAULT_MAX_BLOCK, Record, RecordType, WarcError, WarcErrorKind,
-    WarcReader,
-};
+pub use record::{DEFAULT_MAX_BLOCK, Record, RecordType, WarcReader};
+pub use warnings::RecordWarning;
 
-/// Whether a file name says WARC or WET: `.warc`, `.warc.gz`, `.wet`,
-/// `.wet.gz` (any case).
+/// Whether a file name says WARC, WET or ARC: `.warc`, `.wet`, `.arc`,
+/// each also with `.gz` (any case).
 ///
 /// ```
 /// use uriscan::warc::is_warc_name;
 /// assert!(is_warc_name("CC-MAIN-2024-00000.warc.gz".as_ref()));
 /// assert!(is_warc_name("x.WET".as_ref()));
+/// assert!(is_warc_name("IAH-20080430204825-00000.arc.gz".as_ref()));
 /// assert!(!is_warc_name("x.gz".as_ref()));
 /// ```
 pub fn is_warc_name(path: &std::path::Path) -> bool {
@@ -63,13 +67,13 @@ pub fn is_warc_name(path: &std::path::Path) -> bool {
     };
     let name = name.to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
-    name.ends_with(".warc") || name.ends_with(".wet")
+    name.ends_with(".warc") || name.ends_with(".wet") || name.ends_with(".arc")
 }
 
 /// Whether `bytes` (a file's first bytes, decompressed) start a WARC
-/// record: `WARC/1.`.
+/// record, `WARC/1.`, or an ARC file, `filedesc://`.
 pub fn has_warc_magic(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"WARC/1.")
+    bytes.starts_with(b"WARC/1.") || bytes.starts_with(b"filedesc://")
 }
 
 #[cfg(test)]

@@ -5,8 +5,10 @@
 use std::fmt;
 use std::io::{self, BufReader, Read};
 
+use super::error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 use super::http::HttpResponse;
 use super::source::{self, Source};
+use super::warnings::RecordWarning;
 
 /// The bytes read ahead to tell gzip from plain.
 const SNIFF: usize = 4096;
@@ -24,6 +26,14 @@ const TRAILER: &[u8] = b"\r\n\r\n";
 
 /// The start of a record's header, the version line.
 const MAGIC: &[u8] = b"WARC/1.";
+
+/// A block's end and the next record's start.
+const NEXT_RECORD: &[u8] = b"\r\n\r\nWARC/1.";
+
+/// How far from where a record should end the next one is looked for,
+/// when its block is not followed by its trailer: lengths a few bytes off
+/// are read as warcio and jwarc read them, a block far off is damage.
+const RESYNC_WINDOW: usize = 4 << 10;
 
 /// The `WARC-Type` of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +92,8 @@ pub struct Record {
     content_length: u64,
     block: Vec<u8>,
     truncated: bool,
+    /// What the reader let pass.
+    warnings: Vec<RecordWarning>,
 }
 
 impl Record {
@@ -144,72 +156,26 @@ impl Record {
     pub fn truncated(&self) -> bool {
         self.truncated
     }
+    /// What was odd in the record but read all the same: what the reader
+    /// met (line ends, a length a few bytes off, a short trailer), then,
+    /// for an HTTP response, what its payload's decoding meets (line ends,
+    /// a stale transfer or content coding). Empty for a clean record.
+    pub fn warnings(&self) -> Vec<RecordWarning> {
+        let mut out = self.warnings.clone();
+        if let Some(http) = self.http() {
+            out.extend(http.warnings());
+        }
+        out
+    }
     /// The HTTP response a `response` record holds (a block that starts
     /// with `HTTP/`): status, headers and payload.
     pub fn http(&self) -> Option<HttpResponse<'_>> {
         if self.record_type != RecordType::Response {
             return None;
         }
-        HttpResponse::parse(&self.block)
+        HttpResponse::parse(&self.block).map(|h| h.cut_short(self.truncated))
     }
 }
-
-/// What was wrong with a record.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum WarcErrorKind {
-    /// The bytes at a record's start are not a `WARC/1.x` version line.
-    NotWarc,
-    /// The header block ends (file or gzip member end) before its blank
-    /// line, or is longer than 256 KiB.
-    BadHeader(String),
-    /// No valid `Content-Length`.
-    BadLength,
-    /// The block does not end where `Content-Length` says: shorter (the
-    /// file or the member ends first) or longer (no `CRLF CRLF` there).
-    WrongLength(String),
-    /// A gzip member that does not decompress.
-    BadGzip(io::Error),
-    /// Reading the file failed; reading stops.
-    Io(io::Error),
-}
-
-/// A damaged record, and where: the reader goes on at the next record.
-#[derive(Debug)]
-pub struct WarcError {
-    offset: u64,
-    kind: WarcErrorKind,
-}
-
-impl WarcError {
-    /// The offset of the damaged record (of its gzip member in a
-    /// compressed file), as [`Record::offset`].
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-    /// What was wrong.
-    pub fn kind(&self) -> &WarcErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for WarcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "record at offset {}: ", self.offset)?;
-        match &self.kind {
-            WarcErrorKind::NotWarc => f.write_str("no WARC/1.x version line"),
-            WarcErrorKind::BadHeader(m) => write!(f, "bad header: {m}"),
-            WarcErrorKind::BadLength => f.write_str("no valid Content-Length"),
-            WarcErrorKind::WrongLength(m) => {
-                write!(f, "wrong Content-Length: {m}")
-            }
-            WarcErrorKind::BadGzip(e) => write!(f, "bad gzip member: {e}"),
-            WarcErrorKind::Io(e) => write!(f, "read error: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WarcError {}
 
 /// Where the reader stands after a damaged record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,7 +232,26 @@ pub struct WarcReader<R> {
     /// A damaged gzip member met while skipping past an earlier damaged
     /// record, reported next.
     pending: Option<WarcError>,
+    /// The file's format, known from its first record.
+    format: Format,
 }
+
+/// A block read: its bytes, whether they were cut to the cap, and the
+/// warning of a length a few bytes too large.
+type BlockRead = (Vec<u8>, bool, Option<RecordWarning>);
+
+/// The format of an archive, known by its first record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// Not known yet.
+    Unknown,
+    Warc,
+    /// ARC v1 (`1`) or v2 (`2`), as its `filedesc://` record says.
+    Arc(u8),
+}
+
+/// The start of an ARC file: its file description record.
+const ARC_MAGIC: &[u8] = b"filedesc://";
 
 impl<R: Read> WarcReader<R> {
     /// A reader of `r`, which it buffers.
@@ -292,6 +277,7 @@ impl<R: Read> WarcReader<R> {
             done: false,
             header: vec![],
             pending: None,
+            format: Format::Unknown,
         }
     }
 
@@ -469,7 +455,20 @@ impl<R: Read> WarcReader<R> {
         if !more.map_err(gz)? {
             return Ok(None);
         }
-        self.read_header()?;
+        if self.format == Format::Unknown {
+            let head = self.src.fill_across(ARC_MAGIC.len()).map_err(gz)?;
+            self.format = match head.starts_with(ARC_MAGIC) {
+                true => Format::Arc(1),
+                false => Format::Warc,
+            };
+        }
+        if let Format::Arc(version) = self.format {
+            return self.read_arc_record(*offset, version).map(Some);
+        }
+        let mut warnings = vec![];
+        if self.read_header()? {
+            warnings.push(RecordWarning::WarcLineEnds);
+        }
         let (version, headers) = parse_header(&self.header);
         let length = headers
             .iter()
@@ -480,8 +479,12 @@ impl<R: Read> WarcReader<R> {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Type"))
             .map_or(RecordType::Other, |(_, v)| RecordType::from_name(v));
-        let (block, truncated) = self.read_block(length)?;
-        self.read_trailer(&block, truncated)?;
+        let (mut block, truncated, ended) = self.read_block(length)?;
+        let warning = match ended {
+            Some(w) => Some(w),
+            None => self.read_trailer(&mut block, truncated)?,
+        };
+        warnings.extend(warning);
         Ok(Some(Record {
             offset: *offset,
             version,
@@ -490,18 +493,127 @@ impl<R: Read> WarcReader<R> {
             content_length: length,
             block,
             truncated,
+            warnings,
         }))
+    }
+
+    /// Reads one ARC record (the Internet Archive's ARC file format, v1
+    /// and v2): a header line of space-separated fields (URL, IP address,
+    /// date, content type, ..., length last), then `length` bytes, then a
+    /// line end. The record is given WARC's fields: `WARC-Target-URI`,
+    /// `WARC-Date`, `Content-Type`, `Content-Length`, a `WARC-Type` of
+    /// `warcinfo` for the `filedesc://` record, `response` for a block
+    /// that starts with `HTTP/`, else `resource`; and a `WARC-Record-ID`
+    /// made from the date and the URL, as the Wayback Machine names a
+    /// capture: `<urn:arc:{date}/{url}>`.
+    fn read_arc_record(
+        &mut self,
+        offset: u64,
+        version: u8,
+    ) -> Result<Record, (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        self.header.clear();
+        loop {
+            let avail = self.src.fill(1).map_err(gz)?;
+            if avail.is_empty() {
+                let m = HeaderProblem::Unterminated;
+                return Err((WarcErrorKind::BadHeader(m), Resync::Ready));
+            }
+            if self.take_line(Resync::Member)? {
+                break;
+            }
+        }
+        let line = String::from_utf8_lossy(&self.header).trim_end().to_owned();
+        let fields: Vec<&str> = line.split(' ').collect();
+        // v2 has five fields more between the content type and the
+        // length; a URL with spaces in it takes the fields before.
+        let after_url = if version >= 2 { 9 } else { 4 };
+        let parsed = (fields.len() > after_url)
+            .then(|| {
+                let n = fields.len();
+                let length = fields[n - 1].parse::<u64>().ok()?;
+                let url = fields[..n - after_url].join(" ");
+                let date = fields[n - after_url + 1];
+                let mime = fields[n - after_url + 2];
+                Some((url, date.to_owned(), mime.to_owned(), length))
+            })
+            .flatten();
+        let Some((url, date, mime, length)) = parsed else {
+            return Err((WarcErrorKind::BadLength, Resync::Ready));
+        };
+        let (block, truncated, ended) = self.read_block(length)?;
+        let record_type = if url.starts_with("filedesc://") {
+            RecordType::Warcinfo
+        } else if block.starts_with(b"HTTP/") {
+            RecordType::Response
+        } else {
+            RecordType::Resource
+        };
+        if record_type == RecordType::Warcinfo {
+            // The second line's first number is the format's version.
+            let text = String::from_utf8_lossy(&block);
+            if text.lines().next().is_some_and(|l| l.starts_with("2 ")) {
+                self.format = Format::Arc(2);
+            }
+        }
+        let name = match record_type {
+            RecordType::Warcinfo => "warcinfo",
+            RecordType::Response => "response",
+            _ => "resource",
+        };
+        let field = |n: &str, v: String| (Box::from(n), v.into_boxed_str());
+        let headers = vec![
+            field("WARC-Type", name.to_owned()),
+            field("WARC-Record-ID", format!("<urn:arc:{date}/{url}>")),
+            field("WARC-Target-URI", url),
+            field("WARC-Date", date),
+            field("Content-Type", mime),
+            field("Content-Length", length.to_string()),
+        ];
+        Ok(Record {
+            offset,
+            version: Box::from(""),
+            headers,
+            record_type,
+            content_length: length,
+            block,
+            truncated,
+            warnings: ended.into_iter().collect(),
+        })
+    }
+
+    /// Moves the buffered bytes (some are) up to and with the next LF, or
+    /// all of them, into `self.header`; whether the LF was among them. A
+    /// header longer than [`MAX_HEADER`] is an error, resynchronized by
+    /// `too_long`.
+    fn take_line(
+        &mut self,
+        too_long: Resync,
+    ) -> Result<bool, (WarcErrorKind, Resync)> {
+        let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
+        let avail = self.src.fill(1).map_err(gz)?;
+        let (n, eol) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        self.header.extend_from_slice(&avail[..n]);
+        self.src.consume(n);
+        if self.header.len() > MAX_HEADER {
+            let m = HeaderProblem::TooLong { limit: MAX_HEADER };
+            return Err((WarcErrorKind::BadHeader(m), too_long));
+        }
+        Ok(eol)
     }
 
     /// Reads the header block, version line first, into `self.header`.
     /// A header cut short (by the file's end, or by a new record's
     /// version line, or by a gzip member's end when the next member starts
-    /// a record) is an error, the reader left at what follows.
-    fn read_header(&mut self) -> Result<(), (WarcErrorKind, Resync)> {
+    /// a record) is an error, the reader left at what follows. Whether
+    /// some line ends in LF alone or in CR CR LF.
+    fn read_header(&mut self) -> Result<bool, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let cut = |resync| {
-            let m = "it ends before its blank line".to_owned();
-            (WarcErrorKind::BadHeader(m), resync)
+            (WarcErrorKind::BadHeader(HeaderProblem::Unterminated), resync)
         };
         self.header.clear();
         let first = self.src.fill_across(MAGIC.len()).map_err(gz)?;
@@ -510,6 +622,7 @@ impl<R: Read> WarcReader<R> {
         }
         let mut line_start = 0;
         let mut at_line_start = true;
+        let mut odd_line_ends = false;
         loop {
             let avail = if at_line_start {
                 let head = self.src.fill_across(MAGIC.len()).map_err(gz)?;
@@ -531,32 +644,29 @@ impl<R: Read> WarcReader<R> {
                 }
                 continue;
             }
-            let (n, eol) = match memchr::memchr(b'\n', avail) {
-                Some(i) => (i + 1, true),
-                None => (avail.len(), false),
-            };
-            self.header.extend_from_slice(&avail[..n]);
-            self.src.consume(n);
-            if self.header.len() > MAX_HEADER {
-                let m = "longer than 256 KiB".to_owned();
-                return Err((WarcErrorKind::BadHeader(m), Resync::Scan));
-            }
+            let eol = self.take_line(Resync::Scan)?;
             at_line_start = eol;
             if eol {
                 let line = &self.header[line_start..];
-                if line == b"\r\n" || line == b"\n" {
-                    return Ok(());
+                odd_line_ends |=
+                    !line.ends_with(b"\r\n") || line.ends_with(b"\r\r\n");
+                if matches!(line, b"\r\n" | b"\n" | b"\r\r\n") {
+                    return Ok(odd_line_ends);
                 }
                 line_start = self.header.len();
             }
         }
     }
 
-    /// Reads `length` bytes of block, keeping at most `max_block`.
+    /// Reads `length` bytes of block, keeping at most `max_block`; and,
+    /// when the file or the record's gzip member ends at most
+    /// [`RESYNC_WINDOW`] bytes short of it (the next member starting a
+    /// record), the warning of a length a few bytes too large: the block
+    /// ends there, its trailer left out.
     fn read_block(
         &mut self,
         length: u64,
-    ) -> Result<(Vec<u8>, bool), (WarcErrorKind, Resync)> {
+    ) -> Result<BlockRead, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let keep = length.min(self.max_block as u64) as usize;
         let mut block = Vec::with_capacity(keep.min(4 << 20));
@@ -565,14 +675,22 @@ impl<R: Read> WarcReader<R> {
             let avail = self.src.fill(1).map_err(gz)?;
             if avail.is_empty() {
                 let read = length - left;
-                let what =
-                    if self.src.is_gzip() { "gzip member" } else { "file" };
+                let in_gzip_member = self.src.is_gzip();
                 let short = || {
-                    WarcErrorKind::WrongLength(format!(
-                        "the {what} ends after {read} of {length} bytes"
-                    ))
+                    WarcErrorKind::WrongLength(LengthProblem::EndsEarly {
+                        read,
+                        length,
+                        in_gzip_member,
+                    })
                 };
+                let near = left <= RESYNC_WINDOW as u64
+                    && (block.len() as u64) == read
+                    && memchr::memmem::find(&block, NEXT_RECORD).is_none();
                 if !self.src.next_member().map_err(gz)? {
+                    if near {
+                        let w = length_off(&mut block, length);
+                        return Ok((block, false, Some(w)));
+                    }
                     // A length past the end: the records it swallowed are
                     // read again.
                     let resync = if self.back_up(&block, read, &[]) {
@@ -586,6 +704,10 @@ impl<R: Read> WarcReader<R> {
                 // member starts a record; else a block that spans
                 // members (blocked gzip), read on.
                 if self.src.fill(MAGIC.len()).map_err(gz)?.starts_with(MAGIC) {
+                    if near {
+                        let w = length_off(&mut block, length);
+                        return Ok((block, false, Some(w)));
+                    }
                     return Err((short(), Resync::Ready));
                 }
                 continue;
@@ -598,24 +720,24 @@ impl<R: Read> WarcReader<R> {
             left -= n as u64;
         }
         let truncated = (block.len() as u64) < length;
-        Ok((block, truncated))
+        Ok((block, truncated, None))
     }
 
     /// Checks the `CRLF CRLF` after the block (which may be cut by gzip
     /// members, as everything else). A file that ends right after the
     /// block, or a member whose next member starts a record, is let pass
-    /// (a writer that left the trailer out); anything else, part of a
-    /// trailer too, means the length is wrong.
+    /// (a writer that left the trailer out); part of a trailer there is a
+    /// short trailer, let pass with a warning. Anything else means the
+    /// length is wrong: a next record within [`RESYNC_WINDOW`] bytes of
+    /// where it should start is taken as the end of the block, with a
+    /// warning; else the record is damaged.
     fn read_trailer(
         &mut self,
-        block: &[u8],
+        block: &mut Vec<u8>,
         truncated: bool,
-    ) -> Result<(), (WarcErrorKind, Resync)> {
+    ) -> Result<Option<RecordWarning>, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
-        let wrong = || {
-            let m = "the block is not followed by CRLF CRLF".to_owned();
-            WarcErrorKind::WrongLength(m)
-        };
+        let wrong = || WarcErrorKind::WrongLength(LengthProblem::NoTrailer);
         let mut matched = 0;
         let mut crossed = false;
         loop {
@@ -631,11 +753,9 @@ impl<R: Read> WarcReader<R> {
                     crossed = true;
                     continue;
                 }
-                return match matched {
-                    0 => Ok(()),
-                    _ if at_record => Err((wrong(), Resync::Ready)),
-                    _ => Err((wrong(), Resync::Stop)),
-                };
+                return Ok(
+                    (matched > 0).then_some(RecordWarning::ShortTrailer)
+                );
             }
             let k = t.len().min(TRAILER.len() - matched);
             if t[..k] != TRAILER[matched..matched + k] {
@@ -644,8 +764,14 @@ impl<R: Read> WarcReader<R> {
             self.src.consume(k);
             matched += k;
             if matched == TRAILER.len() {
-                return Ok(());
+                return Ok(None);
             }
+        }
+        if !crossed
+            && let Some(w) =
+                self.resync_near(block, truncated, matched).map_err(gz)?
+        {
+            return Ok(Some(w));
         }
         // A length too large swallowed the next record's start: back up
         // to it, so that it is read. (Within one member only: a gzip
@@ -659,6 +785,68 @@ impl<R: Read> WarcReader<R> {
         Err((wrong(), Resync::Scan))
     }
 
+    /// After a block not followed by its trailer (`lead` bytes of which
+    /// were consumed): looks for the next record's version line, or the
+    /// end of the member or file, within
+    /// [`RESYNC_WINDOW`] bytes either side of where the next record should
+    /// start, the nearest one. When found, the block is cut or lengthened
+    /// to end there (its trailer left out), the reader moved there, and
+    /// the warning returned.
+    fn resync_near(
+        &mut self,
+        block: &mut Vec<u8>,
+        truncated: bool,
+        lead: usize,
+    ) -> io::Result<Option<RecordWarning>> {
+        let tail = if truncated { 0 } else { block.len().min(RESYNC_WINDOW) };
+        let mut joined = block[block.len() - tail..].to_vec();
+        joined.extend_from_slice(&TRAILER[..lead]);
+        let ahead = self.src.fill(RESYNC_WINDOW + MAGIC.len())?;
+        joined.extend_from_slice(ahead);
+        let ends = self.src.at_member_end_after(joined.len() - tail - lead);
+        let nominal = tail + TRAILER.len();
+        // The nearest version line (not only at a line's start: damage
+        // may have taken the line end before it), else the member's or the
+        // file's end.
+        let next = memchr::memmem::find_iter(&joined, MAGIC)
+            .min_by_key(|&q| q.abs_diff(nominal))
+            .or(ends.then_some(joined.len()));
+        let Some(next) = next else { return Ok(None) };
+        let crlf = joined[..next]
+            .iter()
+            .rev()
+            .take(TRAILER.len())
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        let data_end = next - crlf;
+        if data_end < tail {
+            block.truncate(block.len() - (tail - data_end));
+        } else {
+            let room = self.max_block.saturating_sub(block.len());
+            let more = &joined[tail..data_end];
+            block.extend_from_slice(&more[..more.len().min(room)]);
+        }
+        let consumed = tail + lead;
+        if next < consumed {
+            self.src.unread(&joined[next..consumed]);
+        } else {
+            self.src.consume(next - consumed);
+        }
+        let by = data_end as i64 - tail as i64;
+        let trailer = &joined[data_end..next];
+        Ok(Some(match by {
+            0 if trailer
+                .windows(2)
+                .any(|w| w[1] == b'\n' && w[0] != b'\r')
+                || trailer.first() == Some(&b'\n') =>
+            {
+                RecordWarning::WarcLineEnds
+            }
+            0 => RecordWarning::ShortTrailer,
+            by => RecordWarning::LengthOff { by },
+        }))
+    }
+
     /// When `block` (all of it read, `read` bytes) holds the end of a
     /// record and the start of the next, puts the bytes from that start
     /// (and `after`, consumed since) back to be read again; whether it
@@ -668,7 +856,7 @@ impl<R: Read> WarcReader<R> {
             // Cut by the cap: what followed in the file is not kept.
             return false;
         }
-        match memchr::memmem::find(block, b"\r\n\r\nWARC/1.") {
+        match memchr::memmem::find(block, NEXT_RECORD) {
             Some(i) => {
                 let mut back = block[i + TRAILER.len()..].to_vec();
                 back.extend_from_slice(after);
@@ -741,4 +929,18 @@ fn is_data_error(e: &io::Error) -> bool {
             | io::ErrorKind::InvalidInput
             | io::ErrorKind::UnexpectedEof
     )
+}
+
+/// The warning of a block whose file or gzip member ended before its
+/// `length`: its trailing line ends (at most a trailer's) are cut off.
+fn length_off(block: &mut Vec<u8>, length: u64) -> RecordWarning {
+    let crlf = block
+        .iter()
+        .rev()
+        .take(TRAILER.len())
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count();
+    block.truncate(block.len() - crlf);
+    let by = block.len() as i64 - i64::try_from(length).unwrap_or(i64::MAX);
+    RecordWarning::LengthOff { by }
 }

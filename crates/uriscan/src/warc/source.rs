@@ -12,7 +12,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use flate2::bufread::GzDecoder;
+use super::gzip::MemberDecoder;
 
 /// The bytes read from the file per decompression call.
 const CHUNK: usize = 64 * 1024;
@@ -27,10 +27,9 @@ const SEEN_CAP: usize = 4 << 20;
 /// offset), and keeps those of the current member so that, when the member
 /// turns out damaged, the search for the next member can start right after
 /// the damaged one's start: a decoder reading garbage may have run past the
-/// next member's header before it failed. `None` is a placeholder while the
-/// decoder is reset.
+/// next member's header before it failed.
 pub(super) struct Counting<R> {
-    inner: Option<R>,
+    inner: R,
     pos: u64,
     /// The offset of the current member.
     member_start: u64,
@@ -44,7 +43,7 @@ pub(super) struct Counting<R> {
 }
 
 impl<R> Counting<R> {
-    fn new(inner: Option<R>) -> Self {
+    fn new(inner: R) -> Self {
         Counting {
             inner,
             pos: 0,
@@ -142,13 +141,10 @@ impl<R: BufRead> BufRead for Counting<R> {
         if self.rpos < self.replay.len() {
             return Ok(&self.replay[self.rpos..]);
         }
-        match &mut self.inner {
-            Some(r) => r.fill_buf(),
-            None => Ok(&[]),
-        }
+        self.inner.fill_buf()
     }
     fn consume(&mut self, n: usize) {
-        let Some(r) = &mut self.inner else { return };
+        let r = &mut self.inner;
         let replaying = self.rpos < self.replay.len();
         if !self.overflow {
             if self.seen.len() + n > SEEN_CAP {
@@ -186,7 +182,7 @@ pub(super) fn sniff_gzip(head: &[u8]) -> bool {
 
 enum Kind<R> {
     Plain(R),
-    Gzip(Box<GzDecoder<Counting<R>>>),
+    Gzip(Box<MemberDecoder<Counting<R>>>),
 }
 
 /// Decompressed bytes in a buffer that grows to the largest request.
@@ -206,8 +202,8 @@ impl<R: BufRead> Source<R> {
     /// Reads `r`, as gzip or as plain bytes.
     pub(super) fn new(r: R, gzip: bool) -> Source<R> {
         let kind = if gzip {
-            let counting = Counting::new(Some(r));
-            Kind::Gzip(Box::new(GzDecoder::new(counting)))
+            let counting = Counting::new(r);
+            Kind::Gzip(Box::new(MemberDecoder::new(counting)))
         } else {
             Kind::Plain(r)
         };
@@ -328,10 +324,7 @@ impl<R: BufRead> Source<R> {
                 "bytes that are no gzip member",
             ));
         }
-        // Reuses the decoder's state: `reset` swaps the reader, so swap a
-        // placeholder in and the reader back.
-        let inner = d.reset(Counting::new(None));
-        d.reset(inner);
+        d.restart();
         self.member_done = false;
         Ok(true)
     }

@@ -17,4 +17,12 @@ mod syntax_normalize;
 mod syntax_parse;
 mod syntax_resolve;
 #[cfg(feature = "warc")]
+mod warc_arc;
+#[cfg(feature = "warc")]
+mod warc_conformance;
+#[cfg(feature = "warc")]
+mod warc_lenient;
+#[cfg(feature = "warc")]
 mod warc_props;
+#[cfg(feature = "warc")]
+mod warc_read_size;

@@ -166,4 +166,50 @@ proptest! {
         all_but(&got, &bodies, &offsets, k);
         prop_assert_eq!(summary(&bytes, step), got);
     }
+
+    #[test]
+    fn a_length_a_few_bytes_off_still_gives_the_links(
+        bodies in bodies(),
+        k in any::<prop::sample::Index>(),
+        off in -4i64..=4,
+        gzip in any::<bool>(),
+        step in 1usize..100,
+    ) {
+        // Each page starts with its own link; one record's length is off.
+        let pages: Vec<Vec<u8>> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| [format!("<a href=/link{i}>x</a>").as_bytes(), b].concat())
+            .collect();
+        let k = k.index(pages.len());
+        let records: Vec<Vec<u8>> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let r = record(i, p);
+                if i != k {
+                    return r;
+                }
+                let text = String::from_utf8_lossy(&r).into_owned();
+                let at = text.find("Content-Length: ").unwrap() + 16;
+                let end = at + text[at..].find('\r').unwrap();
+                let length: i64 = text[at..end].parse().unwrap();
+                [&r[..at], (length + off).to_string().as_bytes(), &r[end..]].concat()
+            })
+            .collect();
+        let file: Vec<u8> = if gzip {
+            records.iter().flat_map(|r| gz(r)).collect()
+        } else {
+            records.concat()
+        };
+        let extractor = LinkExtractor::new();
+        let targets: Vec<String> = WarcLinks::new(WarcReader::new(Trickle::step(&file, step)), &extractor)
+            .filter_map(Result::ok)
+            .filter_map(|l| l.link().target().map(str::to_owned))
+            .collect();
+        for i in 0..pages.len() {
+            let want = format!("http://e.com/link{i}");
+            prop_assert!(targets.contains(&want), "{want} lost (off by {off} in {k}): {targets:?}");
+        }
+    }
 }

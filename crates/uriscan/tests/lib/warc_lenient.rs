@@ -1,0 +1,299 @@
+//! Records that the standards refuse but archives hold, read as warcio and
+//! jwarc read them: kept, their links given, with a warning on the record.
+
+use std::io::Write;
+
+use uriscan::links::LinkExtractor;
+use uriscan::warc::{RecordWarning, WarcReader, record_links};
+
+use crate::support::trickle::Trickle;
+
+/// A response record of `http` at `http://e.com/{id}`, with its header
+/// lines ended by `eol` and `Content-Length` moved by `off`, followed by
+/// `trailer`.
+fn record(
+    id: usize,
+    http: &[u8],
+    eol: &str,
+    off: i64,
+    trailer: &[u8],
+) -> Vec<u8> {
+    let length = http.len() as i64 + off;
+    let head = [
+        "WARC/1.0".to_owned(),
+        "WARC-Type: response".to_owned(),
+        format!("WARC-Record-ID: <urn:uuid:{id}>"),
+        format!("WARC-Target-URI: http://e.com/{id}"),
+        "Content-Type: application/http; msgtype=response".to_owned(),
+        format!("Content-Length: {length}"),
+        String::new(),
+        String::new(),
+    ]
+    .join(eol);
+    [head.as_bytes(), http, trailer].concat()
+}
+
+/// An HTTP response with `headers` (lines ended by `eol`) and `body`.
+fn http(headers: &[&str], eol: &str, body: &[u8]) -> Vec<u8> {
+    let mut lines = vec!["HTTP/1.1 200 OK"];
+    lines.extend_from_slice(headers);
+    lines.extend(["", ""]);
+    [lines.join(eol).as_bytes(), body].concat()
+}
+
+const PAGE: &[u8] = b"<html><a href=/one>1</a> <a href=/two>2</a></html>";
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e =
+        flate2::write::GzEncoder::new(vec![], flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// Each record read: its id, its links' targets and its warnings' names;
+/// each error: its offset.
+type Read = Vec<Result<(String, Vec<String>, Vec<&'static str>), u64>>;
+
+fn read(file: &[u8]) -> Read {
+    let extractor = LinkExtractor::new();
+    WarcReader::new(file)
+        .map(|r| match r {
+            Ok(r) => Ok((
+                r.record_id().unwrap_or("").to_owned(),
+                record_links(&r, &extractor)
+                    .iter()
+                    .filter_map(|l| l.target().map(str::to_owned))
+                    .collect(),
+                r.warnings().iter().map(RecordWarning::as_str).collect(),
+            )),
+            Err(e) => Err(e.offset()),
+        })
+        .collect()
+}
+
+/// The links of [`PAGE`] in any record.
+fn page_links() -> Vec<String> {
+    vec!["http://e.com/one".to_owned(), "http://e.com/two".to_owned()]
+}
+
+fn ok(
+    id: usize,
+    warnings: &[&'static str],
+) -> Result<(String, Vec<String>, Vec<&'static str>), u64> {
+    Ok((format!("<urn:uuid:{id}>"), page_links(), warnings.to_vec()))
+}
+
+fn html() -> Vec<u8> {
+    http(&["Content-Type: text/html"], "\r\n", PAGE)
+}
+
+/// `first`, then a clean record 2.
+fn then_clean(first: Vec<u8>) -> Vec<u8> {
+    [first, record(2, &html(), "\r\n", 0, b"\r\n\r\n")].concat()
+}
+
+#[test]
+fn clean_records_have_no_warnings() {
+    let file = [
+        record(1, &html(), "\r\n", 0, b"\r\n\r\n"),
+        record(2, &html(), "\r\n", 0, b"\r\n\r\n"),
+    ]
+    .concat();
+    assert_eq!(read(&file), [ok(1, &[]), ok(2, &[])]);
+}
+
+#[test]
+fn warc_lines_in_lf_or_cr_cr_lf() {
+    for eol in ["\n", "\r\r\n"] {
+        let file = then_clean(record(1, &html(), eol, 0, b"\r\n\r\n"));
+        assert_eq!(
+            read(&file),
+            [ok(1, &["warc-line-ends"]), ok(2, &[])],
+            "{eol:?}"
+        );
+        let members = [
+            gz(&record(1, &html(), eol, 0, b"\r\n\r\n")),
+            gz(&record(2, &html(), "\r\n", 0, b"\r\n\r\n")),
+        ]
+        .concat();
+        assert_eq!(
+            read(&members),
+            [ok(1, &["warc-line-ends"]), ok(2, &[])],
+            "{eol:?}"
+        );
+    }
+}
+
+#[test]
+fn http_lines_in_lf_or_cr_cr_lf() {
+    for eol in ["\n", "\r\r\n"] {
+        let odd = http(&["Content-Type: text/html"], eol, PAGE);
+        let file = then_clean(record(1, &odd, "\r\n", 0, b"\r\n\r\n"));
+        assert_eq!(
+            read(&file),
+            [ok(1, &["http-line-ends"]), ok(2, &[])],
+            "{eol:?}"
+        );
+    }
+}
+
+#[test]
+fn stale_chunked_is_read_as_it_is() {
+    let stale = http(
+        &["Content-Type: text/html", "Transfer-Encoding: chunked"],
+        "\r\n",
+        PAGE,
+    );
+    let file = record(1, &stale, "\r\n", 0, b"\r\n\r\n");
+    assert_eq!(read(&file), [ok(1, &["stale-chunked"])]);
+    // A body that is chunked is de-chunked, without a warning.
+    let mut chunked = format!("{:x}\r\n", PAGE.len()).into_bytes();
+    chunked.extend_from_slice(PAGE);
+    chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+    let fresh = http(
+        &["Content-Type: text/html", "Transfer-Encoding: chunked"],
+        "\r\n",
+        &chunked,
+    );
+    assert_eq!(read(&record(1, &fresh, "\r\n", 0, b"\r\n\r\n")), [ok(1, &[])]);
+    // A body that starts as chunks but breaks off is not chunked.
+    let broken = [&chunked[..chunked.len() - 5], b"zz\r\n"].concat();
+    let broken = http(
+        &["Content-Type: text/html", "Transfer-Encoding: chunked"],
+        "\r\n",
+        &broken,
+    );
+    let got = read(&record(1, &broken, "\r\n", 0, b"\r\n\r\n"));
+    assert!(
+        matches!(&got[..], [Ok((_, _, w))] if w == &["stale-chunked"]),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn stale_content_coding_is_read_as_it_is() {
+    for coding in ["gzip", "x-gzip", "deflate"] {
+        let header = format!("Content-Encoding: {coding}");
+        let stale = http(&["Content-Type: text/html", &header], "\r\n", PAGE);
+        assert_eq!(
+            read(&record(1, &stale, "\r\n", 0, b"\r\n\r\n")),
+            [ok(1, &["stale-content-encoding"])],
+            "{coding}"
+        );
+    }
+    // Stale chunked and stale gzip together.
+    let both = http(
+        &[
+            "Content-Type: text/html",
+            "Transfer-Encoding: chunked",
+            "Content-Encoding: gzip",
+        ],
+        "\r\n",
+        PAGE,
+    );
+    assert_eq!(
+        read(&record(1, &both, "\r\n", 0, b"\r\n\r\n")),
+        [ok(1, &["stale-chunked", "stale-content-encoding"])]
+    );
+    // A body in its coding is decoded, without a warning.
+    let fresh = http(
+        &["Content-Type: text/html", "Content-Encoding: gzip"],
+        "\r\n",
+        &gz(PAGE),
+    );
+    assert_eq!(read(&record(1, &fresh, "\r\n", 0, b"\r\n\r\n")), [ok(1, &[])]);
+}
+
+/// Each record its own gzip member.
+fn members(records: &[Vec<u8>]) -> Vec<u8> {
+    records.iter().flat_map(|r| gz(r)).collect()
+}
+
+#[test]
+fn lengths_a_few_bytes_off_are_read() {
+    for off in -4i64..=4 {
+        let odd = record(1, &html(), "\r\n", off, b"\r\n\r\n");
+        // A length 1 or 2 too large takes in part of the trailer, which
+        // is then short.
+        let want: &[&[&str]] = match off {
+            0 => &[&[]],
+            1 | 2 => &[&["length-off"], &["short-trailer"]],
+            // The block takes in the whole trailer: in a gzip member of
+            // its own, as if the writer had left the trailer out.
+            4 => &[&["length-off"], &[]],
+            _ => &[&["length-off"]],
+        };
+        let records = [odd, record(2, &html(), "\r\n", 0, b"\r\n\r\n")];
+        for file in [records.concat(), members(&records)] {
+            let got = read(&file);
+            assert!(
+                want.iter().any(|w| got == [ok(1, w), ok(2, &[])]),
+                "off by {off}: {got:?}"
+            );
+            for step in [1, 3, 64] {
+                let stepped: Vec<_> =
+                    WarcReader::new(Trickle::step(&file, step))
+                        .map(|r| {
+                            r.map(|r| r.block().to_vec())
+                                .map_err(|e| e.offset())
+                        })
+                        .collect();
+                let whole: Vec<_> = WarcReader::new(&file[..])
+                    .map(|r| {
+                        r.map(|r| r.block().to_vec()).map_err(|e| e.offset())
+                    })
+                    .collect();
+                assert_eq!(stepped, whole, "off by {off}, reads of {step}");
+            }
+        }
+        // The last record of the file.
+        let last = record(1, &html(), "\r\n", off, b"\r\n\r\n");
+        for file in [last.clone(), members(&[last])] {
+            let got = read(&file);
+            assert!(
+                want.iter().any(|w| got == [ok(1, w)]),
+                "last, off by {off}: {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_short_trailer_is_read() {
+    for trailer in [&b"\r\n"[..], b"\r\n\r"] {
+        let records = [
+            record(1, &html(), "\r\n", 0, trailer),
+            record(2, &html(), "\r\n", 0, b"\r\n\r\n"),
+        ];
+        for file in [records.concat(), members(&records)] {
+            assert_eq!(
+                read(&file),
+                [ok(1, &["short-trailer"]), ok(2, &[])],
+                "{trailer:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn records_in_lf_alone() {
+    let records = [
+        record(
+            1,
+            &http(&["Content-Type: text/html"], "\n", PAGE),
+            "\n",
+            0,
+            b"\n\n",
+        ),
+        record(2, &html(), "\r\n", 0, b"\r\n\r\n"),
+    ];
+    for file in [records.concat(), members(&records)] {
+        let got = read(&file);
+        assert_eq!(got.len(), 2, "{got:?}");
+        let Ok((_, links, warnings)) = &got[0] else { panic!("{got:?}") };
+        assert_eq!(links, &page_links());
+        assert!(warnings.contains(&"warc-line-ends"), "{warnings:?}");
+        assert!(warnings.contains(&"http-line-ends"), "{warnings:?}");
+        assert_eq!(got[1], ok(2, &[]));
+    }
+}
