@@ -50,7 +50,7 @@ impl LineStart {
         if newlines != self.seen_newlines {
             let from = (self.seen - base) as usize;
             let upto = (to - base) as usize;
-            super::work::add(upto - from);
+            super::bytes_read::add(upto - from);
             let last = k.last_newline_in(bytes, from, upto);
             debug_assert!(last.is_some(), "a newline counted, not found");
             if let Some(last) = last {

@@ -202,7 +202,7 @@ fn scheme_start_general(
     // run from a scheme, with no length check inside the loop.
     let floor = lower.max(colon.saturating_sub(MAX_SCHEME_LEN + 1));
     let mut i = scheme_run_start(hay, floor, colon);
-    super::work::add(colon - i);
+    super::bytes_read::add(colon - i);
     if colon - i > MAX_SCHEME_LEN {
         return None;
     }
