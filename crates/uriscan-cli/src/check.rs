@@ -18,9 +18,9 @@ use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
 
 use super::args::{ColorChoice, DocArgs, WalkArgs};
 use super::documents::{DocReader, Sources};
-use super::io_message::io_message;
 use super::links::JsonLink;
 use super::printer::{Label, write_stdout};
+use uriscan::walking::io_message;
 
 const AFTER_HELP: &str = "\
 Exit status: 0 when every checked link holds, 1 when some link is broken, \

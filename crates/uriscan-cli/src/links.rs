@@ -19,7 +19,7 @@ use uriscan::warc::{
     WarcReader, for_each_record_link, has_warc_magic, is_warc_name,
 };
 
-use super::io_message::io_message;
+use uriscan::walking::io_message;
 
 use super::args::{DocArgs, OutputArgs, WalkArgs};
 use super::config::{Common, Env, Input, Mode};

@@ -495,7 +495,7 @@ impl Remote {
                 std::io::stderr().lock(),
                 "uriscan: the cache file {}: {}",
                 path.display(),
-                super::io_message::io_message(&e)
+                uriscan::walking::io_message(&e)
             );
         }
     }

@@ -20,7 +20,7 @@ use uriscan::reading::{Contents, FileReader};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{RecordType, WarcReader};
 
-use super::io_message::io_message;
+use uriscan::walking::io_message;
 
 use super::args::InputFormat;
 use super::config::{Config, Input};
