@@ -21,6 +21,9 @@
 //! and [`links`], over memchr and the document readers.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(missing_docs)]
+// docs.rs builds with `--cfg docsrs`: show which feature each item needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "check")]
 pub mod checking;
