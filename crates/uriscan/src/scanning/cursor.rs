@@ -75,7 +75,7 @@ impl Cursor {
     /// `emit` builds the caller's match right where confirmation left
     /// the URI, taking what it needs: moving it out first cost a copy of
     /// a hundred bytes just written by `confirm`, stalled on store
-    /// forwarding (3% of the time on prose).
+    /// forwarding.
     #[inline(always)]
     pub(crate) fn advance_with<'h, K: Kernels, T>(
         &mut self,

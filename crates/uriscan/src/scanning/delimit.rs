@@ -272,7 +272,7 @@ fn walk<K: Kernels, const ANGLE: bool>(
             }
             _ => match decode(&hay[i..]) {
                 // Bare text ends at Unicode punctuation; delimited text
-                // only at whitespace and controls (issue 19: a quoted
+                // only at whitespace and controls (a quoted
                 // `…/ジョン・スミス` is whole).
                 Decoded::Char(ch, n)
                     if if ANGLE {
@@ -383,10 +383,9 @@ struct Raw {
 /// removed (the URI was wrapped across lines), and a hyphen before a line
 /// break is kept but reported.
 ///
-/// Inlined whole: out of line, its call and the copy of its result were
-/// about thirty instructions per URI on URI-dense text. (Inlining only
-/// the path without whitespace, with the rejoining out of line, measured
-/// worse than either.)
+/// Inlined whole: out of line, its call and the copy of its result cost
+/// on URI-dense text (inlining only the path without whitespace measured
+/// worse than either).
 #[inline(always)]
 fn angled<'h>(
     hay: &'h [u8],

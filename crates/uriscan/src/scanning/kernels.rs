@@ -5,11 +5,10 @@
 //! ([`super::run_class`]) and the look back for a match's line start
 //! ([`super::lines`]). Each has a portable (or SSE2, the x86-64
 //! baseline) version and an AVX2 one; the search also has an AVX-512
-//! one ([`Avx512`]). Asking the CPU which to use at
-//! each call, and calling each out of line, cost about sixty
-//! instructions per URI on URI-dense text. So a finder picks
-//! [`Kernels`] once, when it is built ([`Chosen`]; detecting them for
-//! each iterator cost 5–8% of a scan of one line), and its iterators
+//! one ([`Avx512`]). Asking the CPU which to use at each call, and
+//! calling each out of line, is costly per URI on URI-dense text. So a
+//! finder picks [`Kernels`] once, when it is built ([`Chosen`]; detecting
+//! them for each iterator shows in a scan of one line), and its iterators
 //! run their whole `next` (or `fold`) compiled for them ([`Chosen::next`],
 //! [`Chosen::fold`]): with [`Avx2`], the AVX2 loops are inlined into one
 //! function.
@@ -368,8 +367,7 @@ unsafe fn run_avx2<K: Kernels, W: WithKernels>(k: K, work: W) -> W::Output {
 }
 
 /// [`Chosen::run`] with the baseline loops, out of line: inlined, it made
-/// the caller save registers and stack before choosing (measured: 24
-/// instructions per URI).
+/// the caller save registers and stack before choosing, for every URI.
 #[inline(never)]
 fn run_baseline<W: WithKernels>(work: W) -> W::Output {
     work.with(Baseline)

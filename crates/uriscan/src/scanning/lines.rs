@@ -32,8 +32,8 @@ impl LineStart {
     ///
     /// With as many newlines before `to` as before the last look, none
     /// is in between and the line start stands: nothing to read. That
-    /// is most matches in text with several URIs a line (the look back
-    /// was 65 instructions per URI on Markdown).
+    /// is most matches in text with several URIs a line, which the look
+    /// back would cost dearly.
     #[inline(always)]
     pub(crate) fn look<K: Kernels>(
         &mut self,
