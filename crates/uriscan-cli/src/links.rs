@@ -15,10 +15,10 @@ use uriscan::warc::{
 
 use crate::config::{LinksConfig, Mode};
 use crate::documents::{DocReader, Loaded};
-use crate::io_message::io_message;
 use crate::report::json::LinkRow;
 use crate::report::{Label, SPILL_AT, text};
 use crate::worker::{self, Job, Output};
+use uriscan::walking::io_message;
 
 /// The record a link of a web archive came from.
 struct RecordCtx<'a> {

@@ -12,11 +12,6 @@ mod config;
 mod documents;
 mod generate;
 mod huge;
-// The library's own wording of I/O errors, for the errors the command line
-// meets itself (standard output, a stream cut short); compiled into the
-// binary rather than exported from the library.
-#[path = "../../uriscan/src/walking/io_message.rs"]
-mod io_message;
 mod links;
 mod mapped;
 mod report;

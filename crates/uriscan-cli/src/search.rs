@@ -15,11 +15,11 @@ use uriscan::warc::{RecordType, WarcReader};
 
 use crate::args::InputFormat;
 use crate::config::ScanConfig;
-use crate::io_message::io_message;
 use crate::report::json::Texts;
 use crate::report::scan::Printer;
 use crate::report::{Label, SPILL_AT};
 use crate::worker::{self, Job, Output};
+use uriscan::walking::io_message;
 
 /// The scan's state shared by the workers: the configuration, the run's
 /// state, and the tallies of `--stats`.

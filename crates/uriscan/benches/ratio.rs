@@ -1,9 +1,9 @@
-//! The speed ratios measured in pairs, for hosts too noisy for
-//! criterion's one-after-the-other groups: each round times a pass of
-//! uriscan, of linkify and of the memchr floor back to back (the order
-//! rotating), and the ratio is taken within the round. A host that slows
-//! down for a second slows all three alike, so the ratio holds where the
-//! absolute figures drift.
+//! The scanner's speed ratios against its peers, measured in pairs, for
+//! hosts too noisy for criterion's one-after-the-other groups: each round
+//! times a pass of uriscan, of linkify and of the memchr floor back to
+//! back (the order rotating), and the ratio is taken within the round. A
+//! host that slows down for a second slows all three alike, so the ratio
+//! holds where the absolute figures drift.
 //!
 //! Run with `cargo bench --bench ratio` (`ROUNDS=41` for more rounds).
 //! The inputs are those of `benches/scan.rs`, each also split into

@@ -10,17 +10,23 @@
 //!
 //! # Features
 //!
-//! - `cli` (default): the `uriscan` binary and its dependencies (clap,
-//!   serde_json, ...). Turns on `walk`.
+//! With no feature the crate is [`syntax`], [`scanning`] and [`links`],
+//! over memchr and the document readers: no argument parser, async
+//! runtime or HTTP client. The rest is opt-in:
+//!
 //! - `walk`: the `walking` module, with ignore. Turns on `read`.
 //! - `read`: the `reading` module, with flate2.
 //! - `check`: the `checking` module, with rayon.
-//! - `warc`: the [`warc`] module (WARC and WET files), with flate2.
+//! - `remote`: `checking::remote`, web links checked over the network
+//!   (reqwest on tokio, rustls). Turns on `check`.
+//! - `warc`: the `warc` module (WARC and WET files), with flate2.
 //!
-//! With `default-features = false` the crate is [`syntax`], [`scanning`]
-//! and [`links`], over memchr and the document readers.
+//! The `uriscan` command line is the `uriscan-cli` package.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(missing_docs)]
+// docs.rs builds with `--cfg docsrs`: show which feature each item needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "check")]
 pub mod checking;

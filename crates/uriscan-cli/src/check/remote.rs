@@ -20,8 +20,8 @@ use uriscan::links::Link;
 use super::read::{Kept, ReadDocs};
 use crate::args::RemoteArgs;
 use crate::config::{CheckConfig, CheckForm};
-use crate::io_message::io_message;
 use crate::report::check::CheckReport;
+use uriscan::walking::io_message;
 
 /// The remote check of a run: nothing without `--remote`.
 pub struct RemoteStage {

@@ -14,7 +14,7 @@ use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
 #[cfg(feature = "remote")]
 use crate::args::{RemoteArgs, parse_accept, parse_duration};
 use crate::documents::Sources;
-use crate::io_message::io_message;
+use uriscan::walking::io_message;
 
 /// The form of `check`'s report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

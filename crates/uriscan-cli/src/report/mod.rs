@@ -30,7 +30,7 @@ pub fn write_to(
     out.clear();
     res.map_err(|e| {
         (e.kind() != std::io::ErrorKind::BrokenPipe)
-            .then(|| crate::io_message::io_message(&e))
+            .then(|| uriscan::walking::io_message(&e))
     })
 }
 

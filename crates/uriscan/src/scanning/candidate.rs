@@ -1,6 +1,6 @@
 //! What confirming a candidate `:` gives, and the Appendix C pieces
 //! that both confirmation paths (the general one in [`super::delimit`]
-//! and the express lane in [`super::express`]) share: the `URL:` label
+//! and the common-shape lane in [`super::common_shape`]) share: the `URL:` label
 //! and the opening delimiter before a URI, and the trailing punctuation
 //! cut from a bare one.
 //!

@@ -1,5 +1,5 @@
 //! The one entry to confirmation: a candidate `:` goes through the
-//! express lane ([`super::express`]) where the kernels have one, and
+//! common-shape lane ([`super::common_shape`]) where the kernels have one, and
 //! through the general path ([`super::delimit`]) when the lane leaves
 //! it. The lane is a pure accelerator: in debug builds (the tests and
 //! the fuzz target) every decision it makes is checked against the
@@ -14,8 +14,8 @@ use super::scheme::SchemePolicy;
 /// match or skipped run ended: no scheme reaches back past it, so no URI
 /// starts inside another. `eof` says that `hay` is all the input.
 ///
-/// The common shape goes through the express lane
-/// ([`super::express`]) where the kernels have one; the rest, and
+/// The common shape goes through the common-shape lane
+/// ([`super::common_shape`]) where the kernels have one; the rest, and
 /// everything on the baseline kernels, through [`confirm_general`].
 /// Inlined into the iterators, each compiled for its [`Kernels`].
 #[inline(always)]
@@ -27,7 +27,7 @@ pub(crate) fn confirm<'h, K: Kernels>(
     lower: usize,
     eof: bool,
 ) -> Outcome<'h> {
-    let express = super::express::confirm(
+    let common = super::common_shape::confirm(
         #[inline(always)]
         |h, at| k.run_masks(h, at),
         policy,
@@ -35,11 +35,11 @@ pub(crate) fn confirm<'h, K: Kernels>(
         colon,
         lower,
     );
-    if let Some(outcome) = express {
+    if let Some(outcome) = common {
         debug_assert_eq!(
             outcome,
             confirm_general(k, policy, hay, colon, lower, eof),
-            "the express lane at {colon}"
+            "the common-shape lane at {colon}"
         );
         return outcome;
     }

@@ -6,12 +6,12 @@
 //! in a module of its own, neither of them imports the other for it.
 
 use super::arch::all::count_newlines;
+use super::bytes_read;
 use super::candidate::{Found, Outcome};
 use super::confirm::confirm;
 use super::kernels::Kernels;
 use super::scheme::SchemePolicy;
 use super::search::find_hard_stop;
-use super::work;
 
 /// Where a scan has got to in a buffer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,7 +75,7 @@ impl Cursor {
     /// `emit` builds the caller's match right where confirmation left
     /// the URI, taking what it needs: moving it out first cost a copy of
     /// a hundred bytes just written by `confirm`, stalled on store
-    /// forwarding (3% of the time on prose).
+    /// forwarding.
     #[inline(always)]
     pub(crate) fn advance_with<'h, K: Kernels, T>(
         &mut self,
@@ -91,12 +91,12 @@ impl Cursor {
             let found =
                 search(hay, self.counted, self.pos, &mut self.newlines);
             let Some(colon) = found else {
-                work::add(hay.len().saturating_sub(self.counted));
+                bytes_read::add(hay.len().saturating_sub(self.counted));
                 self.pos = hay.len();
                 self.counted = hay.len();
                 return Stop::Exhausted;
             };
-            work::add(colon + 1 - self.counted);
+            bytes_read::add(colon + 1 - self.counted);
             self.pos = colon;
             self.counted = colon;
             match confirm(k, policy, hay, colon, self.lower, eof) {
@@ -139,7 +139,7 @@ impl Cursor {
     /// the end of a single-line URI); those few bytes are taken off.
     pub(crate) fn count_to(&mut self, hay: &[u8], to: usize) -> u64 {
         if to > self.counted {
-            work::add(to - self.counted);
+            bytes_read::add(to - self.counted);
             self.newlines += count_newlines(&hay[self.counted..to]);
             self.counted = to;
         }
@@ -150,7 +150,7 @@ impl Cursor {
     /// buffer has none. (A `\n` is a hard stop: nothing to count.)
     pub(crate) fn skip(&mut self, hay: &[u8]) -> bool {
         let stop = find_hard_stop(hay, self.pos);
-        work::add(stop.unwrap_or(hay.len()).saturating_sub(self.pos));
+        bytes_read::add(stop.unwrap_or(hay.len()).saturating_sub(self.pos));
         match stop {
             Some(at) => {
                 self.pos = at;

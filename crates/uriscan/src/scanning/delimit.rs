@@ -18,13 +18,13 @@ use crate::Span;
 use crate::syntax::chars::{URI_CHAR, is_pct_encoded};
 
 use super::Trimmed;
+use super::bytes_read;
 use super::candidate::{Found, Outcome, is_ascii_space, label_and_opener};
 use super::kernels::Kernels;
-use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
+use super::run_class::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{MAX_SCHEME_LEN, SchemePolicy, scheme_start};
-use super::settle::{Settled, Shape, settle};
 use super::unicode::{Decoded, decode, ends_bare_iri, ends_delimited_iri};
-use super::work;
+use super::validate::{Shape, Validated, validate};
 
 /// The longest run of URI characters taken as one candidate. A longer
 /// run (in practice a huge `data:` URI or binary noise) is not emitted
@@ -131,10 +131,10 @@ fn scan_run<K: Kernels>(
                 | Run::Overlong { .. }
         )
     {
-        work::add(reach(&run));
+        bytes_read::add(reach(&run));
         run = scan_bare_again(k, hay, start, colon, eof);
     }
-    work::add(reach(&run));
+    bytes_read::add(reach(&run));
     run
 }
 
@@ -181,13 +181,13 @@ fn scan_angle<K: Kernels>(
             Run::NeedMore => (hay.len(), Angle::NeedMore),
             Run::Overlong { from } => (from, Angle::Open),
         };
-    work::add(reached - colon);
+    bytes_read::add(reached - colon);
     angle
 }
 
 /// The one walk over a candidate's run, after its `:`, a vector of
 /// plain bytes at a time ([`Kernels::skip_plain`]) and a byte class at
-/// a time past them; the express lane ([`super::express`]) is its
+/// a time past them; the common-shape lane ([`super::common_shape`]) is its
 /// accelerator for the common shape.
 ///
 /// A bare or quoted run (`ANGLE` false) ends at whitespace, at a byte
@@ -272,7 +272,7 @@ fn walk<K: Kernels, const ANGLE: bool>(
             }
             _ => match decode(&hay[i..]) {
                 // Bare text ends at Unicode punctuation; delimited text
-                // only at whitespace and controls (issue 19: a quoted
+                // only at whitespace and controls (a quoted
                 // `…/ジョン・スミス` is whole).
                 Decoded::Char(ch, n)
                     if if ANGLE {
@@ -293,7 +293,7 @@ fn walk<K: Kernels, const ANGLE: bool>(
 }
 
 /// [`super::confirm::confirm`] for every shape: the extraction policy and Appendix C
-/// step by step, the reference the express lane is held to.
+/// step by step, the reference the common-shape lane is held to.
 #[inline(always)]
 pub(crate) fn confirm_general<'h, K: Kernels>(
     k: K,
@@ -348,7 +348,7 @@ pub(crate) fn confirm_general<'h, K: Kernels>(
             Run::Overlong { from } => return Outcome::Overlong { from },
         };
     let cand_end = if bracket { end + 1 } else { end };
-    let Some(s) = settle(&hay[start..end], colon - start, !closed, shape)
+    let Some(s) = validate(&hay[start..end], colon - start, !closed, shape)
     else {
         return Outcome::Drop { resume: cand_end };
     };
@@ -383,10 +383,9 @@ struct Raw {
 /// removed (the URI was wrapped across lines), and a hyphen before a line
 /// break is kept but reported.
 ///
-/// Inlined whole: out of line, its call and the copy of its result were
-/// about thirty instructions per URI on URI-dense text. (Inlining only
-/// the path without whitespace, with the rejoining out of line, measured
-/// worse than either.)
+/// Inlined whole: out of line, its call and the copy of its result cost
+/// on URI-dense text (inlining only the path without whitespace measured
+/// worse than either).
 #[inline(always)]
 fn angled<'h>(
     hay: &'h [u8],
@@ -400,8 +399,8 @@ fn angled<'h>(
         raw_end -= 1;
     }
     let raw = &hay[start..raw_end];
-    work::add(raw.len());
-    let found = |end: usize, uri: Cow<'h, str>, s: &Settled<'_>| {
+    bytes_read::add(raw.len());
+    let found = |end: usize, uri: Cow<'h, str>, s: &Validated<'_>| {
         let rejoined = matches!(uri, Cow::Owned(_));
         Found {
             start,
@@ -422,7 +421,7 @@ fn angled<'h>(
     };
     // Whitespace only between the URI and its `>` is no rejoining.
     if !(spaced && raw.iter().any(|&b| is_ascii_space(b))) {
-        let s = settle(raw, colon - start, false, shape)?;
+        let s = validate(raw, colon - start, false, shape)?;
         return Some(found(start + s.text.len(), Cow::Borrowed(s.text), &s));
     }
     let mut joined = Vec::with_capacity(raw.len());
@@ -433,7 +432,7 @@ fn angled<'h>(
             offsets.push(i);
         }
     }
-    let s = settle(&joined, colon - start, false, Shape::Wide)?;
+    let s = validate(&joined, colon - start, false, Shape::Wide)?;
     // Map the end of the URI back to the raw bytes.
     let end = start + offsets[s.text.len() - 1] + 1;
     let uri = if end - start == s.text.len() {

@@ -123,8 +123,8 @@ pub struct Finder {
     pub(crate) ascii: bool,
     pub(crate) buffer_capacity: usize,
     /// The loops for this CPU, chosen when the finder is built rather
-    /// than by each `find_iter`: feature detection cost 5–8% of a scan
-    /// of one line, which a crawler pays per text node.
+    /// than by each `find_iter`: feature detection is a noticeable part
+    /// of a scan of one line, which a crawler pays per text node.
     pub(crate) kernels: Chosen,
 }
 
@@ -258,8 +258,7 @@ impl<'h> KernelIter for FindIter<'_, 'h> {
         let hay = self.haystack;
         // The match is built right in the one value returned from every
         // path, so that it is written once, not built in `Step` and
-        // copied out (a hundred bytes; measured: 28 instructions per
-        // URI).
+        // copied out (a hundred bytes, per URI).
         let mut out = None;
         loop {
             let finder = self.finder;

@@ -2,14 +2,13 @@
 //!
 //! A scan runs three loops over bytes: the candidate search
 //! ([`super::search`]), the skip over the plain bytes of a URI run
-//! ([`super::plain`]) and the look back for a match's line start
+//! ([`super::run_class`]) and the look back for a match's line start
 //! ([`super::lines`]). Each has a portable (or SSE2, the x86-64
 //! baseline) version and an AVX2 one; the search also has an AVX-512
-//! one ([`Avx512`]). Asking the CPU which to use at
-//! each call, and calling each out of line, cost about sixty
-//! instructions per URI on URI-dense text. So a finder picks
-//! [`Kernels`] once, when it is built ([`Chosen`]; detecting them for
-//! each iterator cost 5–8% of a scan of one line), and its iterators
+//! one ([`Avx512`]). Asking the CPU which to use at each call, and
+//! calling each out of line, is costly per URI on URI-dense text. So a
+//! finder picks [`Kernels`] once, when it is built ([`Chosen`]; detecting
+//! them for each iterator shows in a scan of one line), and its iterators
 //! run their whole `next` (or `fold`) compiled for them ([`Chosen::next`],
 //! [`Chosen::fold`]): with [`Avx2`], the AVX2 loops are inlined into one
 //! function.
@@ -24,7 +23,7 @@ use super::arch::x86_64;
 /// run them.
 pub(crate) trait Kernels: Copy {
     /// The first offset in `i..end` whose byte is not
-    /// [`PLAIN`](super::plain::PLAIN), or `end` (`end <= hay.len()`).
+    /// [`PLAIN`](super::run_class::PLAIN), or `end` (`end <= hay.len()`).
     fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize;
 
     /// The first candidate `:` in `hay[from..]`, counting newlines from
@@ -46,8 +45,8 @@ pub(crate) trait Kernels: Copy {
         to: usize,
     ) -> Option<usize>;
 
-    /// The [`RunMasks`] of `hay[at..at + 32]` for the express lane of
-    /// confirmation ([`super::express`]); `None` past the end of `hay`,
+    /// The [`RunMasks`] of `hay[at..at + 32]` for the common-shape lane of
+    /// confirmation ([`super::common_shape`]); `None` past the end of `hay`,
     /// and always where the kernels have no fast classification (the
     /// lane then compiles away).
     fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks>;
@@ -133,7 +132,7 @@ impl Kernels for Avx2 {
     #[inline(always)]
     fn skip_plain(self, hay: &[u8], i: usize, end: usize) -> usize {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { x86_64::plain::skip_plain_avx2(hay, i, end) }
+        unsafe { x86_64::run_class::skip_plain_avx2(hay, i, end) }
     }
 
     #[inline(always)]
@@ -172,7 +171,7 @@ impl Kernels for Avx2 {
     #[inline(always)]
     fn run_masks(self, hay: &[u8], at: usize) -> Option<RunMasks> {
         // SAFETY: an `Avx2` exists only when the CPU has AVX2.
-        unsafe { x86_64::express::run_masks_avx2(hay, at) }
+        unsafe { x86_64::common_shape::run_masks_avx2(hay, at) }
     }
 }
 
@@ -368,8 +367,7 @@ unsafe fn run_avx2<K: Kernels, W: WithKernels>(k: K, work: W) -> W::Output {
 }
 
 /// [`Chosen::run`] with the baseline loops, out of line: inlined, it made
-/// the caller save registers and stack before choosing (measured: 24
-/// instructions per URI).
+/// the caller save registers and stack before choosing, for every URI.
 #[inline(never)]
 fn run_baseline<W: WithKernels>(work: W) -> W::Output {
     work.with(Baseline)

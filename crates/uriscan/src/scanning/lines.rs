@@ -32,8 +32,8 @@ impl LineStart {
     ///
     /// With as many newlines before `to` as before the last look, none
     /// is in between and the line start stands: nothing to read. That
-    /// is most matches in text with several URIs a line (the look back
-    /// was 65 instructions per URI on Markdown).
+    /// is most matches in text with several URIs a line, which the look
+    /// back would cost dearly.
     #[inline(always)]
     pub(crate) fn look<K: Kernels>(
         &mut self,
@@ -50,7 +50,7 @@ impl LineStart {
         if newlines != self.seen_newlines {
             let from = (self.seen - base) as usize;
             let upto = (to - base) as usize;
-            super::work::add(upto - from);
+            super::bytes_read::add(upto - from);
             let last = k.last_newline_in(bytes, from, upto);
             debug_assert!(last.is_some(), "a newline counted, not found");
             if let Some(last) = last {

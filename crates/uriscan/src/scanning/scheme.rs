@@ -119,8 +119,8 @@ const LISTED_5: [u64; listed_of_len(5)] = words_of_len(5);
 const LISTED_6: [u64; listed_of_len(6)] = words_of_len(6);
 
 /// Whether `scheme` is one of [`SCHEMES_WITHOUT_SLASHES`],
-/// case-insensitively: one word and a few compares (the byte-wise
-/// lowercasing and slice compares were seventy instructions a call).
+/// case-insensitively: one word and a few compares, cheaper than a
+/// byte-wise lowercasing and slice compares.
 #[inline(always)]
 fn is_listed(scheme: &[u8]) -> bool {
     if !(3..=6).contains(&scheme.len()) {
@@ -202,7 +202,7 @@ fn scheme_start_general(
     // run from a scheme, with no length check inside the loop.
     let floor = lower.max(colon.saturating_sub(MAX_SCHEME_LEN + 1));
     let mut i = scheme_run_start(hay, floor, colon);
-    super::work::add(colon - i);
+    super::bytes_read::add(colon - i);
     if colon - i > MAX_SCHEME_LEN {
         return None;
     }
@@ -241,8 +241,8 @@ pub(crate) fn scheme_run_start_portable(
 }
 
 /// [`scheme_run_start_portable`], looking at the 16 bytes before the
-/// `:` at once with SSE2 (part of x86-64) where there are 16. The byte
-/// loop was some seventy instructions per URI on URI-dense text.
+/// `:` at once with SSE2 (part of x86-64) where there are 16, as the
+/// byte loop is costly on URI-dense text.
 #[inline(always)]
 fn scheme_run_start(hay: &[u8], floor: usize, colon: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", not(uriscan_disable_simd)))]

@@ -14,7 +14,7 @@ use super::arch::x86_64::search::find_candidate_sse2;
 use super::cursor::{Cursor, Stop};
 use super::kernels::Baseline;
 use super::scheme::SchemePolicy;
-use super::{Finder, work};
+use super::{Finder, bytes_read};
 
 type Search = fn(&[u8], usize, usize, bool, &mut u64) -> Option<usize>;
 
@@ -288,7 +288,7 @@ struct Metered<'a> {
 
 impl std::io::Read for Metered<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let work = work::peek();
+        let work = bytes_read::peek();
         let bound = WORK_PER_BYTE * self.given + WORK_SLACK;
         assert!(work <= bound, "{work} work for {} bytes read", self.given);
         let n = buf.len().min(self.data.len());
@@ -307,12 +307,12 @@ fn work_for(unit: &[u8], n: usize, capacity: usize) -> (u64, u64, u64) {
     let hay: Vec<u8> = unit.iter().copied().cycle().take(n).collect();
     let finder =
         Finder::builder().any_scheme(true).buffer_capacity(capacity).build();
-    work::take();
+    bytes_read::take();
     let whole = finder.find_iter(&hay).count();
-    let w_whole = work::take();
+    let w_whole = bytes_read::take();
     let mut rdr = Metered { data: &hay, given: 0, reads: 0 };
     let streamed = finder.stream(&mut rdr).count();
-    let w_stream = work::take();
+    let w_stream = bytes_read::take();
     assert_eq!(whole, streamed);
     (w_whole, w_stream, rdr.reads)
 }

@@ -161,7 +161,7 @@ mod tests {
 
     /// Every general category that ends a bare IRI, and every one that
     /// does not, with characters of it (the CJK brackets and full stops,
-    /// the currency signs of issue 19 among them).
+    /// the currency signs among them).
     #[test]
     fn each_category_ends_or_continues_a_bare_iri() {
         let ends: &[(&str, &[char])] = &[

@@ -111,8 +111,8 @@ pub const URI_CHAR: Table = RESERVED.or(UNRESERVED).or(Table::new(b"%"));
 /// after the first.
 pub const SCHEME: Table = ALPHA.or(DIGIT).or(Table::new(b"+-."));
 
-/// Whether `s` is a whole `scheme` (3.1): a letter, then [`SCHEME`]
-/// bytes.
+/// Whether `s` is a whole `scheme` (3.1): a letter, then letters, digits,
+/// `+`, `-` and `.`.
 ///
 /// ```
 /// use uriscan::syntax::is_scheme;

@@ -58,7 +58,7 @@ use crate::syntax::{HostKind, ParseError, Parser, UriRef};
 /// assert_eq!(normalize(&r), "../a/./A");
 /// ```
 pub fn normalize(r: &UriRef<'_>) -> String {
-    write(r, false)
+    write(r, NormalForm::Syntax)
 }
 
 /// The scheme-based normal form (6.2.2 and 6.2.3) of `r`.
@@ -72,27 +72,35 @@ pub fn normalize(r: &UriRef<'_>) -> String {
 /// assert_eq!(n("http://example.com:8080"), "http://example.com:8080/");
 /// ```
 pub fn normalize_scheme_based(r: &UriRef<'_>) -> String {
-    write(r, true)
+    write(r, NormalForm::SchemeBased)
+}
+
+/// Which normal form [`normalize_str`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NormalForm {
+    /// The syntax-based normal form (6.2.2), as [`normalize`] writes it.
+    Syntax,
+    /// The scheme-based normal form (6.2.3), as [`normalize_scheme_based`]
+    /// writes it.
+    SchemeBased,
 }
 
 /// Parses `s` as a `URI-reference` (plain RFC 3986) and returns its
-/// syntax-based normal form, or its scheme-based one when `scheme_based`.
+/// normal form of kind `form`.
 ///
 /// # Errors
 ///
 /// When `s` does not parse.
 ///
 /// ```
-/// use uriscan::syntax::normalize::normalize_str;
-/// assert_eq!(normalize_str("FTP://h:21", true).unwrap(), "ftp://h");
-/// assert!(normalize_str("http://h/ a", false).is_err());
+/// use uriscan::syntax::normalize::{NormalForm, normalize_str};
+/// let n = normalize_str("FTP://h:21", NormalForm::SchemeBased);
+/// assert_eq!(n.unwrap(), "ftp://h");
+/// assert!(normalize_str("http://h/ a", NormalForm::Syntax).is_err());
 /// ```
-pub fn normalize_str(
-    s: &str,
-    scheme_based: bool,
-) -> Result<String, ParseError> {
+pub fn normalize_str(s: &str, form: NormalForm) -> Result<String, ParseError> {
     let r = Parser::new().parse_reference(s)?;
-    Ok(write(&r, scheme_based))
+    Ok(write(&r, form))
 }
 
 /// Whether `a` and `b` are equivalent by the comparison ladder of 6.2, up
@@ -112,7 +120,9 @@ pub fn normalize_str(
 /// assert!(!equivalent(&a, &c));
 /// ```
 pub fn equivalent(a: &UriRef<'_>, b: &UriRef<'_>) -> bool {
-    a.as_str() == b.as_str() || write(a, true) == write(b, true)
+    a.as_str() == b.as_str()
+        || write(a, NormalForm::SchemeBased)
+            == write(b, NormalForm::SchemeBased)
 }
 
 /// The default port of a scheme (case-insensitive), for the schemes whose
@@ -163,11 +173,12 @@ fn is_port(port: &str, default: u16) -> bool {
 }
 
 /// Writes the normal form of `r`: the components in the order of 5.3,
-/// each through its rule of 6.2.2 (and 6.2.3 when `scheme_based`).
-fn write(r: &UriRef<'_>, scheme_based: bool) -> String {
+/// each through its rule of 6.2.2 (and 6.2.3 for the scheme-based form).
+fn write(r: &UriRef<'_>, form: NormalForm) -> String {
     // Every rule shortens or keeps a component, apart from the "/." of
     // `protect_double_slash` and the "/" of an empty http path.
     let mut buf = Vec::with_capacity(r.as_str().len() + 2);
+    let scheme_based = form == NormalForm::SchemeBased;
     let rules = if scheme_based { rules(r.scheme()) } else { None };
     if let Some(s) = r.scheme() {
         buf.extend(s.bytes().map(|b| b.to_ascii_lowercase()));

@@ -78,11 +78,11 @@ fn long_scheme() -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// A run of URI characters of a length around a cap of the scanner:
-/// the express lane's reach (256 B) and the search for the `>` of a
+/// the common-shape lane's reach (256 B) and the search for the `>` of a
 /// `<...>` URI ([`MAX_ANGLE_LEN`]); [`long_runs`] has the longest.
 fn run_near_a_cap() -> impl Strategy<Value = Vec<u8>> {
     let near = |cap: usize| cap - 12..cap + 12;
-    // The express lane's `REACH` (crate-private).
+    // The common-shape lane's `REACH` (crate-private).
     let len = prop_oneof![near(256), near(MAX_ANGLE_LEN)];
     let byte = prop_oneof![Just(b'a'), Just(b'/'), Just(b'.')];
     (len, byte).prop_map(|(n, b)| vec![b; n])

@@ -4,7 +4,7 @@
 use crate::support::refs::{self, data, has_dot_segment, table_line};
 use proptest::prelude::*;
 use uriscan::syntax::normalize::{
-    equivalent, normalize, normalize_scheme_based, normalize_str,
+    NormalForm, equivalent, normalize, normalize_scheme_based, normalize_str,
 };
 use uriscan::syntax::resolve::resolve;
 use uriscan::syntax::{Parser, RefKind, UriRef};
@@ -53,9 +53,15 @@ fn the_table_cases_normalize_as_documented() {
 
 #[test]
 fn normalize_str_parses_then_normalizes() {
-    assert_eq!(normalize_str("HTTP://H:80", false).unwrap(), "http://h:80");
-    assert_eq!(normalize_str("HTTP://H:80", true).unwrap(), "http://h/");
-    let e = normalize_str("http://h/a b", false).unwrap_err();
+    assert_eq!(
+        normalize_str("HTTP://H:80", NormalForm::Syntax).unwrap(),
+        "http://h:80"
+    );
+    assert_eq!(
+        normalize_str("HTTP://H:80", NormalForm::SchemeBased).unwrap(),
+        "http://h/"
+    );
+    let e = normalize_str("http://h/a b", NormalForm::Syntax).unwrap_err();
     assert_eq!(e.index(), 10);
 }
 
@@ -158,7 +164,7 @@ proptest! {
                     let _ = normalize_scheme_based(&r);
                 }
             }
-            let _ = normalize_str(x, true);
+            let _ = normalize_str(x, NormalForm::SchemeBased);
         }
     }
 }

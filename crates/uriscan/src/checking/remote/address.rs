@@ -2,7 +2,7 @@
 //! in CI, inside a network it must not probe: loopback, private,
 //! link-local and the other non-global ranges are refused unless the
 //! user allows them. The check is made on every address a name resolves
-//! to ([`SafeResolver`]) and on IP literals before a request, so a
+//! to (`SafeResolver`) and on IP literals before a request, so a
 //! connection cannot go around it.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};

@@ -1,9 +1,9 @@
 //! The portable loops: the candidate search, the newline count and look
 //! back, the skip over plain bytes, and the classification of the
-//! express lane. Each is the reference its vectorized versions are
+//! common-shape lane. Each is the reference its vectorized versions are
 //! tested against.
 
-use crate::scanning::plain::{PLAIN, RUN_CLASS};
+use crate::scanning::run_class::{PLAIN, RUN_CLASS};
 
 /// Whether `b` is an ASCII letter.
 #[inline(always)]

@@ -4,11 +4,11 @@
 //! AVX-512 ones. [`super::kernels`] chooses among them once per finder.
 //!
 //! These modules are leaves: they use one another, memchr and the byte
-//! classes of [`super::plain`], never the dispatcher or the scan that
+//! classes of [`super::run_class`], never the dispatcher or the scan that
 //! calls them, so a loop can be read, tested and changed on its own.
 //! What each loop is for, and why it is shaped so, is told by the module
 //! of the scan that uses it ([`super::search`], [`super::lines`],
-//! [`super::plain`], [`super::express`]).
+//! [`super::run_class`], [`super::common_shape`]).
 
 pub(crate) mod all;
 #[cfg(target_arch = "x86_64")]

@@ -66,8 +66,8 @@ pub(crate) unsafe fn last_newline_in_avx2(
 
 /// [`count_newlines`] for `hay[from..to]`, a 32-byte block at a time: for
 /// the bytes before the vectorized search's first block (a rejected
-/// `:`, a `<...>` URI), where the compiler's vectorized [`count_newlines`]
-/// cost URI-dense text 3% more instructions in its set-up.
+/// `:`, a `<...>` URI), where the set-up of the compiler's vectorized
+/// [`count_newlines`] costs more than these short spans take.
 ///
 /// # Safety
 ///

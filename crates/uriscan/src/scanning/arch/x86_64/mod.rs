@@ -3,7 +3,7 @@
 //! it has found them on the CPU. Each module holds the loops of the scan
 //! module of the same name.
 
-pub(crate) mod express;
+pub(crate) mod common_shape;
 pub(crate) mod lines;
-pub(crate) mod plain;
+pub(crate) mod run_class;
 pub(crate) mod search;

@@ -6,12 +6,9 @@ use super::lines::count_newlines_avx2;
 use crate::scanning::arch::all::{count_newlines, find_candidate_portable};
 
 /// How far ahead of its block the AVX2 and AVX-512 searches ask for the
-/// bytes they will read next. On an Intel Xeon (KVM guest) the hardware
-/// prefetchers fell behind a search at 10 GiB/s over an input in L3: a
-/// software prefetch 2 KiB ahead took a fifth off prose, HTML and
-/// Markdown (512 B: a twentieth; 4 KiB: no better), and left URI-dense
-/// text, where each search is short, unchanged. The SSE2 search, bound
-/// by its own work, gained nothing from it and has none.
+/// bytes they will read next: the hardware prefetchers fall behind these
+/// searches on long text without URIs. The SSE2 search, bound by its own
+/// work, gains nothing from it and has none.
 #[cfg(target_arch = "x86_64")]
 const PREFETCH_AHEAD: usize = 2048;
 
@@ -83,8 +80,7 @@ pub(crate) unsafe fn find_candidate_avx2(
     // space is nonzero exactly above it, one instruction where a mask
     // takes two (a max and a compare). The test of every block is then
     // a `vptest` of the two halves, and the rare block that passes it
-    // makes the mask in `filter`. Measured against the mask: prose -3%,
-    // HTML -2%, the rest unchanged.
+    // makes the mask in `filter`, which measured faster than the mask.
     let colon_then_text = |cur: __m256i, next: __m256i| {
         _mm256_and_si256(
             _mm256_cmpeq_epi8(cur, colon),
@@ -124,7 +120,7 @@ pub(crate) unsafe fn find_candidate_avx2(
 /// vector, with the compares writing bit masks directly (no
 /// `movemask`), and the filter's conditions as masked compares. They
 /// are cheap enough to run on every block: a branch on "a `:` followed by
-/// text" first, as in the AVX2 search, was slower (prose +6%).
+/// text" first, as in the AVX2 search, measured slower.
 ///
 /// # Safety
 ///

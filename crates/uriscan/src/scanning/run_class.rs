@@ -1,4 +1,4 @@
-//! Skipping the plain bytes of a URI run: the URI characters that need
+//! The byte classes of a URI run, for skipping its plain bytes: the URI characters that need
 //! no more than "keep going" (everything but brackets, `'`, `%`, `#`,
 //! non-ASCII and the bytes that end a run). Most of a URI is plain, so the run
 //! scan asks for the next byte that is not, thirty-two bytes at a time
@@ -20,7 +20,7 @@ pub(crate) const BRACKET_OR_QUOTE: u8 = 2;
 pub(crate) const WIDE: u8 = 3;
 /// `%` and `#`: plain to the run, but the run scan looks at them to tell
 /// whether the candidate is in the shape that needs no parser pass
-/// (see [`super::settle::quick_valid`]).
+/// (see [`super::validate::quick_valid`]).
 pub(crate) const MARK: u8 = 4;
 
 /// The class of every byte.
@@ -50,7 +50,7 @@ mod tests {
     use super::*;
     use crate::scanning::arch::all::skip_plain_portable;
     #[cfg(target_arch = "x86_64")]
-    use crate::scanning::arch::x86_64::plain::{NIBBLES, skip_plain_avx2};
+    use crate::scanning::arch::x86_64::run_class::{NIBBLES, skip_plain_avx2};
 
     #[cfg(target_arch = "x86_64")]
     #[test]

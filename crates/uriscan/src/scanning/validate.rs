@@ -1,12 +1,12 @@
-//! Settling a candidate: which candidates are URIs to emit, and where
-//! each ends. [`settle`] trims trailing punctuation, then takes the fast
+//! Validating a candidate: which candidates are URIs to emit, and where
+//! each ends. [`validate`] trims trailing punctuation, then takes the fast
 //! check of the common shape or the parser, and the rule for a candidate
 //! the parser cuts.
 //!
 //! The syntax layer's parser is the one grammar. A candidate is valid
 //! whole, or the parser's error gives its longest valid prefix (the input
 //! before the error's index is valid) and the component the error is in.
-//! What is done with that prefix is the cut rule of issue 19, which
+//! What is done with that prefix is the cut rule, which
 //! [`super`]'s module docs state: [`cut_end`] and [`keeps_meaning`].
 //! [`quick_valid`] is an accelerator for the candidates the run scan has
 //! seen to be in the common shape; it says "valid, with a host or a
@@ -15,11 +15,11 @@
 use crate::syntax::chars::DIGIT;
 use crate::syntax::{ErrorKind, Parser, UriRef};
 
+use super::bytes_read;
 use super::candidate::{is_trailing_punctuation, trim_punct};
-use super::work;
 
-/// What [`settle`] cut.
-pub(crate) struct Settled<'a> {
+/// What [`validate`] cut.
+pub(crate) struct Validated<'a> {
     pub(crate) text: &'a str,
     pub(crate) punctuation: bool,
     pub(crate) invalid_tail: bool,
@@ -45,15 +45,15 @@ pub(crate) enum Shape {
 /// A [`Shape::Clean`] candidate (most of them) that [`quick_valid`]
 /// accepts skips the parser: the run scan has already checked every byte
 /// the parser would, but for the authority, which `quick_valid` reads.
-/// That path is inlined into [`super::confirm::confirm`]; the call it saves was a
-/// tenth of the instructions per URI on URI-dense text.
+/// That path is inlined into [`super::confirm::confirm`], as the call
+/// is a noticeable cost per URI on URI-dense text.
 #[inline(always)]
-pub(crate) fn settle(
+pub(crate) fn validate(
     cand: &[u8],
     colon: usize,
     trim: bool,
     shape: Shape,
-) -> Option<Settled<'_>> {
+) -> Option<Validated<'_>> {
     if shape == Shape::Clean {
         let mut punctuation = false;
         let len = if trim {
@@ -62,26 +62,26 @@ pub(crate) fn settle(
             cand.len()
         };
         if quick_valid(&cand[..len], colon) {
-            work::add(len);
+            bytes_read::add(len);
             debug_assert!(cand[..len].is_ascii());
             // SAFETY: the run scan saw no byte >= 0x80 in a clean
             // candidate (the scheme and its `:` are ASCII too).
             let text = unsafe { std::str::from_utf8_unchecked(&cand[..len]) };
             debug_assert!(Parser::new().validate_uri(text).is_ok(), "{text}");
-            return Some(Settled { text, punctuation, invalid_tail: false });
+            return Some(Validated { text, punctuation, invalid_tail: false });
         }
     }
-    settle_by_parser(cand, colon, trim, shape)
+    validate_by_parser(cand, colon, trim, shape)
 }
 
-/// [`settle`] for the candidates [`quick_valid`] does not take.
+/// [`validate`] for the candidates [`quick_valid`] does not take.
 #[inline(never)]
-fn settle_by_parser(
+fn validate_by_parser(
     cand: &[u8],
     colon: usize,
     trim: bool,
     shape: Shape,
-) -> Option<Settled<'_>> {
+) -> Option<Validated<'_>> {
     let mut punctuation = false;
     let mut len = cand.len();
     if trim {
@@ -92,29 +92,28 @@ fn settle_by_parser(
     let text = if shape != Shape::Wide {
         debug_assert!(cand[..len].is_ascii());
         // SAFETY: the run scan saw no byte >= 0x80 in the candidate (the
-        // scheme and its `:` are ASCII too), and ASCII is UTF-8. Measured:
-        // the UTF-8 check was 8% of the time on Markdown.
+        // scheme and its `:` are ASCII too), and ASCII is UTF-8; the check
+        // it skips showed in the time of a scan of Markdown.
         unsafe { std::str::from_utf8_unchecked(&cand[..len]) }
     } else {
         std::str::from_utf8(&cand[..len]).ok()?
     };
     // The UTF-8 or quick look, then the parser.
-    work::add(2 * len);
+    bytes_read::add(2 * len);
     // The parser is the one grammar: most candidates pass it whole, and
     // for the rest its error says where the longest valid prefix ends
     // (the input before the error's index is valid) and whether the
     // authority is what failed, which drops the candidate.
     let parser = Parser::new().iri(true);
-    let e = match parser.parse_uri(text) {
-        Ok(uri) => {
-            return keeps_meaning(&uri, colon, false).then_some(Settled {
-                text,
-                punctuation,
-                invalid_tail: false,
-            });
-        }
-        Err(e) => e,
-    };
+    let e =
+        match parser.parse_uri(text) {
+            Ok(uri) => {
+                return keeps_meaning(&uri, colon, false).then_some(
+                    Validated { text, punctuation, invalid_tail: false },
+                );
+            }
+            Err(e) => e,
+        };
     debug_assert_ne!(e.kind(), ErrorKind::InvalidScheme, "{text}");
     if e.in_authority() {
         return None;
@@ -125,7 +124,7 @@ fn settle_by_parser(
     // can only end a host or an empty port.
     let uri = parser.parse_uri(text);
     debug_assert!(uri.is_ok(), "{text}");
-    keeps_meaning(&uri.ok()?, colon, true).then_some(Settled {
+    keeps_meaning(&uri.ok()?, colon, true).then_some(Validated {
         text,
         punctuation,
         invalid_tail: true,
@@ -208,7 +207,7 @@ pub(crate) fn data_keeps_its_data(b: &[u8], colon: usize) -> bool {
 }
 
 /// Whether the `data:` URI `b` has a comma with data after it. Out of
-/// line: the test of the scheme above is inlined into the express lane,
+/// line: the test of the scheme above is inlined into the common-shape lane,
 /// and `data:` URIs are rare.
 #[cold]
 #[inline(never)]
@@ -232,8 +231,7 @@ fn has_data(b: &[u8]) -> bool {
 /// `port = *DIGIT`. A property test holds it to the parser.
 ///
 /// Inlined into confirmation: since confirmation is compiled once per
-/// kernel set, the call was the larger part of its cost (URI-dense
-/// text: 4.5M of 154M instructions).
+/// kernel set, the call was the larger part of its cost.
 #[inline(always)]
 pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
     quick_valid_with(b, colon, |b, from| {
@@ -247,9 +245,9 @@ pub(crate) fn quick_valid(b: &[u8], colon: usize) -> bool {
 }
 
 /// [`quick_valid`] with the check of an authority that starts at
-/// `b[from..]` given as `authority_ok(b, from)`: the express lane of
+/// `b[from..]` given as `authority_ok(b, from)`: the common-shape lane of
 /// confirmation decides it on the masks it already has
-/// ([`super::express`]).
+/// ([`super::common_shape`]).
 #[inline(always)]
 pub(crate) fn quick_valid_with(
     b: &[u8],
@@ -309,8 +307,8 @@ pub(crate) fn authority_ok_portable(b: &[u8], from: usize) -> bool {
 /// masks, and the decision made on the bits. The block is the first 16
 /// bytes of the authority or, when the authority is shorter, the last
 /// 16 of `b`, shifted. `None` when `b` is shorter than 16 bytes or the
-/// authority does not end within the block. Measured: the byte loop was
-/// fifty instructions per URI on URI-dense text.
+/// authority does not end within the block. The byte loop is costly on
+/// URI-dense text.
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(uriscan_disable_simd, allow(dead_code))]
 #[target_feature(enable = "sse2")]

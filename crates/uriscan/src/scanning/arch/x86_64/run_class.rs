@@ -1,8 +1,8 @@
 //! The AVX2 skip over the plain bytes of a URI run (see
-//! [`crate::scanning::plain`]), by a two-shuffle classification.
+//! [`crate::scanning::run_class`]), by a two-shuffle classification.
 
 use crate::scanning::arch::all::skip_plain_portable;
-use crate::scanning::plain::{PLAIN, RUN_CLASS};
+use crate::scanning::run_class::{PLAIN, RUN_CLASS};
 
 /// Nibble tables for the classification with two byte shuffles: a byte
 /// `b` is not plain when `LO[b & 15] & HI[b >> 4]` is non-zero. `LO[l]`

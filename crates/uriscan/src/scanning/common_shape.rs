@@ -1,4 +1,4 @@
-//! The express lane of confirmation: the common shape of URI decided
+//! The common-shape lane of confirmation: the common shape of URI decided
 //! from the bit masks of 32-byte chunks, in one pass.
 //!
 //! Economics: most URIs in documents are ASCII, without `[` or `]`, and
@@ -7,9 +7,8 @@
 //! ([`super::delimit::confirm_general`]) runs a chain of separate steps: the run
 //! scan a vector at a time with a dispatch on the byte that stopped it,
 //! the shape bookkeeping, the trim, then a second vector load for the
-//! authority check, each with its own bounds and state. That was about
-//! 430 instructions per URI on URI-dense text, the simplest bare
-//! `http://` URI included. Here one classification of the chunk after
+//! authority check, each with its own bounds and state, even for the
+//! simplest bare `http://` URI. Here one classification of the chunk after
 //! the `:` gives the bytes that are not plain, the `/ ? #` that may end
 //! the authority and the `@ :` that complicate it; the specials are
 //! walked as set bits and the authority is decided on the same masks.
@@ -29,11 +28,11 @@ use crate::syntax::chars::is_pct_encoded;
 
 use super::Trimmed;
 use super::arch::all::RunMasks;
+use super::bytes_read;
 use super::candidate::{Found, Outcome, label_and_opener, trim_punct};
-use super::plain::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
+use super::run_class::{BRACKET_OR_QUOTE, MARK, RUN_CLASS, STOP};
 use super::scheme::{SchemePolicy, scheme_start};
-use super::settle::{authority_ok_portable, quick_valid_with};
-use super::work;
+use super::validate::{authority_ok_portable, quick_valid_with};
 
 /// How far past the `:` the lane follows a run (in 32-byte chunks)
 /// before leaving it to the general path.
@@ -81,7 +80,7 @@ pub(crate) fn confirm<'h>(
         _ => None,
     };
     let run = walk(masks, hay, colon, first.special, angle, quote)?;
-    work::add(run.end - colon);
+    bytes_read::add(run.end - colon);
     let cand = &hay[start..run.end];
     let colon_at = colon - start;
     let mut punctuation = false;
@@ -195,14 +194,14 @@ fn walk(
         }
         base += 32;
         if base - colon > REACH {
-            work::add(REACH);
+            bytes_read::add(REACH);
             return None;
         }
         bits = masks(hay, base)?.special;
     }
 }
 
-/// [`super::settle::quick_valid`] on the first chunk's masks: whether
+/// [`super::validate::quick_valid`] on the first chunk's masks: whether
 /// the clean candidate `b` (its `:` at `colon`, its first chunk's masks
 /// `first`, taken at `colon + 1`) is certainly a valid URI with a host
 /// or a path. The common authority, with no `@` and no `:`, is decided
@@ -238,7 +237,7 @@ mod tests {
     use super::*;
     use crate::scanning::arch::all::run_masks_portable;
     #[cfg(target_arch = "x86_64")]
-    use crate::scanning::arch::x86_64::express::run_masks_avx2;
+    use crate::scanning::arch::x86_64::common_shape::run_masks_avx2;
     use crate::scanning::delimit::confirm_general;
     use crate::scanning::kernels::Baseline;
 

@@ -1,10 +1,10 @@
-//! The AVX2 classification of a chunk for the express lane (see
-//! [`crate::scanning::express`]).
+//! The AVX2 classification of a chunk for the common-shape lane (see
+//! [`crate::scanning::common_shape`]).
 
 use crate::scanning::arch::all::RunMasks;
 
 /// `run_masks_portable` (the tests' reference) with AVX2: the non-plain bytes by the nibble
-/// shuffle of [`super::plain::skip_plain_avx2`], the others by compares.
+/// shuffle of [`super::run_class::skip_plain_avx2`], the others by compares.
 ///
 /// # Safety
 ///
@@ -23,7 +23,7 @@ pub(crate) unsafe fn run_masks_avx2(
     // SAFETY: the caller's promise: the CPU has AVX2.
     let v = unsafe { chunk_avx2(hay, at) }?;
     // SAFETY: as above.
-    let special = unsafe { super::plain::not_plain_avx2(v) };
+    let special = unsafe { super::run_class::not_plain_avx2(v) };
     let eq = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
     let ends = _mm256_or_si256(_mm256_or_si256(eq(b'/'), eq(b'?')), eq(b'#'));
     let odd = _mm256_or_si256(eq(b'@'), eq(b':'));
