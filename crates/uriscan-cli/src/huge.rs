@@ -50,13 +50,15 @@ mod linux {
     const KEPT_SLOTS: usize = 4;
 
     /// Freed blocks kept for reuse, a slot each.
-    struct Kept([AtomicPtr<u8>; KEPT_SLOTS]);
+    struct FreeBlocks([AtomicPtr<u8>; KEPT_SLOTS]);
 
-    static KEPT: Kept = Kept::new();
+    static KEPT: FreeBlocks = FreeBlocks::new();
 
-    impl Kept {
-        const fn new() -> Kept {
-            Kept([const { AtomicPtr::new(std::ptr::null_mut()) }; KEPT_SLOTS])
+    impl FreeBlocks {
+        const fn new() -> FreeBlocks {
+            FreeBlocks(
+                [const { AtomicPtr::new(std::ptr::null_mut()) }; KEPT_SLOTS],
+            )
         }
 
         /// A kept block cut to `len` mapped bytes, or null.
@@ -300,7 +302,7 @@ mod linux {
         /// `KEEP_MAX`, it is not kept.
         #[test]
         fn freed_blocks_are_kept_for_their_size() {
-            let kept = Kept::new();
+            let kept = FreeBlocks::new();
             let four = 4 << 20;
             // SAFETY: fresh mappings of `four` bytes, each unmapped once.
             unsafe {

@@ -52,7 +52,7 @@ pub fn run(cfg: CheckConfig) -> anyhow::Result<i32> {
 /// the documents in path order, with each one's verdicts.
 fn check(
     plan: &Plan,
-    collector: Collector<(std::path::PathBuf, read::Kept)>,
+    collector: Collector<(std::path::PathBuf, read::KeptLinks)>,
 ) -> (read::ReadDocs, Vec<Vec<Verdict>>) {
     if let Some(bar) = &plan.progress {
         let n = collector.link_count();

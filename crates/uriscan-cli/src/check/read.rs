@@ -18,14 +18,17 @@ pub struct ReadDocs {
     /// Each document's path as walked, which the report prints.
     pub labels: Vec<PathBuf>,
     /// The links of each document kept whole for the report.
-    pub kept: Vec<Kept>,
+    pub kept: Vec<KeptLinks>,
     /// Each document's path and root, and the paths some link reaches.
-    pub checked: Checked<(PathBuf, Kept)>,
+    pub checked: Checked<(PathBuf, KeptLinks)>,
 }
 
 /// Reads every document under the paths on the walker's threads into one
 /// collector of their links.
-pub fn read(cfg: &CheckConfig, plan: &Plan) -> Collector<(PathBuf, Kept)> {
+pub fn read(
+    cfg: &CheckConfig,
+    plan: &Plan,
+) -> Collector<(PathBuf, KeptLinks)> {
     let collector = plan.checker.collector();
     let docs = Mutex::new(collector.sibling());
     plan.walker.run(|| {
@@ -89,9 +92,9 @@ pub fn read(cfg: &CheckConfig, plan: &Plan) -> Collector<(PathBuf, Kept)> {
 /// The check's collector holds every link as a few numbers, not as text:
 /// on a large site the texts would be most of its memory.
 #[derive(Default)]
-pub struct Kept(Vec<(u32, Link)>);
+pub struct KeptLinks(Vec<(u32, Link)>);
 
-impl Kept {
+impl KeptLinks {
     /// Link `li`, when it was kept.
     pub fn get(&self, li: usize) -> Option<&Link> {
         let i = self.0.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
@@ -116,7 +119,7 @@ struct Place {
 /// Reads `page`'s links into facts, keeping whole those the report will
 /// print (`keep`), and marking those `exclude` matches.
 fn digest(
-    collector: &mut Collector<(PathBuf, Kept)>,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
@@ -146,7 +149,7 @@ fn digest(
         }
         i += 1;
     });
-    d.finish(place.path, place.root, ids, (label, Kept(kept)));
+    d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
 }
 
 /// Whether the link's target is an http or https URI.
@@ -178,7 +181,7 @@ impl<'a> Reread<'a> {
     /// kept. `None` when the file no longer has it.
     pub fn link<'k>(
         &'k mut self,
-        kept: &'k Kept,
+        kept: &'k KeptLinks,
         di: usize,
         li: usize,
         label: &Path,
@@ -203,8 +206,8 @@ impl<'a> Reread<'a> {
 /// A worker's documents, merged into the shared collector 64 at a time
 /// (one lock per batch, not per file) and when the worker ends.
 struct Batch<'a> {
-    docs: &'a Mutex<Collector<(PathBuf, Kept)>>,
-    held: Collector<(PathBuf, Kept)>,
+    docs: &'a Mutex<Collector<(PathBuf, KeptLinks)>>,
+    held: Collector<(PathBuf, KeptLinks)>,
 }
 
 impl Batch<'_> {

@@ -17,7 +17,7 @@ use uriscan::checking::remote::{
 use uriscan::checking::{Status, Verdict};
 use uriscan::links::Link;
 
-use super::read::{Kept, ReadDocs};
+use super::read::{KeptLinks, ReadDocs};
 use crate::args::RemoteArgs;
 use crate::config::{CheckConfig, CheckForm};
 use crate::report::check::CheckReport;
@@ -185,7 +185,7 @@ impl Remote {
     fn plan(
         args: &RemoteArgs,
         root: &Path,
-        kept: &[Kept],
+        kept: &[KeptLinks],
         verdicts: &[Vec<Verdict>],
     ) -> anyhow::Result<Option<Remote>> {
         if !args.remote {

@@ -53,7 +53,7 @@ struct Interner {
 /// [module docs](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LinkFacts {
-    pub(crate) what: What,
+    pub(crate) what: TargetKind,
     /// Its local path in the [`LinkTable`], or [`NO_PATH`].
     pub(crate) path: u32,
     /// The fragment to look up, as written, for a local target; the
@@ -63,7 +63,7 @@ pub(crate) struct LinkFacts {
 
 /// The kind of a link's target, as the check sorts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum What {
+pub(crate) enum TargetKind {
     /// Left out: a disabled line, or an exclusion of the caller's.
     Excluded,
     /// Not a URI reference.
@@ -113,10 +113,10 @@ impl LinkTable {
         let fact = |what, path, text| LinkFacts { what, path, text };
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
-            return fact(What::Malformed, NO_PATH, e);
+            return fact(TargetKind::Malformed, NO_PATH, e);
         }
         let Some(target) = link.target() else {
-            return fact(What::Other, NO_PATH, NO_PATH);
+            return fact(TargetKind::Other, NO_PATH, NO_PATH);
         };
         // The scheme, compared without a copy: this runs for every link.
         let scheme = target.split(':').next().unwrap_or("");
@@ -128,13 +128,13 @@ impl LinkTable {
             let fragment = checked_fragment(target)
                 .filter(|_| self.fragments)
                 .map_or(NO_PATH, |f| self.texts.intern(f.as_bytes()));
-            return fact(What::File, path, fragment);
+            return fact(TargetKind::File, path, fragment);
         }
         if is("mailto") || is("tel") {
             let ok = address_ok(&scheme.to_ascii_lowercase(), target);
-            return fact(What::Address(ok), NO_PATH, NO_PATH);
+            return fact(TargetKind::Address(ok), NO_PATH, NO_PATH);
         }
-        fact(What::Other, NO_PATH, NO_PATH)
+        fact(TargetKind::Other, NO_PATH, NO_PATH)
     }
 
     /// Every local path the links name, indexed by their numbers.
@@ -206,29 +206,30 @@ impl LinkFacts {
     /// Leaves the link out of the check: its verdict is excluded. Its
     /// local path still counts as linked.
     pub(crate) fn exclude(&mut self) {
-        self.what = What::Excluded;
+        self.what = TargetKind::Excluded;
         self.text = NO_PATH;
     }
     /// Whether the target is a `file:` URI.
     pub(crate) fn is_file(&self) -> bool {
-        self.what == What::File
+        self.what == TargetKind::File
     }
     /// The number of the local path it names in the [`LinkTable`]: an
     /// index into [`LinkTable::paths`].
     pub(crate) fn path_id(&self) -> Option<u32> {
         (self.path != NO_PATH).then_some(self.path)
     }
-    pub(crate) fn what(&self) -> What {
+    pub(crate) fn what(&self) -> TargetKind {
         self.what
     }
     /// The number of the fragment to look up, as written in the target,
     /// in [`LinkTable::texts`].
     pub(crate) fn fragment(&self) -> Option<u32> {
-        (self.what == What::File && self.text != NO_PATH).then_some(self.text)
+        (self.what == TargetKind::File && self.text != NO_PATH)
+            .then_some(self.text)
     }
     /// The number of the error of a malformed link.
     pub(crate) fn error(&self) -> Option<u32> {
-        (self.what == What::Malformed).then_some(self.text)
+        (self.what == TargetKind::Malformed).then_some(self.text)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::links::{Format, Link};
 
 use super::anchors::{self, AnchorStyle};
 use super::facts::{
-    DocumentFacts, LinkFacts, LinkTable, What, refresh_target,
+    DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
 
@@ -443,18 +443,18 @@ impl Checker {
         lookups: &FxHashMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         match facts.what() {
-            What::Excluded => return Verdict::excluded(),
-            What::Malformed => {
+            TargetKind::Excluded => return Verdict::excluded(),
+            TargetKind::Malformed => {
                 let e = facts.error().map_or("", |e| &texts[e as usize]);
                 let e = e.to_string();
                 return Verdict::broken(Reason::Malformed(e), None);
             }
-            What::Address(true) => return Verdict::ok(),
-            What::Address(false) => {
+            TargetKind::Address(true) => return Verdict::ok(),
+            TargetKind::Address(false) => {
                 return Verdict::broken(Reason::BadAddress, None);
             }
-            What::Other => return Verdict::skipped(),
-            What::File => {}
+            TargetKind::Other => return Verdict::skipped(),
+            TargetKind::File => {}
         }
         let Some((path, found)) = path else {
             // A file: URI with a host names another machine.
