@@ -38,12 +38,12 @@ impl LinkExtractorBuilder {
         }
     }
     /// Whether the URIs in Markdown code spans and blocks are listed, as
-    /// [`Kind::Code`]. Default: no.
+    /// [`Kind::Code`](super::Kind::Code). Default: no.
     pub fn include_code(&mut self, yes: bool) -> &mut Self {
         self.include_code = yes;
         self
     }
-    /// Whether the bare URIs in HTML text are listed, as [`Kind::Text`].
+    /// Whether the bare URIs in HTML text are listed, as [`Kind::Text`](super::Kind::Text).
     /// Default: no.
     pub fn include_text(&mut self, yes: bool) -> &mut Self {
         self.include_text = yes;

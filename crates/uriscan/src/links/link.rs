@@ -113,7 +113,7 @@ impl Link {
         }
     }
 
-    /// The link, borrowed: the view [`LinkExtractor::for_each`] hands
+    /// The link, borrowed: the view [`LinkExtractor::for_each`](super::LinkExtractor::for_each) hands
     /// out, for code that reads both.
     pub fn as_ref(&self) -> LinkRef<'_> {
         LinkRef {
@@ -263,7 +263,7 @@ impl Place<'_> {
 
 /// One link of a document, borrowed from the document and from a buffer
 /// that the extractor reuses from link to link: what
-/// [`LinkExtractor::for_each`] hands out, with no allocation per link.
+/// [`LinkExtractor::for_each`](super::LinkExtractor::for_each) hands out, with no allocation per link.
 /// [`LinkRef::to_link`] keeps it; [`Link::as_ref`] views a kept one.
 #[derive(Clone, Copy)]
 pub struct LinkRef<'a> {

@@ -42,7 +42,7 @@
 //!   its definition's destination (the use's text is its `raw`); every
 //!   definition, used or not; autolinks (an e-mail autolink's link is
 //!   `mailto:` and the address); bare URIs in text, found by the
-//!   [`Finder`]; links in raw HTML by the HTML
+//!   [`Finder`](crate::scanning::Finder); links in raw HTML by the HTML
 //!   rules. Code spans and blocks hold no links unless
 //!   [`LinkExtractorBuilder::include_code`] is set; front matter is text.
 //! - **HTML**: the attributes whose value the HTML standard defines as a

@@ -8,7 +8,7 @@ pub enum Format {
     Markdown,
     /// HTML, by the WHATWG tokenizer.
     Html,
-    /// Plain text: the URIs the [`Finder`] finds.
+    /// Plain text: the URIs the [`Finder`](crate::scanning::Finder) finds.
     Text,
 }
 
@@ -63,7 +63,7 @@ impl<'a> Page<'a> {
         }
     }
     /// The document's own URL (for a file, its `file:` URI, see
-    /// [`file_uri`]): the base when no other is given.
+    /// [`file_uri`](super::file_uri)): the base when no other is given.
     pub fn url(mut self, url: &'a str) -> Page<'a> {
         self.url = Some(url);
         self
