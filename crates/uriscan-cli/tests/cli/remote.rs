@@ -126,7 +126,7 @@ fn a_cached_success_is_not_requested_again() {
 }
 
 #[test]
-fn loopback_is_reached_only_with_allow_private() {
+fn local_hosts_are_skipped_unless_allow_private() {
     let s = Server::start();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -135,20 +135,32 @@ fn loopback_is_reached_only_with_allow_private() {
         d,
         "doc.md",
         &format!(
-            "[a]({})\n[b](http://localhost:{port}/ok/other)\n",
+            "[a]({})\n[b](http://localhost:{port}/ok/other)\n[c](http://10.0.0.1/)\n",
             s.url("/ok")
         ),
     );
+    // A README's links to the reader's machine do not fail the run.
     let (out, code) = check(d, &["doc.md"]);
-    assert_eq!(code, 1);
+    assert_eq!((out.as_str(), code), ("", 0));
     assert_eq!(s.total(), 0);
-    assert_eq!(
-        out,
-        format!(
-            "doc.md:1:5: unreachable link '{}': not requested: 127.0.0.1 is a loopback address (--allow-private to check it)\n\
-             doc.md:2:5: unreachable link 'http://localhost:{port}/ok/other': not requested: localhost resolves to 127.0.0.1, a loopback address (--allow-private to check it)\n",
+    let (out, code) = check(d, &["--json", "doc.md"]);
+    assert_eq!(code, 0);
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert_eq!(row["status"], "skipped", "{row}");
+        assert_eq!(row["reason"], "private address (not requested)", "{row}");
+    }
+    assert_eq!(s.total(), 0);
+    // Allowed: the loopback ones are asked (10.0.0.1 would leave this
+    // machine, so it goes first).
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[a]({})\n[b](http://localhost:{port}/ok/other)\n",
             s.url("/ok")
-        )
+        ),
     );
     let (out, code) = check(d, &["--allow-private", "doc.md"]);
     assert_eq!((out.as_str(), code), ("", 0));

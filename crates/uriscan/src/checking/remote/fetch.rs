@@ -11,7 +11,9 @@ use reqwest::{Method, StatusCode, Url};
 use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
-use super::address::{RefusedName, SafeResolver, refused_range};
+use super::address::{
+    RefusedName, SafeResolver, literal_local_host, refused_range,
+};
 use super::retry_after::parse_retry_after;
 use super::schedule::Scheduler;
 use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
@@ -124,6 +126,19 @@ pub(super) async fn check_one(
     fragments: &[String],
 ) -> RemoteResult {
     let start = Instant::now();
+    if let Some(why) = skipped_as_local(uri, ctx.opts.allow_private) {
+        return RemoteResult {
+            status: RemoteStatus::Skipped,
+            http: None,
+            chain: vec![],
+            final_uri: uri.to_string(),
+            elapsed: Duration::ZERO,
+            reason: Some(why.into()),
+            missing: vec![],
+            requests: 0,
+            cached: false,
+        };
+    }
     let mut chain: Vec<Hop> = vec![];
     let mut requests = 0u32;
     let end = follow(ctx, uri, fragments, &mut chain, &mut requests).await;
@@ -279,6 +294,14 @@ fn refused_literal(url: &Url, allow_private: bool) -> Option<String> {
     Some(format!(
         "not requested: {ip} is a {range} address (--allow-private to check it)"
     ))
+}
+
+/// Why a requested URI is skipped: its own host is literally a local one
+/// (only the link's host: a redirect to one is refused as an error).
+fn skipped_as_local(uri: &str, allow_private: bool) -> Option<&'static str> {
+    let url = Url::parse(uri).ok()?;
+    (!allow_private && literal_local_host(&url).is_some())
+        .then_some("private address (not requested)")
 }
 
 /// The redirect target: `Location` resolved against the URI it came from
@@ -579,6 +602,42 @@ mod tests {
         assert!(!yes("https://github.com.evil.example/a"));
         assert!(!yes("https://evil.example/github.com"));
         assert!(!yes("https://raw.githubusercontent.com/a"));
+    }
+
+    #[test]
+    fn links_to_local_hosts_are_skipped_unless_allowed() {
+        for uri in [
+            "http://localhost:3000/",
+            "http://LocalHost./x",
+            "http://app.localhost/",
+            "http://printer.local/",
+            "http://127.0.0.1:8080/",
+            "http://[::1]/",
+            "http://10.1.2.3/",
+            "http://192.168.0.1/",
+            "http://172.20.0.1/",
+            "http://169.254.169.254/latest",
+            "http://[fe80::1]/",
+            "http://[fd00::1]/",
+            "http://[::ffff:192.168.0.1]/",
+            "http://0x7f.1/",
+        ] {
+            assert_eq!(
+                skipped_as_local(uri, false),
+                Some("private address (not requested)"),
+                "{uri}"
+            );
+            assert_eq!(skipped_as_local(uri, true), None, "{uri}");
+        }
+        for uri in [
+            "http://example.com/",
+            "http://8.8.8.8/",
+            "http://local/",
+            "http://localhost.example/",
+            "http://[2606:4700::1111]/",
+        ] {
+            assert_eq!(skipped_as_local(uri, false), None, "{uri}");
+        }
     }
 
     #[test]
