@@ -279,6 +279,13 @@ impl Remote {
             let cache = Cache::load(&path).with_context(|| {
                 format!("the cache file {}", path.display())
             })?;
+            if let Some(why) = cache.discarded() {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "uriscan: the cache file {}: {why}",
+                    path.display()
+                );
+            }
             Some((path, cache))
         } else {
             None

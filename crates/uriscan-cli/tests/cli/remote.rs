@@ -12,6 +12,12 @@ use assert_cmd::Command;
 /// Runs `uriscan check --remote ARGS` in `dir` with short timeouts and
 /// retries: (stdout, exit code).
 fn check(dir: &Path, args: &[&str]) -> (String, i32) {
+    let (out, _, code) = check_with_stderr(dir, args);
+    (out, code)
+}
+
+/// As [`check`], with standard error: (stdout, stderr, exit code).
+fn check_with_stderr(dir: &Path, args: &[&str]) -> (String, String, i32) {
     let out = Command::cargo_bin("uriscan")
         .unwrap()
         .current_dir(dir)
@@ -22,7 +28,11 @@ fn check(dir: &Path, args: &[&str]) -> (String, i32) {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
 }
 
 fn json_rows(out: &str) -> Vec<serde_json::Value> {
@@ -123,6 +133,75 @@ fn a_cached_success_is_not_requested_again() {
     );
     assert!(other.is_file());
     assert_eq!(s.count_any("/ok"), 3);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_cache_is_not_written_through_a_planted_symlink() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let victim = home.path().join(".bashrc");
+    std::fs::write(&victim, "precious\n").unwrap();
+    write(d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    // At the old fixed temporary name: written around, not through.
+    std::os::unix::fs::symlink(&victim, d.join(".uriscan-cache.tmp")).unwrap();
+    let (_, code) = check(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let cache = std::fs::read_to_string(d.join(".uriscan-cache")).unwrap();
+    assert!(
+        cache.starts_with(r#"{"format":"uriscan-remote-cache","version":2}"#)
+    );
+    assert!(cache.contains(&s.url("/ok")), "{cache}");
+    // At the cache path itself: refused before any request.
+    std::fs::remove_file(d.join(".uriscan-cache")).unwrap();
+    std::os::unix::fs::symlink(&victim, d.join(".uriscan-cache")).unwrap();
+    let requests = s.total();
+    let (_, err, code) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the cache file ./.uriscan-cache: is a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(s.total(), requests);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+#[test]
+fn a_cache_in_another_format_is_read_as_empty_with_a_warning() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    // An older uriscan's cache, which would have saved the request.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    write(
+        d,
+        ".uriscan-cache",
+        &format!(
+            "# uriscan remote cache v1: seconds\tstatus\thttp\turi\n{now}\tok\t200\t{}\n",
+            s.url("/ok")
+        ),
+    );
+    let (out, err, code) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert!(
+        err.contains("the cache file ./.uriscan-cache: not a uriscan cache"),
+        "{err}"
+    );
+    assert_eq!(s.count_any("/ok"), 1);
+    // Rewritten in the format: the next run takes the success from it.
+    let (_, err, _) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert!(!err.contains("not a uriscan cache"), "{err}");
+    assert_eq!(s.count_any("/ok"), 1);
 }
 
 #[test]
