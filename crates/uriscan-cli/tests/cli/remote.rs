@@ -370,14 +370,16 @@ fn remote_settings_in_the_config_file() {
     write(
         d,
         "uriscan.toml",
-        "remote = true\nallow-private = true\naccept = [\"200..=299\", \"404\"]\n\
-         timeout = \"5s\"\ncache-file = \"results.cache\"\n",
+        "remote = true\naccept = [\"200..=299\", \"404\"]\n\
+         timeout = \"5s\"\ncache-file = \"results.cache\"\n\
+         header = [\"Accept-Language: en\"]\n",
     );
-    // Run without --remote on the command line.
+    // Private addresses are allowed on the command line only (which
+    // takes --remote with it).
     let out = Command::cargo_bin("uriscan")
         .unwrap()
         .current_dir(d)
-        .args(["check", "--no-progress", "."])
+        .args(["check", "--no-progress", "--remote", "--allow-private", "."])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -398,6 +400,67 @@ fn remote_settings_in_the_config_file() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("timeout: 'soon' is not a duration"), "{err}");
+}
+
+#[test]
+fn a_config_file_in_the_tree_may_not_widen_what_is_reached_or_written() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let d = dir.path().join("docs");
+    write(&d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    let elsewhere = outside.path().join("planted.cache");
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("uriscan")
+            .unwrap()
+            .current_dir(&d)
+            .args(["check", "--no-progress", "--remote", "--timeout", "2s"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code().unwrap(), err)
+    };
+    for (setting, names) in [
+        ("allow-private = true", "`allow-private = true`"),
+        ("cache-file = \"../up.cache\"", "`cache-file = \"../up.cache\"`"),
+        (
+            &format!("cache-file = {:?}", elsewhere.to_str().unwrap()),
+            "`cache-file = ",
+        ),
+        (
+            "header = [\"Accept: */*\", \"Authorization: Bearer stolen\"]",
+            "`header` \"Authorization\" carries credentials",
+        ),
+        ("header = [\"X-Api-Key: k\"]", "`header` \"X-Api-Key\""),
+    ] {
+        write(&d, "uriscan.toml", &format!("remote = true\n{setting}\n"));
+        // Found in the checked tree: refused, naming the setting and the
+        // file, before any request.
+        let (code, err) = run(&["."]);
+        assert_eq!(code, 2, "{setting}: {err}");
+        assert!(err.contains("./uriscan.toml: "), "{err}");
+        assert!(err.contains(names), "{setting}: {err}");
+        assert!(err.contains("found in the checked tree"), "{err}");
+        assert_eq!(s.total(), 0);
+        assert!(!dir.path().join("up.cache").exists());
+        assert!(!elsewhere.exists());
+    }
+    // Named with --config, the file is trusted.
+    write(&d, "uriscan.toml", "remote = true\nallow-private = true\n");
+    let (code, err) = run(&["--config", "uriscan.toml", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(s.total(), 1);
+    let cache = format!("remote = true\ncache-file = {elsewhere:?}\n");
+    write(&d, "uriscan.toml", &cache);
+    let (code, err) =
+        run(&["--config", "uriscan.toml", "--allow-private", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert!(elsewhere.is_file());
+    // The command line may set what the file may not.
+    write(&d, "uriscan.toml", "remote = true\n");
+    let (code, err) = run(&["--allow-private", "."]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

@@ -480,6 +480,13 @@ async fn send(
     method: Method,
     url: &Url,
 ) -> Result<reqwest::Response, reqwest::Error> {
+    request(ctx, method, url).send().await
+}
+
+/// The request for one hop. The client follows no redirect itself, so
+/// each hop is a request of its own, and `GITHUB_TOKEN` is decided anew
+/// for its URL: never carried to the next host.
+fn request(ctx: &Ctx, method: Method, url: &Url) -> reqwest::RequestBuilder {
     let mut req = ctx
         .client
         .request(method, url.clone())
@@ -490,7 +497,7 @@ async fn send(
     {
         req = req.bearer_auth(token);
     }
-    req.send().await
+    req
 }
 
 /// Whether `GITHUB_TOKEN` goes with a request to `url`: GitHub's own
@@ -638,6 +645,68 @@ mod tests {
         ] {
             assert_eq!(skipped_as_local(uri, false), None, "{uri}");
         }
+    }
+
+    /// A context with `GITHUB_TOKEN` set.
+    fn ctx_with_token() -> Ctx {
+        let mut b = super::super::RemoteCheckerBuilder::new();
+        b.github_token(Some("secret".into())).allow_private(true);
+        Ctx::new(&b.opts, client(&b.opts).unwrap(), Arc::default())
+    }
+
+    #[test]
+    fn the_github_token_is_decided_for_each_hop() {
+        let ctx = ctx_with_token();
+        let auth = |s: &str| {
+            let r = request(&ctx, Method::GET, &Url::parse(s).unwrap());
+            r.build().unwrap().headers().get("authorization").cloned()
+        };
+        // github.com redirecting to another host: the first hop carries
+        // the token, the next one, a request of its own, does not.
+        assert_eq!(auth("https://github.com/a/b").unwrap(), "Bearer secret");
+        assert_eq!(auth("https://evil.example/b"), None);
+        assert_eq!(auth("http://github.com/a/b"), None);
+    }
+
+    #[test]
+    fn the_client_follows_no_redirect_itself() {
+        // A redirect to another host answered to the client as is: reqwest
+        // never sends the request, or its headers, on to the next host.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let listener =
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let server = tokio::spawn(async move {
+                let mut served = 0;
+                while let Ok(Ok((mut conn, _))) = tokio::time::timeout(
+                    Duration::from_millis(500),
+                    listener.accept(),
+                )
+                .await
+                {
+                    let mut buf = [0u8; 4096];
+                    let _ = conn.read(&mut buf).await;
+                    let answer = format!(
+                        "HTTP/1.1 302 Found\r\nLocation: http://localhost:{port}/next\r\n\
+                         Content-Length: 0\r\nConnection: close\r\n\r\n"
+                    );
+                    let _ = conn.write_all(answer.as_bytes()).await;
+                    served += 1;
+                }
+                served
+            });
+            let ctx = ctx_with_token();
+            let url = Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+            let resp = send(&ctx, Method::GET, &url).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::FOUND);
+            drop(resp);
+            assert_eq!(server.await.unwrap(), 1);
+        });
     }
 
     #[test]
