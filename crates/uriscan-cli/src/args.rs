@@ -552,8 +552,10 @@ pub struct RemoteArgs {
     /// Fetch HTML pages with GET and report fragments they do not define.
     #[arg(long, requires = "remote", help_heading = "Remote")]
     pub remote_fragments: bool,
-    /// Request loopback, private and link-local addresses too (refused by
-    /// default, also when a name resolves to one).
+    /// Request loopback, private and link-local addresses too. By default
+    /// a link to one by address or local name (`localhost`, `*.local`) is
+    /// skipped, and a name that resolves to one, or a redirect to one, is
+    /// an error. Not taken from a uriscan.toml found in the checked tree.
     #[arg(long, requires = "remote", help_heading = "Remote")]
     pub allow_private: bool,
     /// Redirects followed before a link is broken. [default: 10]

@@ -32,6 +32,8 @@ pub struct RemoteStage {
     checked: u64,
     /// Those of them that failed.
     failed: u64,
+    /// Those of them skipped, as links to a local host.
+    skipped: u64,
 }
 
 impl RemoteStage {
@@ -53,7 +55,7 @@ impl RemoteStage {
         {
             r.run(progress, |_, _, _| {})?;
         }
-        Ok(RemoteStage { remote, stream, checked: 0, failed: 0 })
+        Ok(RemoteStage { remote, stream, checked: 0, failed: 0, skipped: 0 })
     }
 
     /// Reports link `li` of document `di` when it is a web link checked
@@ -72,7 +74,8 @@ impl RemoteStage {
         let Some(link) = docs.kept[di].get(li) else { return false };
         // With --json, written as the result comes, in `stream_json`.
         if let Some(v) = r.verdict(di, li, link) {
-            let tally = (&mut self.checked, &mut self.failed);
+            let tally =
+                (&mut self.checked, &mut self.failed, &mut self.skipped);
             write_verdict(tally, report, docs, di, link, v);
         }
         true
@@ -90,7 +93,8 @@ impl RemoteStage {
         if !self.stream {
             return Ok(true);
         }
-        let (checked, failed) = (&mut self.checked, &mut self.failed);
+        let (checked, failed, skipped) =
+            (&mut self.checked, &mut self.failed, &mut self.skipped);
         let mut written = true;
         r.run(progress, |plan, results, t| {
             for &(di, li) in plan.links_of(t) {
@@ -99,7 +103,8 @@ impl RemoteStage {
                 let Some(v) = plan.verdict(results, di, li, link) else {
                     continue;
                 };
-                write_verdict((checked, failed), report, docs, di, link, v);
+                let tally = (&mut *checked, &mut *failed, &mut *skipped);
+                write_verdict(tally, report, docs, di, link, v);
             }
             written &= report.flush();
         })?;
@@ -115,12 +120,16 @@ impl RemoteStage {
     pub fn summary(&self) -> Option<String> {
         let r = self.remote.as_ref()?;
         let (uris, cached) = r.uri_counts();
-        Some(format!(
+        let mut words = format!(
             "{} remote checked ({uris} URIs, {cached} cached, {} requests), {} remote failed, ",
             self.checked,
             r.requests(),
             self.failed,
-        ))
+        );
+        if self.skipped > 0 {
+            words.push_str(&format!("{} skipped (private), ", self.skipped));
+        }
+        Some(words)
     }
 
     /// Whether remote failures fail the run (not under --warn-remote).
@@ -130,9 +139,9 @@ impl RemoteStage {
 }
 
 /// Writes the verdict of a remote link of document `di`, and counts it
-/// in `(checked, failed)`.
+/// in `(checked, failed, skipped)`.
 fn write_verdict(
-    (checked, failed): (&mut u64, &mut u64),
+    (checked, failed, skipped): (&mut u64, &mut u64, &mut u64),
     report: &mut CheckReport<'_>,
     docs: &ReadDocs,
     di: usize,
@@ -141,6 +150,7 @@ fn write_verdict(
 ) {
     *checked += 1;
     *failed += u64::from(v.status.is_failure());
+    *skipped += u64::from(v.status == RemoteStatus::Skipped);
     let (label, root) = (&docs.labels[di], docs.checked.documents[di].root());
     report.remote_link(label, root, link, v.status, v.reason, v.result);
 }
@@ -269,6 +279,13 @@ impl Remote {
             let cache = Cache::load(&path).with_context(|| {
                 format!("the cache file {}", path.display())
             })?;
+            if let Some(why) = cache.discarded() {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "uriscan: the cache file {}: {why}",
+                    path.display()
+                );
+            }
             Some((path, cache))
         } else {
             None
@@ -374,7 +391,11 @@ impl Remote {
     fn save_cache(&mut self) {
         let Some((path, cache)) = &mut self.cache else { return };
         for (t, r) in self.targets.iter().zip(&self.results) {
-            if let Some(r) = r.as_ref().filter(|r| !r.is_cached()) {
+            // A skipped link was not asked: nothing to keep.
+            let asked = |r: &&RemoteResult| {
+                !r.is_cached() && r.status() != RemoteStatus::Skipped
+            };
+            if let Some(r) = r.as_ref().filter(asked) {
                 let entry = CacheEntry {
                     at: unix_seconds(SystemTime::now()),
                     status: r.status(),

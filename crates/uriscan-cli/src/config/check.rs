@@ -198,7 +198,11 @@ struct FileConfig {
 
 /// Reads `--config FILE`, or `uriscan.toml` in the first path or the
 /// current directory, into the arguments the command line left unset.
+/// A file found there is part of the checked tree, which a stranger's
+/// pull request may have written: it may not widen what uriscan reaches
+/// or writes (see `RemoteKeys::refuse_widening`).
 fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
+    let found_in_tree = args.config.is_none();
     let path = match &args.config {
         Some(p) => p.clone(),
         None => {
@@ -225,9 +229,20 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     // A relative root is relative to the file.
     let base = path.parent().unwrap_or(Path::new("."));
     #[cfg(feature = "remote")]
-    file.remote
-        .apply(&mut args.remote, base)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    {
+        if found_in_tree {
+            file.remote.refuse_widening(base).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: {e}, which a configuration file found in the checked tree may not set; \
+                     give it on the command line, or name a file you trust with --config",
+                    path.display()
+                )
+            })?;
+        }
+        file.remote
+            .apply(&mut args.remote, base)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
     if args.index_files.is_none() {
         args.index_files = file.index_files;
     }
@@ -287,6 +302,30 @@ struct RemoteKeys {
 
 #[cfg(feature = "remote")]
 impl RemoteKeys {
+    /// The first setting that widens what the run may reach or write, in
+    /// words: `allow-private`, a `cache-file` outside `base` (the file's
+    /// directory), a `header` that carries credentials.
+    fn refuse_widening(&self, base: &Path) -> Result<(), String> {
+        if self.allow_private == Some(true) {
+            return Err("`allow-private = true` lets links reach this machine and its network".into());
+        }
+        if let Some(file) = &self.cache_file
+            && !stays_inside(base, file)
+        {
+            return Err(format!(
+                "`cache-file = {:?}` writes outside the checked tree",
+                file.display().to_string()
+            ));
+        }
+        let credential =
+            self.header.iter().flatten().find(|h| carries_credentials(h));
+        if let Some(h) = credential {
+            let name = h.split_once(':').map_or(h.as_str(), |(n, _)| n).trim();
+            return Err(format!("`header` {name:?} carries credentials"));
+        }
+        Ok(())
+    }
+
     /// Fills what the command line left unset; a relative cache file is
     /// relative to `base`, the config file's directory.
     fn apply(self, args: &mut RemoteArgs, base: &Path) -> anyhow::Result<()> {
@@ -329,5 +368,94 @@ impl RemoteKeys {
             .max_cache_age
             .or(duration("max-cache-age", self.max_cache_age)?);
         Ok(())
+    }
+}
+
+/// Whether `file`, relative to `base`, names a place inside `base`: no
+/// absolute path, no `..`, and no directory on the way that is a link
+/// out of it.
+#[cfg(feature = "remote")]
+fn stays_inside(base: &Path, file: &Path) -> bool {
+    use std::path::Component;
+    if !file
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return false;
+    }
+    // `uriscan.toml` found in the current directory has "" for parent.
+    let base = if base.as_os_str().is_empty() { Path::new(".") } else { base };
+    let joined = base.join(file);
+    // The nearest directory that exists, resolved; the rest is made
+    // inside it, or not at all.
+    let Some(dir) = joined.ancestors().skip(1).find(|a| a.exists()) else {
+        return false;
+    };
+    match (dir.canonicalize(), base.canonicalize()) {
+        (Ok(dir), Ok(base)) => dir.starts_with(base),
+        _ => false,
+    }
+}
+
+/// Whether a `Name: value` header carries credentials: by its name, the
+/// standard ones and the usual custom forms (`X-Api-Key`, `X-Auth-Token`).
+#[cfg(feature = "remote")]
+fn carries_credentials(header: &str) -> bool {
+    let name = header.split_once(':').map_or(header, |(n, _)| n);
+    let name = name.trim().to_ascii_lowercase();
+    matches!(name.as_str(), "authorization" | "proxy-authorization" | "cookie")
+        || [
+            "auth",
+            "token",
+            "key",
+            "secret",
+            "session",
+            "password",
+            "credential",
+        ]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
+#[cfg(all(test, feature = "remote"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_headers() {
+        for h in [
+            "Authorization: Bearer x",
+            "proxy-authorization: Basic x",
+            "Cookie: a=b",
+            "X-Api-Key: k",
+            "X-Auth-Token: t",
+            "PRIVATE-TOKEN: t",
+        ] {
+            assert!(carries_credentials(h), "{h}");
+        }
+        for h in ["Accept-Language: en", "User-Agent: x", "Accept: */*"] {
+            assert!(!carries_credentials(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn cache_files_inside_the_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path();
+        std::fs::create_dir(base.join("sub")).unwrap();
+        assert!(stays_inside(base, Path::new("results.cache")));
+        assert!(stays_inside(Path::new(""), Path::new("results.cache")));
+        assert!(stays_inside(base, Path::new("./sub/results.cache")));
+        assert!(stays_inside(base, Path::new("new/dir/results.cache")));
+        assert!(!stays_inside(base, Path::new("../results.cache")));
+        assert!(!stays_inside(base, Path::new("sub/../../x")));
+        assert!(!stays_inside(base, Path::new("/tmp/results.cache")));
+        #[cfg(unix)]
+        {
+            let outside = tempfile::tempdir().unwrap();
+            std::os::unix::fs::symlink(outside.path(), base.join("out"))
+                .unwrap();
+            assert!(!stays_inside(base, Path::new("out/.bashrc")));
+        }
     }
 }

@@ -144,7 +144,8 @@ pub fn broken_reason(
 #[cfg(feature = "remote")]
 /// How a remote verdict reads in a human, GitHub or SARIF report: the
 /// word before "link", the reason, and the redirect chain. `None` for
-/// `ok`.
+/// `ok`, and for `skipped` (a link to the reader's own machine; the JSON
+/// rows give it with its reason).
 pub fn remote_message(
     link: &str,
     status: RemoteStatus,
@@ -152,7 +153,7 @@ pub fn remote_message(
     result: &RemoteResult,
 ) -> Option<String> {
     let word = match status {
-        RemoteStatus::Ok => return None,
+        RemoteStatus::Ok | RemoteStatus::Skipped => return None,
         RemoteStatus::Broken => "broken",
         RemoteStatus::Redirected => "redirected",
         RemoteStatus::RateLimited => "rate-limited",

@@ -12,6 +12,12 @@ use assert_cmd::Command;
 /// Runs `uriscan check --remote ARGS` in `dir` with short timeouts and
 /// retries: (stdout, exit code).
 fn check(dir: &Path, args: &[&str]) -> (String, i32) {
+    let (out, _, code) = check_with_stderr(dir, args);
+    (out, code)
+}
+
+/// As [`check`], with standard error: (stdout, stderr, exit code).
+fn check_with_stderr(dir: &Path, args: &[&str]) -> (String, String, i32) {
     let out = Command::cargo_bin("uriscan")
         .unwrap()
         .current_dir(dir)
@@ -22,7 +28,11 @@ fn check(dir: &Path, args: &[&str]) -> (String, i32) {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
 }
 
 fn json_rows(out: &str) -> Vec<serde_json::Value> {
@@ -125,8 +135,77 @@ fn a_cached_success_is_not_requested_again() {
     assert_eq!(s.count_any("/ok"), 3);
 }
 
+#[cfg(unix)]
 #[test]
-fn loopback_is_reached_only_with_allow_private() {
+fn the_cache_is_not_written_through_a_planted_symlink() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let victim = home.path().join(".bashrc");
+    std::fs::write(&victim, "precious\n").unwrap();
+    write(d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    // At the old fixed temporary name: written around, not through.
+    std::os::unix::fs::symlink(&victim, d.join(".uriscan-cache.tmp")).unwrap();
+    let (_, code) = check(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let cache = std::fs::read_to_string(d.join(".uriscan-cache")).unwrap();
+    assert!(
+        cache.starts_with(r#"{"format":"uriscan-remote-cache","version":2}"#)
+    );
+    assert!(cache.contains(&s.url("/ok")), "{cache}");
+    // At the cache path itself: refused before any request.
+    std::fs::remove_file(d.join(".uriscan-cache")).unwrap();
+    std::os::unix::fs::symlink(&victim, d.join(".uriscan-cache")).unwrap();
+    let requests = s.total();
+    let (_, err, code) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the cache file ./.uriscan-cache: is a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(s.total(), requests);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+#[test]
+fn a_cache_in_another_format_is_read_as_empty_with_a_warning() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    // An older uriscan's cache, which would have saved the request.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    write(
+        d,
+        ".uriscan-cache",
+        &format!(
+            "# uriscan remote cache v1: seconds\tstatus\thttp\turi\n{now}\tok\t200\t{}\n",
+            s.url("/ok")
+        ),
+    );
+    let (out, err, code) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert!(
+        err.contains("the cache file ./.uriscan-cache: not a uriscan cache"),
+        "{err}"
+    );
+    assert_eq!(s.count_any("/ok"), 1);
+    // Rewritten in the format: the next run takes the success from it.
+    let (_, err, _) =
+        check_with_stderr(d, &["--allow-private", "--cache", "."]);
+    assert!(!err.contains("not a uriscan cache"), "{err}");
+    assert_eq!(s.count_any("/ok"), 1);
+}
+
+#[test]
+fn local_hosts_are_skipped_unless_allow_private() {
     let s = Server::start();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -135,20 +214,32 @@ fn loopback_is_reached_only_with_allow_private() {
         d,
         "doc.md",
         &format!(
-            "[a]({})\n[b](http://localhost:{port}/ok/other)\n",
+            "[a]({})\n[b](http://localhost:{port}/ok/other)\n[c](http://10.0.0.1/)\n",
             s.url("/ok")
         ),
     );
+    // A README's links to the reader's machine do not fail the run.
     let (out, code) = check(d, &["doc.md"]);
-    assert_eq!(code, 1);
+    assert_eq!((out.as_str(), code), ("", 0));
     assert_eq!(s.total(), 0);
-    assert_eq!(
-        out,
-        format!(
-            "doc.md:1:5: unreachable link '{}': not requested: 127.0.0.1 is a loopback address (--allow-private to check it)\n\
-             doc.md:2:5: unreachable link 'http://localhost:{port}/ok/other': not requested: localhost resolves to 127.0.0.1, a loopback address (--allow-private to check it)\n",
+    let (out, code) = check(d, &["--json", "doc.md"]);
+    assert_eq!(code, 0);
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert_eq!(row["status"], "skipped", "{row}");
+        assert_eq!(row["reason"], "private address (not requested)", "{row}");
+    }
+    assert_eq!(s.total(), 0);
+    // Allowed: the loopback ones are asked (10.0.0.1 would leave this
+    // machine, so it goes first).
+    write(
+        d,
+        "doc.md",
+        &format!(
+            "[a]({})\n[b](http://localhost:{port}/ok/other)\n",
             s.url("/ok")
-        )
+        ),
     );
     let (out, code) = check(d, &["--allow-private", "doc.md"]);
     assert_eq!((out.as_str(), code), ("", 0));
@@ -279,14 +370,16 @@ fn remote_settings_in_the_config_file() {
     write(
         d,
         "uriscan.toml",
-        "remote = true\nallow-private = true\naccept = [\"200..=299\", \"404\"]\n\
-         timeout = \"5s\"\ncache-file = \"results.cache\"\n",
+        "remote = true\naccept = [\"200..=299\", \"404\"]\n\
+         timeout = \"5s\"\ncache-file = \"results.cache\"\n\
+         header = [\"Accept-Language: en\"]\n",
     );
-    // Run without --remote on the command line.
+    // Private addresses are allowed on the command line only (which
+    // takes --remote with it).
     let out = Command::cargo_bin("uriscan")
         .unwrap()
         .current_dir(d)
-        .args(["check", "--no-progress", "."])
+        .args(["check", "--no-progress", "--remote", "--allow-private", "."])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -307,6 +400,67 @@ fn remote_settings_in_the_config_file() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("timeout: 'soon' is not a duration"), "{err}");
+}
+
+#[test]
+fn a_config_file_in_the_tree_may_not_widen_what_is_reached_or_written() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let d = dir.path().join("docs");
+    write(&d, "doc.md", &format!("[a]({})\n", s.url("/ok")));
+    let elsewhere = outside.path().join("planted.cache");
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("uriscan")
+            .unwrap()
+            .current_dir(&d)
+            .args(["check", "--no-progress", "--remote", "--timeout", "2s"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code().unwrap(), err)
+    };
+    for (setting, names) in [
+        ("allow-private = true", "`allow-private = true`"),
+        ("cache-file = \"../up.cache\"", "`cache-file = \"../up.cache\"`"),
+        (
+            &format!("cache-file = {:?}", elsewhere.to_str().unwrap()),
+            "`cache-file = ",
+        ),
+        (
+            "header = [\"Accept: */*\", \"Authorization: Bearer stolen\"]",
+            "`header` \"Authorization\" carries credentials",
+        ),
+        ("header = [\"X-Api-Key: k\"]", "`header` \"X-Api-Key\""),
+    ] {
+        write(&d, "uriscan.toml", &format!("remote = true\n{setting}\n"));
+        // Found in the checked tree: refused, naming the setting and the
+        // file, before any request.
+        let (code, err) = run(&["."]);
+        assert_eq!(code, 2, "{setting}: {err}");
+        assert!(err.contains("./uriscan.toml: "), "{err}");
+        assert!(err.contains(names), "{setting}: {err}");
+        assert!(err.contains("found in the checked tree"), "{err}");
+        assert_eq!(s.total(), 0);
+        assert!(!dir.path().join("up.cache").exists());
+        assert!(!elsewhere.exists());
+    }
+    // Named with --config, the file is trusted.
+    write(&d, "uriscan.toml", "remote = true\nallow-private = true\n");
+    let (code, err) = run(&["--config", "uriscan.toml", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(s.total(), 1);
+    let cache = format!("remote = true\ncache-file = {elsewhere:?}\n");
+    write(&d, "uriscan.toml", &cache);
+    let (code, err) =
+        run(&["--config", "uriscan.toml", "--allow-private", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert!(elsewhere.is_file());
+    // The command line may set what the file may not.
+    write(&d, "uriscan.toml", "remote = true\n");
+    let (code, err) = run(&["--allow-private", "."]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

@@ -189,23 +189,21 @@ fn in_flight_requests_in_all_stay_within_the_limit() {
 }
 
 #[test]
-fn private_addresses_are_refused_unless_allowed() {
+fn literally_local_hosts_are_skipped_unless_allowed() {
     let s = Server::start();
     let port = s.addr.port();
     let literal = s.url("/ok");
-    // A name that resolves to a loopback address is refused too.
+    // `localhost` is local by name, before any lookup.
     let name = format!("http://localhost:{port}/ok/other");
     let mut b = fast();
     b.allow_private(false);
     let r = run(&b, &[target(literal.clone()), target(name.clone())]);
     for r in &r {
-        assert_eq!(r.status(), RemoteStatus::Error, "{r:?}");
-        assert!(r.reason().unwrap().contains("loopback"), "{r:?}");
+        assert_eq!(r.status(), RemoteStatus::Skipped, "{r:?}");
+        assert_eq!(r.reason(), Some("private address (not requested)"));
+        assert_eq!(r.requests(), 0);
+        assert!(!r.status().is_failure());
     }
-    assert!(
-        r[0].reason().unwrap().contains("127.0.0.1 is a loopback address")
-    );
-    assert!(r[1].reason().unwrap().contains("localhost resolves to"));
     assert_eq!(s.total(), 0);
     // Allowed: both reach the server.
     let r = run(&fast(), &[target(literal), target(name)]);
@@ -215,15 +213,15 @@ fn private_addresses_are_refused_unless_allowed() {
 }
 
 #[test]
-fn a_private_literal_is_refused_before_any_connection() {
+fn a_private_literal_is_skipped_before_any_connection() {
     // 10.0.0.1 is never connected to (no packet leaves the machine): the
-    // rule refuses it before the request.
+    // rule skips it before the request.
     let s = Server::start();
     let mut b = fast();
     b.allow_private(false);
     let r = &run(&b, &[target("http://10.0.0.1/".into())])[0];
-    assert_eq!(r.status(), RemoteStatus::Error);
-    assert!(r.reason().unwrap().contains("10.0.0.1 is a private address"));
+    assert_eq!(r.status(), RemoteStatus::Skipped);
+    assert_eq!(r.reason(), Some("private address (not requested)"));
     assert_eq!(r.requests(), 0);
     assert_eq!(s.total(), 0);
 }

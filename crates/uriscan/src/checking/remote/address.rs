@@ -42,15 +42,23 @@ fn refused_v6(ip: Ipv6Addr) -> Option<&'static str> {
     if ip.is_unspecified() {
         return Some("unspecified");
     }
-    // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d, the
-    // deprecated form) addresses reach the IPv4 address inside; so do
-    // NAT64's well-known prefix 64:ff9b::/96 on networks that have one.
+    // Addresses that carry an IPv4 address reach it (or a relay does, on
+    // the network that has one), so they are judged by it.
+    if let Some(v4) = embedded_v4(ip) {
+        return refused_v4(v4);
+    }
     let s = ip.segments();
-    if s[..5] == [0; 5] && (s[5] == 0xffff || s[5] == 0)
-        || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0]
-    {
-        let [.., a, b, c, d] = ip.octets();
-        return refused_v4(Ipv4Addr::new(a, b, c, d));
+    if s[..3] == [0x64, 0xff9b, 1] {
+        // NAT64 local use (RFC 8215): the IPv4 address sits after a /96
+        // prefix (the bits between are zero) or, with a /48 one, in
+        // octets 6, 7, 9 and 10 (RFC 6052 2.2).
+        let o = ip.octets();
+        let v4 = if o[6..12] == [0; 6] {
+            Ipv4Addr::new(o[12], o[13], o[14], o[15])
+        } else {
+            Ipv4Addr::new(o[6], o[7], o[9], o[10])
+        };
+        return refused_v4(v4);
     }
     Some(match s[0] {
         0xfc00..=0xfdff => "private",
@@ -60,6 +68,49 @@ fn refused_v6(ip: Ipv6Addr) -> Option<&'static str> {
         0xff00..=0xffff => "multicast",
         _ => return None,
     })
+}
+
+/// The IPv4 address inside an IPv6 one: IPv4-mapped (`::ffff:0:0/96`),
+/// IPv4-translated (`::ffff:0:0:0/96`), IPv4-compatible (`::/96`, the
+/// deprecated form), NAT64's well-known prefix (`64:ff9b::/96`) and 6to4
+/// (`2002::/16`, the IPv4 address in the next 32 bits).
+fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    let [.., a, b, c, d] = ip.octets();
+    let last = Ipv4Addr::new(a, b, c, d);
+    if s[..5] == [0; 5] && matches!(s[5], 0 | 0xffff)
+        || s[..4] == [0; 4] && s[4] == 0xffff && s[5] == 0
+        || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0]
+    {
+        return Some(last);
+    }
+    if s[0] == 0x2002 {
+        let o = ip.octets();
+        return Some(Ipv4Addr::new(o[2], o[3], o[4], o[5]));
+    }
+    None
+}
+
+/// Why a URL is not requested by default because its host is literally
+/// a local one: an IP literal in a refused range of [`refused_range`]
+/// (in any form the URL parser reads as one), `localhost` and the
+/// special-use names under `.localhost` and `.local` (mDNS). Such links
+/// in documents name a machine of the reader's, so they are skipped, not
+/// failed; a name that only resolves to such an address is still refused
+/// (by `SafeResolver`), since that is how a hostile page reaches inside.
+pub(super) fn literal_local_host(url: &reqwest::Url) -> Option<&'static str> {
+    // The URL parser writes an IP host in its canonical form, whatever
+    // its form in the link: IPv6 in brackets, IPv4 as a dotted quad.
+    let host = url.host_str()?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        return refused_range(ip);
+    }
+    let name = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    (name == "localhost"
+        || name.ends_with(".localhost")
+        || name.ends_with(".local"))
+    .then_some("local")
 }
 
 /// A DNS resolver for reqwest that drops the refused addresses of
@@ -188,8 +239,51 @@ mod tests {
             ("::127.0.0.1", Some("loopback")),
             ("64:ff9b::10.0.0.1", Some("private")),
             ("64:ff9b::8.8.8.8", None),
+            ("::ffff:0:127.0.0.1", Some("loopback")),
+            ("::ffff:0:8.8.8.8", None),
+            // 6to4: the IPv4 address follows the 2002: prefix.
+            ("2002:7f00:1::", Some("loopback")),
+            ("2002:c0a8:0101::1", Some("private")),
+            ("2002:a9fe:a9fe:0:0:0:0:1", Some("link-local")),
+            ("2002:0808:0808::1", None),
+            // NAT64 local use, with a /96 prefix and with a /48 one.
+            ("64:ff9b:1::10.0.0.1", Some("private")),
+            ("64:ff9b:1::169.254.169.254", Some("link-local")),
+            ("64:ff9b:1:7f00:1:0:808:808", Some("loopback")),
+            ("64:ff9b:1::8.8.8.8", None),
         ] {
             assert_eq!(r(ip), want, "{ip}");
         }
+    }
+
+    #[test]
+    fn literal_local_hosts() {
+        let local =
+            |s: &str| literal_local_host(&reqwest::Url::parse(s).unwrap());
+        assert_eq!(local("http://localhost:3000/"), Some("local"));
+        assert_eq!(local("http://a.b.LOCAL./"), Some("local"));
+        assert_eq!(local("http://[::1]/"), Some("loopback"));
+        assert_eq!(local("http://[::ffff:a00:1]/"), Some("private"));
+        assert_eq!(local("http://2130706433/"), Some("loopback"));
+        assert_eq!(local("http://example.com/"), None);
+        assert_eq!(local("http://localhost.example/"), None);
+        assert_eq!(local("http://[2002:808:808::]/"), None);
+    }
+
+    #[test]
+    fn a_name_that_resolves_to_loopback_is_refused() {
+        use reqwest::dns::Resolve;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let name: reqwest::dns::Name = "localhost".parse().unwrap();
+        let err = match rt.block_on(SafeResolver.resolve(name)) {
+            Ok(addrs) => panic!("resolved: {:?}", addrs.collect::<Vec<_>>()),
+            Err(e) => e,
+        };
+        let refused = err.downcast_ref::<RefusedName>().unwrap();
+        assert_eq!(refused.host, "localhost");
+        assert_eq!(refused.range, "loopback");
     }
 }

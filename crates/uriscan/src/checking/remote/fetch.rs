@@ -11,7 +11,9 @@ use reqwest::{Method, StatusCode, Url};
 use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
-use super::address::{RefusedName, SafeResolver, refused_range};
+use super::address::{
+    RefusedName, SafeResolver, literal_local_host, refused_range,
+};
 use super::retry_after::parse_retry_after;
 use super::schedule::Scheduler;
 use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
@@ -124,6 +126,19 @@ pub(super) async fn check_one(
     fragments: &[String],
 ) -> RemoteResult {
     let start = Instant::now();
+    if let Some(why) = skipped_as_local(uri, ctx.opts.allow_private) {
+        return RemoteResult {
+            status: RemoteStatus::Skipped,
+            http: None,
+            chain: vec![],
+            final_uri: uri.to_string(),
+            elapsed: Duration::ZERO,
+            reason: Some(why.into()),
+            missing: vec![],
+            requests: 0,
+            cached: false,
+        };
+    }
     let mut chain: Vec<Hop> = vec![];
     let mut requests = 0u32;
     let end = follow(ctx, uri, fragments, &mut chain, &mut requests).await;
@@ -279,6 +294,14 @@ fn refused_literal(url: &Url, allow_private: bool) -> Option<String> {
     Some(format!(
         "not requested: {ip} is a {range} address (--allow-private to check it)"
     ))
+}
+
+/// Why a requested URI is skipped: its own host is literally a local one
+/// (only the link's host: a redirect to one is refused as an error).
+fn skipped_as_local(uri: &str, allow_private: bool) -> Option<&'static str> {
+    let url = Url::parse(uri).ok()?;
+    (!allow_private && literal_local_host(&url).is_some())
+        .then_some("private address (not requested)")
 }
 
 /// The redirect target: `Location` resolved against the URI it came from
@@ -457,6 +480,13 @@ async fn send(
     method: Method,
     url: &Url,
 ) -> Result<reqwest::Response, reqwest::Error> {
+    request(ctx, method, url).send().await
+}
+
+/// The request for one hop. The client follows no redirect itself, so
+/// each hop is a request of its own, and `GITHUB_TOKEN` is decided anew
+/// for its URL: never carried to the next host.
+fn request(ctx: &Ctx, method: Method, url: &Url) -> reqwest::RequestBuilder {
     let mut req = ctx
         .client
         .request(method, url.clone())
@@ -467,7 +497,7 @@ async fn send(
     {
         req = req.bearer_auth(token);
     }
-    req.send().await
+    req
 }
 
 /// Whether `GITHUB_TOKEN` goes with a request to `url`: GitHub's own
@@ -579,6 +609,104 @@ mod tests {
         assert!(!yes("https://github.com.evil.example/a"));
         assert!(!yes("https://evil.example/github.com"));
         assert!(!yes("https://raw.githubusercontent.com/a"));
+    }
+
+    #[test]
+    fn links_to_local_hosts_are_skipped_unless_allowed() {
+        for uri in [
+            "http://localhost:3000/",
+            "http://LocalHost./x",
+            "http://app.localhost/",
+            "http://printer.local/",
+            "http://127.0.0.1:8080/",
+            "http://[::1]/",
+            "http://10.1.2.3/",
+            "http://192.168.0.1/",
+            "http://172.20.0.1/",
+            "http://169.254.169.254/latest",
+            "http://[fe80::1]/",
+            "http://[fd00::1]/",
+            "http://[::ffff:192.168.0.1]/",
+            "http://0x7f.1/",
+        ] {
+            assert_eq!(
+                skipped_as_local(uri, false),
+                Some("private address (not requested)"),
+                "{uri}"
+            );
+            assert_eq!(skipped_as_local(uri, true), None, "{uri}");
+        }
+        for uri in [
+            "http://example.com/",
+            "http://8.8.8.8/",
+            "http://local/",
+            "http://localhost.example/",
+            "http://[2606:4700::1111]/",
+        ] {
+            assert_eq!(skipped_as_local(uri, false), None, "{uri}");
+        }
+    }
+
+    /// A context with `GITHUB_TOKEN` set.
+    fn ctx_with_token() -> Ctx {
+        let mut b = super::super::RemoteCheckerBuilder::new();
+        b.github_token(Some("secret".into())).allow_private(true);
+        Ctx::new(&b.opts, client(&b.opts).unwrap(), Arc::default())
+    }
+
+    #[test]
+    fn the_github_token_is_decided_for_each_hop() {
+        let ctx = ctx_with_token();
+        let auth = |s: &str| {
+            let r = request(&ctx, Method::GET, &Url::parse(s).unwrap());
+            r.build().unwrap().headers().get("authorization").cloned()
+        };
+        // github.com redirecting to another host: the first hop carries
+        // the token, the next one, a request of its own, does not.
+        assert_eq!(auth("https://github.com/a/b").unwrap(), "Bearer secret");
+        assert_eq!(auth("https://evil.example/b"), None);
+        assert_eq!(auth("http://github.com/a/b"), None);
+    }
+
+    #[test]
+    fn the_client_follows_no_redirect_itself() {
+        // A redirect to another host answered to the client as is: reqwest
+        // never sends the request, or its headers, on to the next host.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let listener =
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let server = tokio::spawn(async move {
+                let mut served = 0;
+                while let Ok(Ok((mut conn, _))) = tokio::time::timeout(
+                    Duration::from_millis(500),
+                    listener.accept(),
+                )
+                .await
+                {
+                    let mut buf = [0u8; 4096];
+                    let _ = conn.read(&mut buf).await;
+                    let answer = format!(
+                        "HTTP/1.1 302 Found\r\nLocation: http://localhost:{port}/next\r\n\
+                         Content-Length: 0\r\nConnection: close\r\n\r\n"
+                    );
+                    let _ = conn.write_all(answer.as_bytes()).await;
+                    served += 1;
+                }
+                served
+            });
+            let ctx = ctx_with_token();
+            let url = Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+            let resp = send(&ctx, Method::GET, &url).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::FOUND);
+            drop(resp);
+            assert_eq!(server.await.unwrap(), 1);
+        });
     }
 
     #[test]

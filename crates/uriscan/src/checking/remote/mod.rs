@@ -16,7 +16,8 @@
 //! - `schedule` holds the run's and each host's concurrency limits, and
 //!   pauses a host that asks for it (`Retry-After`) or keeps failing.
 //! - `address` refuses loopback, private and link-local addresses, of
-//!   literals and of what names resolve to.
+//!   literals and of what names resolve to; a link whose own host is
+//!   literally one is skipped, not requested.
 //! - `retry_after` parses `Retry-After`; `cache` keeps results between
 //!   runs ([`Cache`]).
 
@@ -54,10 +55,15 @@ pub enum RemoteStatus {
     Timeout,
     /// No answer: a connection or TLS error, a refused address.
     Error,
+    /// Not requested: the host is literally a loopback, private or
+    /// link-local one (`localhost`, `10.0.0.1`, `printer.local`), which
+    /// a document names for its reader's machine. Not a failure.
+    Skipped,
 }
 
 impl RemoteStatus {
-    /// `ok`, `broken`, `redirected`, `rate-limited`, `timeout` or `error`.
+    /// `ok`, `broken`, `redirected`, `rate-limited`, `timeout`, `error`
+    /// or `skipped`.
     pub fn as_str(self) -> &'static str {
         match self {
             RemoteStatus::Ok => "ok",
@@ -66,6 +72,7 @@ impl RemoteStatus {
             RemoteStatus::RateLimited => "rate-limited",
             RemoteStatus::Timeout => "timeout",
             RemoteStatus::Error => "error",
+            RemoteStatus::Skipped => "skipped",
         }
     }
 
@@ -78,6 +85,7 @@ impl RemoteStatus {
             RemoteStatus::RateLimited,
             RemoteStatus::Timeout,
             RemoteStatus::Error,
+            RemoteStatus::Skipped,
         ]
         .into_iter()
         .find(|s| s.as_str() == name)
@@ -367,7 +375,9 @@ impl RemoteCheckerBuilder {
         self
     }
     /// Whether loopback, private and link-local addresses may be
-    /// requested.
+    /// requested. When not, a URI whose host is literally one is
+    /// [`Skipped`](RemoteStatus::Skipped), and a name that resolves to
+    /// one, or a redirect to one, is an [`Error`](RemoteStatus::Error).
     pub fn allow_private(&mut self, yes: bool) -> &mut Self {
         self.opts.allow_private = yes;
         self
@@ -547,6 +557,7 @@ mod tests {
             RemoteStatus::RateLimited,
             RemoteStatus::Timeout,
             RemoteStatus::Error,
+            RemoteStatus::Skipped,
         ] {
             assert_eq!(RemoteStatus::from_name(s.as_str()), Some(s));
         }
