@@ -18,6 +18,7 @@ use uriscan::checking::{Status, Verdict};
 use uriscan::links::Link;
 
 use super::read::{KeptLinks, ReadDocs};
+use super::report::counted;
 use crate::args::RemoteArgs;
 use crate::config::{CheckConfig, CheckForm};
 use crate::report::check::CheckReport;
@@ -116,9 +117,10 @@ impl RemoteStage {
         let r = self.remote.as_ref()?;
         let (uris, cached) = r.uri_counts();
         Some(format!(
-            "{} remote checked ({uris} URIs, {cached} cached, {} requests), {} remote failed, ",
+            "{} remote checked ({}, {cached} cached, {}), {} remote failed, ",
             self.checked,
-            r.requests(),
+            counted(uris as u64, "URI"),
+            counted(r.requests() as u64, "request"),
             self.failed,
         ))
     }

@@ -72,9 +72,9 @@ pub fn report(
 /// The summary line on standard error.
 fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
     let mut line = format!(
-        "{} files, {} links: {} local checked, {} broken, ",
-        counts.files,
-        counts.links + remote.checked(),
+        "{}, {}: {} local checked, {} broken, ",
+        counted(counts.files, "file"),
+        counted(counts.links + remote.checked(), "link"),
         counts.local,
         counts.broken,
     );
@@ -90,6 +90,11 @@ fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
         counts.excluded,
         cfg.started.elapsed().as_secs_f64()
     );
+}
+
+/// `n` and the noun, plural but for one: `1 file`, `2 files`.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 /// The offline check's tallies for the summary.

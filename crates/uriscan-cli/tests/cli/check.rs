@@ -10,14 +10,8 @@ use crate::support::tree::write;
 
 /// Runs `uriscan check ARGS` in `dir`: (stdout, exit code).
 fn check(dir: &Path, args: &[&str]) -> (String, i32) {
-    let out = Command::cargo_bin("uriscan")
-        .unwrap()
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+    let (out, _, code) = check_err(dir, args);
+    (out, code)
 }
 
 /// The broken links of a human report, as `path:line: link: reason`
@@ -329,4 +323,34 @@ fn a_symlinked_document_resolves_from_its_target() {
     write(d, "top/plain.md", "[sib](sibling.md)\n");
     let (out, code) = check(d, &["top/plain.md"]);
     assert_eq!(code, 1, "{out}");
+}
+
+/// Runs `uriscan check ARGS` in `dir`: (stdout, stderr, exit code).
+fn check_err(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+/// The summary counts in English: one file, not "1 files".
+#[test]
+fn the_summary_says_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[self](a.md)\n");
+    let (_, err, code) = check_err(d, &["."]);
+    assert_eq!(code, 0);
+    assert!(err.starts_with("1 file, 1 link: 1 local checked"), "{err}");
+    write(d, "b.md", "[a](a.md) [b](b.md)\n");
+    let (_, err, _) = check_err(d, &["."]);
+    assert!(err.starts_with("2 files, 3 links: 3 local checked"), "{err}");
 }
