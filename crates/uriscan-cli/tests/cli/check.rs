@@ -100,10 +100,14 @@ fn exit_codes_and_formats() {
     write(d, "c.md", "[gone](gone.md)\n");
     let (out, code) = check(d, &["--format", "github", "."]);
     assert_eq!(code, 1);
+    // GitHub matches annotations to a pull request's files by their
+    // repository-relative paths: no `./`.
     assert_eq!(
         out,
-        "::error file=./c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
+        "::error file=c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
     );
+    let (out, _) = check(d, &["--format", "github", "./c.md"]);
+    assert!(out.starts_with("::error file=c.md,"), "{out}");
     let (out, _) = check(d, &["--json", "."]);
     let rows: Vec<serde_json::Value> =
         out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
