@@ -12,16 +12,43 @@ use super::remote::RemoteStage;
 use crate::config::{CheckConfig, CheckForm, KeepLinks};
 use crate::report::check::CheckReport;
 
-/// Writes the report; whether some link is broken, or `None` when
-/// standard output failed.
+/// How far the report was written.
+pub enum Written {
+    /// Whole; whether some link is broken.
+    All { broken: bool },
+    /// Cut short by its reader closing standard output: a quiet end.
+    Closed,
+    /// Cut short by a failure of standard output, told.
+    Failed,
+}
+
+/// Writes the report.
 pub fn report(
     cfg: &CheckConfig,
     plan: &Plan,
     docs: &ReadDocs,
     verdicts: &[Vec<Verdict>],
     remote: &mut RemoteStage,
-) -> anyhow::Result<Option<bool>> {
+) -> anyhow::Result<Written> {
     let mut report = CheckReport::new(cfg.form, cfg.color, &cfg.sources.cwd);
+    let broken = write_all(cfg, plan, docs, verdicts, remote, &mut report)?;
+    Ok(match broken {
+        Some(broken) => Written::All { broken },
+        None if report.closed() => Written::Closed,
+        None => Written::Failed,
+    })
+}
+
+/// [`report`] into `report`: whether some link is broken, or `None`
+/// when standard output failed.
+fn write_all(
+    cfg: &CheckConfig,
+    plan: &Plan,
+    docs: &ReadDocs,
+    verdicts: &[Vec<Verdict>],
+    remote: &mut RemoteStage,
+    report: &mut CheckReport<'_>,
+) -> anyhow::Result<Option<bool>> {
     let mut counts = Counts::default();
     let mut reread = Reread::new(cfg);
     for (di, (label, doc)) in
@@ -29,7 +56,7 @@ pub fn report(
     {
         counts.files += 1;
         for (li, v) in verdicts[di].iter().enumerate() {
-            if remote.report_link(&mut report, docs, di, li) {
+            if remote.report_link(report, docs, di, li) {
                 continue;
             }
             counts.add(v.is_local(), v);
@@ -56,7 +83,7 @@ pub fn report(
     }
     report.finish();
     if !report.flush()
-        || !remote.stream_json(&mut report, docs, plan.progress.as_ref())?
+        || !remote.stream_json(report, docs, plan.progress.as_ref())?
     {
         return Ok(None);
     }

@@ -358,3 +358,29 @@ fn the_summary_says_one_file() {
     let (_, err, _) = check_err(d, &["."]);
     assert!(err.starts_with("2 files, 3 links: 3 local checked"), "{err}");
 }
+
+/// `uriscan check . | head -1`: when the reader closes standard output,
+/// the run ends quietly with 0, as `links` does.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // More than the report's buffer, so that it writes before its end.
+    let links: String =
+        (0..4000).map(|i| format!("[x](gone-{i}.md)\n")).collect();
+    write(d, "a.md", &links);
+    let mut child =
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(d)
+            .args(["check", "."])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+    // The reader goes before the first write.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
