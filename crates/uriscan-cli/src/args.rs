@@ -470,7 +470,8 @@ pub struct CheckArgs {
     /// The directory that root-relative links (`/x`) resolve under.
     #[arg(long, value_name = "DIR", help_heading = "Checking")]
     pub root: Option<PathBuf>,
-    /// Also check the URIs found in other files (code, plain text).
+    /// Also check the URIs found in other files (code, plain text), and
+    /// in Markdown prose those GitHub does not link (`see file:line`).
     #[arg(long, help_heading = "Checking")]
     pub include_text: bool,
     /// Leave out the links whose target (or, with none, whose link)

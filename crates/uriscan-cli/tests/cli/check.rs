@@ -384,3 +384,27 @@ fn a_closed_pipe_ends_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Prose is not a link: `see file:line` in Markdown is checked only with
+/// `--include-text`; a bare URI that GitHub links still is.
+#[test]
+fn prose_is_not_checked_as_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.md",
+        "See file:line and urn:x:y, and mailto:nobody.\n\n[gone](gone.md)\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        [
+            "./a.md:1:32: broken link 'mailto:nobody': not a valid address",
+            "./a.md:3:8: broken link 'gone.md': no such file or directory",
+        ]
+    );
+    let (out, _) = check(d, &["--include-text", "."]);
+    assert!(out.starts_with("./a.md:1:5: broken link 'file:line'"), "{out}");
+}
