@@ -474,8 +474,10 @@ pub struct CheckArgs {
     /// in Markdown prose those GitHub does not link (`see file:line`).
     #[arg(long, help_heading = "Checking")]
     pub include_text: bool,
-    /// Leave out the links whose target (or, with none, whose link)
-    /// matches REGEX. Repeatable.
+    /// Leave out the links that REGEX matches, tried on the link as
+    /// written (`../a.md`), on a local target's path under the root as a
+    /// root-relative link (`/docs/a.md`), and on any other target (a
+    /// URL). Repeatable.
     #[arg(long, value_name = "REGEX", help_heading = "Checking")]
     pub exclude: Vec<String>,
     /// Do not check the links of the files matching GLOB (they are still

@@ -136,9 +136,7 @@ fn digest(
         if !is_checked(l, include_text) {
             return;
         }
-        if !exclude.is_empty()
-            && exclude.is_match(l.target().unwrap_or(l.link()))
-        {
+        if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
         } else {
             d.push(l);
@@ -154,6 +152,30 @@ fn digest(
         i += 1;
     });
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+}
+
+/// Whether an `--exclude` pattern matches the link: as written, and for
+/// a local target its path under the root written as a root-relative
+/// link (`/docs/a.md`), for any other target the target. Never the
+/// absolute `file:` URI, which differs from machine to machine.
+fn is_excluded(
+    exclude: &regex::RegexSet,
+    link: LinkRef<'_>,
+    root: &Path,
+) -> bool {
+    if exclude.is_match(link.link()) {
+        return true;
+    }
+    let Some(target) = link.target() else {
+        return false;
+    };
+    match uriscan::links::file_path(target) {
+        Some(path) => path.strip_prefix(root).is_ok_and(|under| {
+            let under = under.to_string_lossy();
+            exclude.is_match(&format!("/{under}"))
+        }),
+        None => exclude.is_match(target),
+    }
 }
 
 /// Whether `check` checks the link: every link the document defines, and

@@ -408,3 +408,31 @@ fn prose_is_not_checked_as_links() {
     let (out, _) = check(d, &["--include-text", "."]);
     assert!(out.starts_with("./a.md:1:5: broken link 'file:line'"), "{out}");
 }
+
+/// `--exclude` is matched against the link as written and the target's
+/// path under the root, never the absolute `file:` URI: a pattern
+/// works on every machine.
+#[test]
+fn exclusions_are_portable() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(d, "docs/a.md", "[x](../drafts/old.md) [y](gone.md)\n");
+    let (out, code) = check(d, &["--exclude", "^/drafts/", "."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        ["./docs/a.md:1:27: broken link 'gone.md': no such file or directory"]
+    );
+    let (out, _) =
+        check(d, &["--exclude", "^gone", "--exclude", "^/docs/", "."]);
+    assert_eq!(broken(&out).len(), 1, "{out}");
+    let (out, code) =
+        check(d, &["--exclude", "^/drafts/", "--exclude", "^gone", "."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    // The absolute path is no longer matched.
+    let tmp = d.canonicalize().unwrap();
+    let pattern = format!("^file://{}", tmp.display());
+    let (out, _) = check(d, &["--exclude", &pattern, "."]);
+    assert_eq!(broken(&out).len(), 2, "{out}");
+}
