@@ -33,7 +33,7 @@ pub fn read(
     let docs = Mutex::new(collector.sibling());
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
-        reader.map_named(cfg.map_named);
+        reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         move |entry| {
             let entry = match entry {
@@ -215,7 +215,11 @@ impl<'a> Reread<'a> {
     /// A reader for the documents of `cfg`.
     pub fn new(cfg: &'a CheckConfig) -> Reread<'a> {
         Reread {
-            reader: DocReader::new(cfg.search_zip, cfg.binary_as_text),
+            reader: {
+                let mut r = DocReader::new(cfg.search_zip, cfg.binary_as_text);
+                r.tell_encodings(true);
+                r
+            },
             sources: &cfg.sources,
             include_text: cfg.include_text,
             doc: None,

@@ -436,3 +436,69 @@ fn exclusions_are_portable() {
     let (out, _) = check(d, &["--exclude", &pattern, "."]);
     assert_eq!(broken(&out).len(), 2, "{out}");
 }
+
+/// A missing file's suggestion is never the document that links to it.
+#[test]
+fn a_suggestion_is_never_the_linking_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "guide.md", "[other](guid.md)\n");
+    write(d, "b.md", "[g](guid.md)\n");
+    let (out, _) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./b.md:1:5: broken link 'guid.md': no such file or directory (did you mean 'guide.md'?)",
+            "./guide.md:1:9: broken link 'guid.md': no such file or directory",
+        ]
+    );
+}
+
+/// `[x](/../README.md)` is the README at the root: RFC 3986 5.2.4
+/// removes the dot segments above the root, as `uriscan resolve` does.
+#[test]
+fn dot_segments_above_the_root_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(d, "README.md", "# Top\n");
+    write(
+        d,
+        "docs/a.md",
+        "[x](/../README.md#top) [y](/docs/../../README.md)\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+}
+
+/// A file is never skipped in silence: UTF-16 with a byte order mark is
+/// decoded by it; a binary file named on the command line is reported.
+#[test]
+fn files_are_never_skipped_in_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let utf16 = |text: &str, le: bool| -> Vec<u8> {
+        let mut bytes = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+        for u in text.encode_utf16() {
+            let b = if le { u.to_le_bytes() } else { u.to_be_bytes() };
+            bytes.extend(b);
+        }
+        bytes
+    };
+    std::fs::write(d.join("le.md"), utf16("# Lé\n\n[x](gone.md)\n", true))
+        .unwrap();
+    std::fs::write(d.join("be.md"), utf16("[y](#nowhere)\n", false)).unwrap();
+    let (out, code) = check(d, &["le.md", "be.md"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        [
+            "be.md:1:5: broken link '#nowhere': no anchor '#nowhere' in the target",
+            "le.md:3:5: broken link 'gone.md': no such file or directory",
+        ]
+    );
+    std::fs::write(d.join("nul.md"), b"[z](gone.md)\0\n").unwrap();
+    let (out, err, code) = check_err(d, &["nul.md"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("nul.md: binary (a NUL byte)"), "{err}");
+}
