@@ -120,7 +120,7 @@ impl RemoteStage {
             "{} remote checked ({}, {cached} cached, {}), {} remote failed, ",
             self.checked,
             counted(uris as u64, "URI"),
-            counted(r.requests() as u64, "request"),
+            counted(r.requests(), "request"),
             self.failed,
         ))
     }

@@ -64,10 +64,10 @@ impl Suggester {
         for key in deletion_keys(&wanted_chars) {
             for &i in index.get(&key).map_or(&[][..], Vec::as_slice) {
                 let Some(name) = names.get(i as usize) else { continue };
-                if let Some(d) = within_one_edit(&wanted_chars, name) {
-                    if best.is_none_or(|b| (d, i) < b) {
-                        best = Some((d, i));
-                    }
+                if let Some(d) = within_one_edit(&wanted_chars, name)
+                    && best.is_none_or(|b| (d, i) < b)
+                {
+                    best = Some((d, i));
                 }
             }
         }
