@@ -470,11 +470,14 @@ pub struct CheckArgs {
     /// The directory that root-relative links (`/x`) resolve under.
     #[arg(long, value_name = "DIR", help_heading = "Checking")]
     pub root: Option<PathBuf>,
-    /// Also check the URIs found in other files (code, plain text).
+    /// Also check the URIs found in other files (code, plain text), and
+    /// in Markdown prose those GitHub does not link (`see file:line`).
     #[arg(long, help_heading = "Checking")]
     pub include_text: bool,
-    /// Leave out the links whose target (or, with none, whose link)
-    /// matches REGEX. Repeatable.
+    /// Leave out the links that REGEX matches, tried on the link as
+    /// written (`../a.md`), on a local target's path under the root as a
+    /// root-relative link (`/docs/a.md`), and on any other target (a
+    /// URL). Repeatable.
     #[arg(long, value_name = "REGEX", help_heading = "Checking")]
     pub exclude: Vec<String>,
     /// Do not check the links of the files matching GLOB (they are still

@@ -110,6 +110,8 @@ pub enum LoadError {
     Partial(Error),
     /// Larger than [`MAX_DOCUMENT`]; not read.
     TooLarge,
+    /// Named on the command line, and binary (a NUL byte): not read.
+    Binary,
 }
 
 /// A document's bytes, out of its [`DocReader`]: read into the reader's
@@ -138,6 +140,9 @@ pub struct DocReader {
     doc: DocBytes,
     /// Whether large files named on the command line are mapped.
     map_named: bool,
+    /// Whether a UTF-16 document is decoded by its byte order mark, and
+    /// a binary file named on the command line is an error, not skipped.
+    tell_encodings: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
     /// Each directory's canonical form, found once: see
     /// [`DocReader::absolute`].
@@ -155,6 +160,7 @@ impl DocReader {
             reader,
             doc: DocBytes::Read(vec![]),
             map_named: false,
+            tell_encodings: false,
             git_roots: HashMap::new(),
             dirs: HashMap::new(),
         }
@@ -165,6 +171,14 @@ impl DocReader {
     /// rather than read (`--no-mmap` says no): see [`super::mapped`].
     pub fn map_named(&mut self, yes: bool) -> &mut DocReader {
         self.map_named = yes;
+        self
+    }
+
+    /// Whether a document in UTF-16 is decoded by its byte order mark,
+    /// and a binary file named on the command line reported
+    /// ([`LoadError::Binary`]) rather than skipped in silence.
+    pub fn tell_encodings(&mut self, yes: bool) -> &mut DocReader {
+        self.tell_encodings = yes;
         self
     }
 
@@ -272,7 +286,17 @@ impl DocReader {
         };
         let err = match mapped {
             Some(m) if self.reader.skips_binary() && is_binary(&m) => {
-                return (None, None);
+                if !self.tell_encodings {
+                    return (None, None);
+                }
+                match utf16_to_utf8(&m[..]) {
+                    Some(text) => {
+                        self.doc = DocBytes::Read(text);
+                        None
+                    }
+                    // Only a named file is mapped.
+                    None => return (None, Some(LoadError::Binary)),
+                }
             }
             Some(m) => {
                 self.doc = DocBytes::Mapped(m);
@@ -280,8 +304,24 @@ impl DocReader {
             }
             None => match self.read(path) {
                 Ok((bytes, err)) => {
-                    self.doc = DocBytes::Read(bytes);
+                    self.doc = DocBytes::Read(self.decoded(bytes));
                     err
+                }
+                Err(None) if self.tell_encodings => {
+                    match std::fs::read(path).map(utf16_to_utf8) {
+                        Ok(Some(text)) => {
+                            self.doc = DocBytes::Read(text);
+                            None
+                        }
+                        Ok(None) if named => {
+                            return (None, Some(LoadError::Binary));
+                        }
+                        Ok(None) => return (None, None),
+                        Err(e) => {
+                            let e = Error::io(path, &e);
+                            return (None, Some(LoadError::Unreadable(e)));
+                        }
+                    }
                 }
                 Err(e) => return (None, e),
             },
@@ -296,6 +336,18 @@ impl DocReader {
             abs,
         };
         (Some(loaded), err)
+    }
+
+    /// `bytes`, or their UTF-8 when they are UTF-16 with a byte order
+    /// mark (and UTF-16 is looked for).
+    fn decoded(&self, bytes: Vec<u8>) -> Vec<u8> {
+        if !self.tell_encodings {
+            return bytes;
+        }
+        match utf16_to_utf8(&bytes) {
+            Some(text) => text,
+            None => bytes,
+        }
     }
 
     /// Reads the file at `path`: `Ok` with its bytes and the error that
@@ -393,6 +445,26 @@ impl DocReader {
     }
 }
 
+/// The UTF-8 of `bytes` when they start with a UTF-16 byte order mark
+/// (which UTF-8 never starts with), without the mark.
+fn utf16_to_utf8(bytes: impl AsRef<[u8]>) -> Option<Vec<u8>> {
+    let bytes = bytes.as_ref();
+    let unit: fn([u8; 2]) -> u16 = match bytes.get(..2)? {
+        [0xFF, 0xFE] => u16::from_le_bytes,
+        [0xFE, 0xFF] => u16::from_be_bytes,
+        _ => return None,
+    };
+    let units = bytes[2..].chunks(2).map(|c| match c {
+        [a, b] => unit([*a, *b]),
+        // An odd last byte is not a character.
+        _ => 0xFFFD,
+    });
+    let text: String = char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect();
+    Some(text.into_bytes())
+}
+
 impl LoadError {
     /// The line to print for it.
     pub fn message(&self, path: &Path) -> String {
@@ -402,6 +474,10 @@ impl LoadError {
                 "{}: larger than {} MiB: its links were not read",
                 path.display(),
                 MAX_DOCUMENT >> 20
+            ),
+            LoadError::Binary => format!(
+                "{}: binary (a NUL byte): its links were not read",
+                path.display()
             ),
         }
     }

@@ -20,6 +20,7 @@ use uriscan::checking::{Collector, Verdict};
 use crate::config::CheckConfig;
 use plan::Plan;
 use remote::RemoteStage;
+use report::Written;
 
 /// Runs `uriscan check`; returns the exit code: 0 when every checked link
 /// holds, 1 when some is broken, 2 when the run met an error.
@@ -29,11 +30,15 @@ pub fn run(cfg: CheckConfig) -> anyhow::Result<i32> {
     let (docs, verdicts) = check(&plan, collector);
     let mut remote =
         RemoteStage::start(&cfg, &docs, &verdicts, plan.progress.as_ref())?;
-    let Some(broken) =
-        report::report(&cfg, &plan, &docs, &verdicts, &mut remote)?
-    else {
-        return Ok(2);
-    };
+    let broken =
+        match report::report(&cfg, &plan, &docs, &verdicts, &mut remote)? {
+            Written::All { broken } => broken,
+            // As `links` does: the reader has what it wanted.
+            Written::Closed => {
+                return Ok(if plan.errors.any() { 2 } else { 0 });
+            }
+            Written::Failed => return Ok(2),
+        };
     let failed = broken || remote.fails_run();
     // Millions of small allocations are about to go with the process:
     // freeing them one by one is a cost with no use.

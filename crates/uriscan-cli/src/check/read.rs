@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use uriscan::checking::{Checked, Collector};
-use uriscan::links::{Format, Link, LinkExtractor, LinkRef, Page};
+use uriscan::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
@@ -33,7 +33,7 @@ pub fn read(
     let docs = Mutex::new(collector.sibling());
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
-        reader.map_named(cfg.map_named);
+        reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         move |entry| {
             let entry = match entry {
@@ -75,7 +75,7 @@ pub fn read(
                     &cfg.sources.extractor,
                     &page,
                     (path.to_path_buf(), place),
-                    cfg.keep,
+                    (cfg.keep, cfg.include_text),
                     &cfg.exclude,
                 );
             }
@@ -117,13 +117,14 @@ struct Place {
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
-/// print (`keep`), and marking those `exclude` matches.
+/// print (`keep`), and marking those `exclude` matches. The URIs of
+/// prose that no renderer links are left out but with `include_text`.
 fn digest(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
-    keep: KeepLinks,
+    (keep, include_text): (KeepLinks, bool),
     exclude: &regex::RegexSet,
 ) {
     let mut d = collector.document(place.disabled);
@@ -132,9 +133,10 @@ fn digest(
     // Each link becomes facts as it is read; only the links the report
     // will print are kept whole.
     let ids = extractor.for_each_with_anchors(page, |l| {
-        if !exclude.is_empty()
-            && exclude.is_match(l.target().unwrap_or(l.link()))
-        {
+        if !is_checked(l, include_text) {
+            return;
+        }
+        if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
         } else {
             d.push(l);
@@ -152,6 +154,47 @@ fn digest(
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
 }
 
+/// Whether an `--exclude` pattern matches the link: as written, and for
+/// a local target its path under the root written as a root-relative
+/// link (`/docs/a.md`), for any other target the target. Never the
+/// absolute `file:` URI, which differs from machine to machine.
+fn is_excluded(
+    exclude: &regex::RegexSet,
+    link: LinkRef<'_>,
+    root: &Path,
+) -> bool {
+    if exclude.is_match(link.link()) {
+        return true;
+    }
+    let Some(target) = link.target() else {
+        return false;
+    };
+    match uriscan::links::file_path(target) {
+        Some(path) => path.strip_prefix(root).is_ok_and(|under| {
+            let under = under.to_string_lossy();
+            exclude.is_match(&format!("/{under}"))
+        }),
+        None => exclude.is_match(target),
+    }
+}
+
+/// Whether `check` checks the link: every link the document defines, and
+/// a URI in its prose only when GitHub's Markdown links it (`http:`,
+/// `https:`, `ftp:`, `www.`, `mailto:`, `xmpp:`) or with `include_text`: `see
+/// file:line` is not a link.
+fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
+    if include_text || link.kind() != Kind::Text {
+        return true;
+    }
+    let text = link.link().as_bytes();
+    ["http://", "https://", "ftp://", "www.", "mailto:", "xmpp:"].iter().any(
+        |p| {
+            text.len() >= p.len()
+                && text[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+        },
+    )
+}
+
 /// Whether the link's target is an http or https URI.
 fn is_web(link: LinkRef<'_>) -> bool {
     let t = link.target().unwrap_or("").as_bytes();
@@ -164,6 +207,7 @@ fn is_web(link: LinkRef<'_>) -> bool {
 pub struct Reread<'a> {
     reader: DocReader,
     sources: &'a Sources,
+    include_text: bool,
     doc: Option<(usize, Vec<Link>)>,
 }
 
@@ -171,8 +215,13 @@ impl<'a> Reread<'a> {
     /// A reader for the documents of `cfg`.
     pub fn new(cfg: &'a CheckConfig) -> Reread<'a> {
         Reread {
-            reader: DocReader::new(cfg.search_zip, cfg.binary_as_text),
+            reader: {
+                let mut r = DocReader::new(cfg.search_zip, cfg.binary_as_text);
+                r.tell_encodings(true);
+                r
+            },
             sources: &cfg.sources,
+            include_text: cfg.include_text,
             doc: None,
         }
     }
@@ -194,7 +243,13 @@ impl<'a> Reread<'a> {
             let links = loaded
                 .map(|loaded| {
                     let page = self.sources.page(self.reader.doc(), &loaded);
-                    self.sources.extractor.extract(&page).collect()
+                    let mut links = vec![];
+                    self.sources.extractor.for_each(&page, |l| {
+                        if is_checked(l, self.include_text) {
+                            links.push(l.to_link());
+                        }
+                    });
+                    links
                 })
                 .unwrap_or_default();
             self.doc = Some((di, links));

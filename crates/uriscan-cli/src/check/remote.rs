@@ -18,6 +18,7 @@ use uriscan::checking::{Status, Verdict};
 use uriscan::links::Link;
 
 use super::read::{KeptLinks, ReadDocs};
+use super::report::counted;
 use crate::args::RemoteArgs;
 use crate::config::{CheckConfig, CheckForm};
 use crate::report::check::CheckReport;
@@ -121,9 +122,10 @@ impl RemoteStage {
         let r = self.remote.as_ref()?;
         let (uris, cached) = r.uri_counts();
         let mut words = format!(
-            "{} remote checked ({uris} URIs, {cached} cached, {} requests), {} remote failed, ",
+            "{} remote checked ({}, {cached} cached, {}), {} remote failed, ",
             self.checked,
-            r.requests(),
+            counted(uris as u64, "URI"),
+            counted(r.requests(), "request"),
             self.failed,
         );
         if self.skipped > 0 {

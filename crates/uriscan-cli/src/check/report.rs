@@ -12,16 +12,43 @@ use super::remote::RemoteStage;
 use crate::config::{CheckConfig, CheckForm, KeepLinks};
 use crate::report::check::CheckReport;
 
-/// Writes the report; whether some link is broken, or `None` when
-/// standard output failed.
+/// How far the report was written.
+pub enum Written {
+    /// Whole; whether some link is broken.
+    All { broken: bool },
+    /// Cut short by its reader closing standard output: a quiet end.
+    Closed,
+    /// Cut short by a failure of standard output, told.
+    Failed,
+}
+
+/// Writes the report.
 pub fn report(
     cfg: &CheckConfig,
     plan: &Plan,
     docs: &ReadDocs,
     verdicts: &[Vec<Verdict>],
     remote: &mut RemoteStage,
-) -> anyhow::Result<Option<bool>> {
+) -> anyhow::Result<Written> {
     let mut report = CheckReport::new(cfg.form, cfg.color, &cfg.sources.cwd);
+    let broken = write_all(cfg, plan, docs, verdicts, remote, &mut report)?;
+    Ok(match broken {
+        Some(broken) => Written::All { broken },
+        None if report.closed() => Written::Closed,
+        None => Written::Failed,
+    })
+}
+
+/// [`report`] into `report`: whether some link is broken, or `None`
+/// when standard output failed.
+fn write_all(
+    cfg: &CheckConfig,
+    plan: &Plan,
+    docs: &ReadDocs,
+    verdicts: &[Vec<Verdict>],
+    remote: &mut RemoteStage,
+    report: &mut CheckReport<'_>,
+) -> anyhow::Result<Option<bool>> {
     let mut counts = Counts::default();
     let mut reread = Reread::new(cfg);
     for (di, (label, doc)) in
@@ -29,7 +56,7 @@ pub fn report(
     {
         counts.files += 1;
         for (li, v) in verdicts[di].iter().enumerate() {
-            if remote.report_link(&mut report, docs, di, li) {
+            if remote.report_link(report, docs, di, li) {
                 continue;
             }
             counts.add(v.is_local(), v);
@@ -56,7 +83,7 @@ pub fn report(
     }
     report.finish();
     if !report.flush()
-        || !remote.stream_json(&mut report, docs, plan.progress.as_ref())?
+        || !remote.stream_json(report, docs, plan.progress.as_ref())?
     {
         return Ok(None);
     }
@@ -72,9 +99,9 @@ pub fn report(
 /// The summary line on standard error.
 fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
     let mut line = format!(
-        "{} files, {} links: {} local checked, {} broken, ",
-        counts.files,
-        counts.links + remote.checked(),
+        "{}, {}: {} local checked, {} broken, ",
+        counted(counts.files, "file"),
+        counted(counts.links + remote.checked(), "link"),
         counts.local,
         counts.broken,
     );
@@ -90,6 +117,11 @@ fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
         counts.excluded,
         cfg.started.elapsed().as_secs_f64()
     );
+}
+
+/// `n` and the noun, plural but for one: `1 file`, `2 files`.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 /// The offline check's tallies for the summary.

@@ -23,6 +23,8 @@ pub struct CheckReport<'c> {
     cwd: &'c Path,
     out: Vec<u8>,
     sarif_results: Vec<serde_json::Value>,
+    /// Whether standard output was closed by its reader.
+    closed: bool,
 }
 
 impl<'c> CheckReport<'c> {
@@ -37,6 +39,7 @@ impl<'c> CheckReport<'c> {
             cwd,
             out: Vec::with_capacity(FLUSH_AT),
             sarif_results: vec![],
+            closed: false,
         }
     }
 
@@ -208,14 +211,23 @@ impl<'c> CheckReport<'c> {
         match write_stdout(&mut self.out) {
             Ok(()) => true,
             Err(reason) => {
-                if let Some(r) = reason {
-                    let _ = writeln!(
-                        io::stderr().lock(),
-                        "uriscan: standard output: {r}"
-                    );
+                match reason {
+                    Some(r) => {
+                        let _ = writeln!(
+                            io::stderr().lock(),
+                            "uriscan: standard output: {r}"
+                        );
+                    }
+                    None => self.closed = true,
                 }
                 false
             }
         }
+    }
+
+    /// Whether a write failed because the reader closed standard output
+    /// (`uriscan check . | head`): nothing is wrong, the rest is unwanted.
+    pub fn closed(&self) -> bool {
+        self.closed
     }
 }

@@ -5,6 +5,8 @@ use std::io::Write as _;
 use std::path::Path;
 
 /// One annotation of `level` (`error`, `warning`) at a line and column.
+/// The path loses its leading `./`: GitHub matches an annotation to a
+/// pull request's file by its repository-relative path, as SARIF's does.
 pub fn annotation(
     out: &mut Vec<u8>,
     level: &str,
@@ -15,9 +17,17 @@ pub fn annotation(
     let _ = writeln!(
         out,
         "::{level} file={},line={line},col={column}::{}",
-        property(&path.to_string_lossy()),
+        property(relative(&path.to_string_lossy())),
         escape(message)
     );
+}
+
+/// `path` without its leading `./` segments.
+fn relative(mut path: &str) -> &str {
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest.trim_start_matches('/');
+    }
+    path
 }
 
 /// A GitHub workflow command's message: `%`, CR and LF escaped.

@@ -10,14 +10,8 @@ use crate::support::tree::write;
 
 /// Runs `uriscan check ARGS` in `dir`: (stdout, exit code).
 fn check(dir: &Path, args: &[&str]) -> (String, i32) {
-    let out = Command::cargo_bin("uriscan")
-        .unwrap()
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+    let (out, _, code) = check_err(dir, args);
+    (out, code)
 }
 
 /// The broken links of a human report, as `path:line: link: reason`
@@ -106,10 +100,14 @@ fn exit_codes_and_formats() {
     write(d, "c.md", "[gone](gone.md)\n");
     let (out, code) = check(d, &["--format", "github", "."]);
     assert_eq!(code, 1);
+    // GitHub matches annotations to a pull request's files by their
+    // repository-relative paths: no `./`.
     assert_eq!(
         out,
-        "::error file=./c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
+        "::error file=c.md,line=1,col=8::broken link 'gone.md': no such file or directory\n"
     );
+    let (out, _) = check(d, &["--format", "github", "./c.md"]);
+    assert!(out.starts_with("::error file=c.md,"), "{out}");
     let (out, _) = check(d, &["--json", "."]);
     let rows: Vec<serde_json::Value> =
         out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -329,4 +327,178 @@ fn a_symlinked_document_resolves_from_its_target() {
     write(d, "top/plain.md", "[sib](sibling.md)\n");
     let (out, code) = check(d, &["top/plain.md"]);
     assert_eq!(code, 1, "{out}");
+}
+
+/// Runs `uriscan check ARGS` in `dir`: (stdout, stderr, exit code).
+fn check_err(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::cargo_bin("uriscan")
+        .unwrap()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+/// The summary counts in English: one file, not "1 files".
+#[test]
+fn the_summary_says_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.md", "[self](a.md)\n");
+    let (_, err, code) = check_err(d, &["."]);
+    assert_eq!(code, 0);
+    assert!(err.starts_with("1 file, 1 link: 1 local checked"), "{err}");
+    write(d, "b.md", "[a](a.md) [b](b.md)\n");
+    let (_, err, _) = check_err(d, &["."]);
+    assert!(err.starts_with("2 files, 3 links: 3 local checked"), "{err}");
+}
+
+/// `uriscan check . | head -1`: when the reader closes standard output,
+/// the run ends quietly with 0, as `links` does.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // More than the report's buffer, so that it writes before its end.
+    let links: String =
+        (0..4000).map(|i| format!("[x](gone-{i}.md)\n")).collect();
+    write(d, "a.md", &links);
+    let mut child =
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(d)
+            .args(["check", "."])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+    // The reader goes before the first write.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Prose is not a link: `see file:line` in Markdown is checked only with
+/// `--include-text`; a bare URI that GitHub links still is.
+#[test]
+fn prose_is_not_checked_as_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.md",
+        "See file:line and urn:x:y, and mailto:nobody.\n\n[gone](gone.md)\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        [
+            "./a.md:1:32: broken link 'mailto:nobody': not a valid address",
+            "./a.md:3:8: broken link 'gone.md': no such file or directory",
+        ]
+    );
+    let (out, _) = check(d, &["--include-text", "."]);
+    assert!(out.starts_with("./a.md:1:5: broken link 'file:line'"), "{out}");
+}
+
+/// `--exclude` is matched against the link as written and the target's
+/// path under the root, never the absolute `file:` URI: a pattern
+/// works on every machine.
+#[test]
+fn exclusions_are_portable() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(d, "docs/a.md", "[x](../drafts/old.md) [y](gone.md)\n");
+    let (out, code) = check(d, &["--exclude", "^/drafts/", "."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        ["./docs/a.md:1:27: broken link 'gone.md': no such file or directory"]
+    );
+    let (out, _) =
+        check(d, &["--exclude", "^gone", "--exclude", "^/docs/", "."]);
+    assert_eq!(broken(&out).len(), 1, "{out}");
+    let (out, code) =
+        check(d, &["--exclude", "^/drafts/", "--exclude", "^gone", "."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    // The absolute path is no longer matched.
+    let tmp = d.canonicalize().unwrap();
+    let pattern = format!("^file://{}", tmp.display());
+    let (out, _) = check(d, &["--exclude", &pattern, "."]);
+    assert_eq!(broken(&out).len(), 2, "{out}");
+}
+
+/// A missing file's suggestion is never the document that links to it.
+#[test]
+fn a_suggestion_is_never_the_linking_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "guide.md", "[other](guid.md)\n");
+    write(d, "b.md", "[g](guid.md)\n");
+    let (out, _) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./b.md:1:5: broken link 'guid.md': no such file or directory (did you mean 'guide.md'?)",
+            "./guide.md:1:9: broken link 'guid.md': no such file or directory",
+        ]
+    );
+}
+
+/// `[x](/../README.md)` is the README at the root: RFC 3986 5.2.4
+/// removes the dot segments above the root, as `uriscan resolve` does.
+#[test]
+fn dot_segments_above_the_root_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join(".git")).unwrap();
+    write(d, "README.md", "# Top\n");
+    write(
+        d,
+        "docs/a.md",
+        "[x](/../README.md#top) [y](/docs/../../README.md)\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!((out.as_str(), code), ("", 0));
+}
+
+/// A file is never skipped in silence: UTF-16 with a byte order mark is
+/// decoded by it; a binary file named on the command line is reported.
+#[test]
+fn files_are_never_skipped_in_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let utf16 = |text: &str, le: bool| -> Vec<u8> {
+        let mut bytes = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+        for u in text.encode_utf16() {
+            let b = if le { u.to_le_bytes() } else { u.to_be_bytes() };
+            bytes.extend(b);
+        }
+        bytes
+    };
+    std::fs::write(d.join("le.md"), utf16("# Lé\n\n[x](gone.md)\n", true))
+        .unwrap();
+    std::fs::write(d.join("be.md"), utf16("[y](#nowhere)\n", false)).unwrap();
+    let (out, code) = check(d, &["le.md", "be.md"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        broken(&out),
+        [
+            "be.md:1:5: broken link '#nowhere': no anchor '#nowhere' in the target",
+            "le.md:3:5: broken link 'gone.md': no such file or directory",
+        ]
+    );
+    std::fs::write(d.join("nul.md"), b"[z](gone.md)\0\n").unwrap();
+    let (out, err, code) = check_err(d, &["nul.md"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("nul.md: binary (a NUL byte)"), "{err}");
 }

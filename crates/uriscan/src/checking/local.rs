@@ -17,6 +17,7 @@ use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
+use super::suggest::Suggester;
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +53,9 @@ pub enum Reason {
     Malformed(String),
     /// No file or directory there.
     NoSuchFile,
+    /// A directory on the way cannot be read: whether the target is
+    /// there is not known.
+    PermissionDenied,
     /// The file exists only with another case: it works on a file system
     /// that ignores case, and breaks on one that does not.
     CaseDiffers(String),
@@ -72,6 +76,7 @@ impl fmt::Display for Reason {
         match self {
             Reason::Malformed(e) => f.write_str(e),
             Reason::NoSuchFile => f.write_str("no such file or directory"),
+            Reason::PermissionDenied => f.write_str("permission denied"),
             Reason::CaseDiffers(actual) => {
                 write!(f, "the file is named '{actual}' (case differs)")
             }
@@ -262,6 +267,8 @@ enum Found {
     CaseDiffers(String),
     /// Nothing; the closest existing name in the nearest directory.
     Missing(Option<String>),
+    /// Not known: a directory on the way denies its listing.
+    Denied,
 }
 
 /// The listings of directories, read once each: for the case check and
@@ -277,11 +284,24 @@ struct Listings(Mutex<HashMap<PathBuf, Arc<Listing>>>);
 struct Listing {
     names: Vec<OsString>,
     set: FxHashSet<OsString>,
+    /// Whether the directory could not be read for want of permission.
+    denied: bool,
     /// `names` as text (lossily), and lowercased.
     text: std::sync::OnceLock<(Vec<String>, Vec<String>)>,
+    /// The index of the names for suggestions, made the first time one
+    /// is wanted.
+    suggester: std::sync::OnceLock<Suggester>,
 }
 
 impl Listing {
+    /// The closest name to `wanted`, for a suggestion.
+    fn suggest(&self, wanted: &str) -> Option<&str> {
+        let names = &self.text().0;
+        self.suggester
+            .get_or_init(|| Suggester::new(names))
+            .suggest(wanted, names)
+    }
+
     fn text(&self) -> &(Vec<String>, Vec<String>) {
         self.text.get_or_init(|| {
             let text: Vec<String> = self
@@ -302,19 +322,38 @@ impl Listings {
         {
             return l.clone();
         }
-        let names: Vec<OsString> = std::fs::read_dir(dir)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect()
-            })
-            .unwrap_or_default();
-        let set = names.iter().cloned().collect();
-        let listing =
-            Arc::new(Listing { names, set, text: Default::default() });
+        let read = std::fs::read_dir(dir).map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect()
+        });
+        self.insert(dir, Listing::of(read))
+    }
+
+    /// Puts `listing` in as `dir`'s.
+    fn insert(&self, dir: &Path, listing: Listing) -> Arc<Listing> {
+        let listing = Arc::new(listing);
         self.0
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(dir.to_path_buf(), listing.clone());
         listing
+    }
+}
+
+impl Listing {
+    /// The listing a directory's read gave.
+    fn of(read: std::io::Result<Vec<OsString>>) -> Listing {
+        let denied = read
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+        let names = read.unwrap_or_default();
+        let set = names.iter().cloned().collect();
+        Listing {
+            names,
+            set,
+            denied,
+            text: Default::default(),
+            suggester: Default::default(),
+        }
     }
 }
 
@@ -474,8 +513,16 @@ impl Checker {
                 );
             }
             Found::Missing(near) => {
-                let s = near.clone().map(Suggestion::LastSegment);
+                // The linking document is never what it meant.
+                let s = near
+                    .as_ref()
+                    .filter(|n| path.with_file_name(n) != doc.path)
+                    .cloned()
+                    .map(Suggestion::LastSegment);
                 return Verdict::broken(Reason::NoSuchFile, s);
+            }
+            Found::Denied => {
+                return Verdict::broken(Reason::PermissionDenied, None);
             }
         };
         let Some(raw_fragment) = facts.fragment() else {
@@ -498,15 +545,14 @@ impl Checker {
             }
         }
         match lookups.get(key(at)) {
-            Some(Lookup::Ids { set, all, .. }) => {
+            Some(Lookup::Ids { set, all, suggester, .. }) => {
                 if self.holds(set, raw_fragment, &fragment, at) {
                     return Verdict::ok();
                 }
-                let s = anchors::suggest(
-                    &fragment,
-                    all.iter().map(String::as_str),
-                )
-                .map(|a| Suggestion::Whole(format!("#{a}")));
+                let s = suggester
+                    .get_or_init(|| Suggester::new(all))
+                    .suggest(&fragment, all)
+                    .map(|a| Suggestion::Whole(format!("#{a}")));
                 Verdict::broken(Reason::NoAnchor(fragment.into_owned()), s)
             }
             Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
@@ -565,6 +611,9 @@ impl Checker {
                     if exact_case(&p, listings).is_ok() && p.is_file() {
                         return Found::File(p);
                     }
+                }
+                if denied_on_the_way(path, listings) {
+                    return Found::Denied;
                 }
                 return Found::Missing(nearest_name(path, listings));
             }
@@ -686,6 +735,9 @@ enum Lookup<'a> {
     Ids {
         set: FxHashSet<&'a str>,
         all: &'a [String],
+        /// The index of `all` for suggestions, made the first time one
+        /// is wanted.
+        suggester: std::sync::OnceLock<Suggester>,
         redirect: Option<&'a Path>,
     },
     /// Another file's number of lines.
@@ -699,6 +751,7 @@ impl<'a> Lookup<'a> {
         Lookup::Ids {
             set: ids.iter().map(String::as_str).collect(),
             all: ids,
+            suggester: std::sync::OnceLock::new(),
             redirect,
         }
     }
@@ -755,13 +808,17 @@ fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
     }
 }
 
+/// Whether a directory above `path` (already listed) denied its listing.
+fn denied_on_the_way(path: &Path, listings: &Listings) -> bool {
+    path.ancestors().skip(1).any(|dir| listings.get(dir).denied)
+}
+
 /// The closest existing name in the parent directory of a missing path.
 fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
     let parent = path.parent()?;
     let name = path.file_name()?.to_string_lossy();
     let listing = listings.get(parent);
-    anchors::suggest(&name, listing.text().0.iter().map(String::as_str))
-        .map(str::to_owned)
+    listing.suggest(&name).map(str::to_owned)
 }
 
 /// `link` with the last segment of its path replaced by `name`: how a
@@ -803,6 +860,28 @@ fn replace_tail(link: &str, tail: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A target under a directory that denies its listing is said to be
+    /// denied, not missing (as root, no directory denies anything, so the
+    /// listing is put in by hand).
+    #[test]
+    fn a_denied_directory_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let locked = dir.path().canonicalize().unwrap().join("locked");
+        std::fs::create_dir(&locked).unwrap();
+        let listings = Listings::default();
+        let denied =
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        listings.insert(&locked, Listing::of(Err(denied)));
+        let checker = Checker::new();
+        let found = checker.find(&locked.join("a.md"), &listings);
+        assert!(matches!(found, Found::Denied), "{found:?}");
+        let found = checker.find(&locked.join("sub/a.md"), &listings);
+        assert!(matches!(found, Found::Denied), "{found:?}");
+        let found = checker.find(&dir.path().join("gone.md"), &listings);
+        assert!(matches!(found, Found::Missing(_)), "{found:?}");
+        assert_eq!(Reason::PermissionDenied.to_string(), "permission denied");
+    }
 
     /// A verdict is held for every link of a site until the report:
     /// the common one, `ok`, must stay two words.

@@ -22,6 +22,7 @@ mod fxhash;
 mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
+mod suggest;
 
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;

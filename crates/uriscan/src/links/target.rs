@@ -8,7 +8,9 @@ use std::fmt;
 use super::shortcut::Shortcut;
 use crate::syntax::chars::needs_no_repair;
 use crate::syntax::iri::{is_iprivate, is_ucschar};
-use crate::syntax::resolve::{ResolveErrorKind, parse_base, resolve_into};
+use crate::syntax::resolve::{
+    ResolveErrorKind, parse_base, remove_dot_segments, resolve_into,
+};
 use crate::syntax::{ParseError, Parser, UriRef};
 
 /// Why a link names no target: [`kind`](LinkError::kind) says what is
@@ -287,8 +289,12 @@ impl Resolver<'_> {
             && reference.path().starts_with('/')
         {
             // `/guide/x` under the root: `./guide/x` against the root
-            // directory's URI, so that its dot segments resolve too.
-            let local = format!(".{}", &repaired);
+            // directory's URI. Its dot segments are removed first, as RFC
+            // 3986 5.2.4 removes them from an absolute path: `/../x` is
+            // `/x`, never above the root.
+            let end = repaired.find(['?', '#']).unwrap_or(repaired.len());
+            let path = remove_dot_segments(&repaired[..end]);
+            let local = format!(".{path}{}", &repaired[end..]);
             let r = self
                 .parser
                 .parse_reference(&local)
@@ -484,6 +490,15 @@ mod tests {
         assert_eq!(
             base.resolver().resolve("/img/a.png").unwrap(),
             "file:///repo/img/a.png"
+        );
+        // Dot segments above the root go, as RFC 3986 5.2.4 says.
+        assert_eq!(
+            base.resolver().resolve("/../README.md#x").unwrap(),
+            "file:///repo/README.md#x"
+        );
+        assert_eq!(
+            base.resolver().resolve("/a/../../b/./c?q=/../").unwrap(),
+            "file:///repo/b/c?q=/../"
         );
         assert_eq!(
             base.resolver().resolve("").unwrap(),

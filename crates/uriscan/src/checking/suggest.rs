@@ -1,0 +1,183 @@
+//! Suggestions for a broken link, with bounded work per link: a page of
+//! twenty thousand headings may get twenty thousand near-miss links, and
+//! holding each against every heading is quadratic.
+//!
+//! A small set of names is scanned whole ([`anchors::suggest`]). A large
+//! one gets an index of each name with every one character deleted: two
+//! names one edit apart share such a key, so the names within one edit
+//! are found by a few lookups, exactly as the scan would find them. A
+//! farther name is looked for among the first [`SCAN_LIMIT`] names only,
+//! and past them the suggestion is left out.
+
+use super::anchors;
+use super::fxhash::FxHashMap;
+
+/// How many names are scanned for a suggestion; a larger set is indexed.
+pub(crate) const SCAN_LIMIT: usize = 1000;
+
+/// The index of a set of names for [`Suggester::suggest`].
+pub(crate) struct Suggester {
+    /// Deletion keys (hashed) to the names that have them; `None` for a
+    /// set small enough to scan.
+    one_edit: Option<FxHashMap<u64, Vec<u32>>>,
+}
+
+impl Suggester {
+    /// The index of `names`.
+    pub(crate) fn new(names: &[String]) -> Suggester {
+        if names.len() <= SCAN_LIMIT {
+            return Suggester { one_edit: None };
+        }
+        let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+        let mut chars = vec![];
+        for (i, name) in names.iter().enumerate() {
+            chars.clear();
+            chars.extend(name.chars());
+            for key in deletion_keys(&chars) {
+                let ids = index.entry(key).or_default();
+                // A name with a doubled letter gives one key twice.
+                if ids.last() != Some(&(i as u32)) {
+                    ids.push(i as u32);
+                }
+            }
+        }
+        Suggester { one_edit: Some(index) }
+    }
+
+    /// What [`anchors::suggest`] finds for `wanted` in `names` (the set
+    /// this index was made of), with bounded work on a large set: the
+    /// closest name within one edit (the first of equals), else the
+    /// closest among the first [`SCAN_LIMIT`].
+    pub(crate) fn suggest<'a>(
+        &self,
+        wanted: &str,
+        names: &'a [String],
+    ) -> Option<&'a str> {
+        let scan = |n: usize| {
+            anchors::suggest(wanted, names[..n].iter().map(String::as_str))
+        };
+        let Some(index) = &self.one_edit else {
+            return scan(names.len());
+        };
+        let wanted_chars: Vec<char> = wanted.chars().collect();
+        let mut best: Option<(usize, u32)> = None;
+        for key in deletion_keys(&wanted_chars) {
+            for &i in index.get(&key).map_or(&[][..], Vec::as_slice) {
+                let Some(name) = names.get(i as usize) else { continue };
+                if let Some(d) = within_one_edit(&wanted_chars, name)
+                    && best.is_none_or(|b| (d, i) < b)
+                {
+                    best = Some((d, i));
+                }
+            }
+        }
+        match best {
+            Some((_, i)) => Some(names[i as usize].as_str()),
+            None => scan(SCAN_LIMIT.min(names.len())),
+        }
+    }
+}
+
+/// The hashes of `s` and of `s` with each one character deleted, in
+/// linear time: a polynomial hash of each prefix and suffix, joined.
+fn deletion_keys(s: &[char]) -> impl Iterator<Item = u64> + '_ {
+    const P: u64 = 0x100_0000_01b3;
+    let n = s.len();
+    // prefix[i]: the hash of s[..i]; suffix[i]: of s[i..]; pow[i]: P^i.
+    let mut prefix = vec![0u64; n + 1];
+    let mut pow = vec![1u64; n + 1];
+    for i in 0..n {
+        prefix[i + 1] =
+            prefix[i].wrapping_mul(P).wrapping_add(s[i] as u64 + 1);
+        pow[i + 1] = pow[i].wrapping_mul(P);
+    }
+    let mut suffix = vec![0u64; n + 1];
+    for i in (0..n).rev() {
+        suffix[i] = (s[i] as u64 + 1)
+            .wrapping_mul(pow[n - 1 - i])
+            .wrapping_add(suffix[i + 1]);
+    }
+    // The length goes in, so that the whole and a deletion never meet by
+    // their arithmetic alone.
+    let whole = prefix[n] ^ ((n as u64) << 56);
+    std::iter::once(whole).chain((0..n).map(move |j| {
+        let h =
+            prefix[j].wrapping_mul(pow[n - 1 - j]).wrapping_add(suffix[j + 1]);
+        h ^ (((n - 1) as u64) << 56)
+    }))
+}
+
+/// The edit distance between `a` and `b` when it is 0 or 1.
+fn within_one_edit(a: &[char], b: &str) -> Option<usize> {
+    let b: Vec<char> = b.chars().collect();
+    let common_start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let common_end = a[common_start..]
+        .iter()
+        .rev()
+        .zip(b[common_start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let rest = (a.len() - common_start - common_end)
+        .max(b.len() - common_start - common_end);
+    (rest <= 1).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large set answers as the scan of the whole set does, for every
+    /// name within one edit.
+    #[test]
+    fn the_index_finds_what_the_scan_finds() {
+        let late = ["instalation", "installation", "zebra-crossing-guide"];
+        let names: Vec<String> = (0..3000)
+            .map(|i| format!("section-{i}-heading"))
+            .chain(late.map(String::from))
+            .collect();
+        let index = Suggester::new(&names);
+        assert!(index.one_edit.is_some());
+        let whole =
+            |w: &str| anchors::suggest(w, names.iter().map(String::as_str));
+        for wanted in [
+            "section-12-headin",
+            "section-2999-headingg",
+            "sectoin-7-heading",
+            "section-7-heading",
+            "secton-1500-heading",
+            "installation",
+            "instllation",
+            "nothing-like-it",
+        ] {
+            assert_eq!(
+                index.suggest(wanted, &names),
+                whole(wanted),
+                "{wanted}"
+            );
+        }
+        // Two edits from a name past the first ones: left out.
+        assert_eq!(whole("zebra-crosing-guid"), Some("zebra-crossing-guide"));
+        assert_eq!(index.suggest("zebra-crosing-guid", &names), None);
+        // Within the first names: found by the scan.
+        assert_eq!(
+            index.suggest("section-25-headxxg", &names),
+            Some("section-25-heading")
+        );
+    }
+
+    #[test]
+    fn one_edit() {
+        let d = |a: &str, b: &str| {
+            within_one_edit(&a.chars().collect::<Vec<_>>(), b)
+        };
+        assert_eq!(d("abc", "abc"), Some(0));
+        assert_eq!(d("abc", "abd"), Some(1));
+        assert_eq!(d("abc", "ab"), Some(1));
+        assert_eq!(d("abc", "xabc"), Some(1));
+        assert_eq!(d("aa", "a"), Some(1));
+        assert_eq!(d("ab", "ba"), None);
+        assert_eq!(d("abc", "a"), None);
+        assert_eq!(d("", ""), Some(0));
+        assert_eq!(d("", "é"), Some(1));
+    }
+}
