@@ -386,6 +386,11 @@ pub struct LinksArgs {
     /// (`org,archive)/goo?a=1&b`); implies --idna.
     #[arg(long, help_heading = "Crawling")]
     pub surt: bool,
+    /// Give each target as a browser fetches it: the URL Standard's parse
+    /// of the link against its base, not its RFC 3986 resolution
+    /// (docs/url-standard-differences.md lists where they differ).
+    #[arg(long, help_heading = "Crawling")]
+    pub url_standard: bool,
 
     #[command(flatten)]
     pub walk: WalkArgs,

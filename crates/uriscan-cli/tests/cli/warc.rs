@@ -349,3 +349,38 @@ fn repeated_errors_are_summarised() {
         "{err}"
     );
 }
+
+/// `--url-standard`: targets as a browser fetches them; a link the URL
+/// Standard rejects gets an error.
+#[test]
+fn url_standard_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "<a href=\"http:rel\">r</a><a href=\"HTTP://B\u{fc}cher.example:80/%zz\">b</a>\
+                <a href=\"http://a:port/\">p</a>";
+    let rec = response(
+        "http://example.com/d/page",
+        "1",
+        "200 OK\r\nContent-Type: text/html",
+        body,
+    );
+    std::fs::write(dir.path().join("c.warc"), rec).unwrap();
+    let (out, _, _) =
+        run(dir.path(), &["links", "-o", "--url-standard", "c.warc"]);
+    assert_eq!(
+        out,
+        "http://example.com/d/rel\nhttp://xn--bcher-kva.example/%zz\nhttp://a:port/\n"
+    );
+    let (out, _, _) =
+        run(dir.path(), &["links", "--json", "--url-standard", "c.warc"]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(rows[2]["target"].is_null(), "{}", rows[2]);
+    assert!(
+        rows[2]["error"].as_str().unwrap().contains("URL Standard"),
+        "{}",
+        rows[2]
+    );
+    // The default mode, for comparison.
+    let (out, _, _) = run(dir.path(), &["links", "-o", "c.warc"]);
+    assert!(out.starts_with("http:rel\n"), "{out}");
+}
