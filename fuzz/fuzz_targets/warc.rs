@@ -1,15 +1,18 @@
 //! The WARC reader on arbitrary bytes: the first byte picks the size of
-//! the reads, the rest is the file (plain, or gzip when it starts so).
-//! Nothing panics; the records and errors do not depend on the read
-//! size (but for how many times an error repeats at one offset); every
-//! record's links are read without a panic, each target a URI.
+//! the reads, the rest is the file (WARC or ARC, plain, or gzip when it
+//! starts so). Nothing panics; the records and errors do not depend on the
+//! read size (but for how many times an error repeats at one offset);
+//! every record's links are read without a panic, each target a URI; the
+//! tally counts every item. Seeds for ARC v1 and v2 and for the lenient
+//! paths are in `fuzz/seeds/warc/` (`cargo +nightly fuzz run warc
+//! fuzz/seeds/warc`).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use uriscan::links::LinkExtractor;
 use uriscan::syntax::Parser;
-use uriscan::warc::{WarcReader, record_links};
+use uriscan::warc::{ReadTally, WarcReader, is_archive, record_links};
 
 #[path = "../../crates/uriscan/tests/lib/support/trickle.rs"]
 mod trickle;
@@ -41,11 +44,24 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(once(summary(step)), once(summary(usize::MAX)));
     let extractor = LinkExtractor::new();
     let parser = Parser::new().iri(true);
-    for record in WarcReader::new(file).flatten() {
+    let _ = is_archive(file);
+    let (mut tally, mut items) = (ReadTally::new(), 0);
+    for item in WarcReader::new(file) {
+        items += 1;
+        let record = match item {
+            Ok(r) => r,
+            Err(e) => {
+                tally.error(&e, |m| drop(m.to_string()));
+                continue;
+            }
+        };
+        tally.record(&record, |m| drop(m.to_string()));
         for link in record_links(&record, &extractor) {
             if let Some(t) = link.target() {
                 assert!(parser.parse_uri(t).is_ok(), "{link:?}");
             }
         }
     }
+    tally.finish(|m| drop(m.to_string()));
+    assert_eq!(tally.records() + tally.damaged(), items);
 });

@@ -89,6 +89,7 @@ pub(crate) struct PyWarcLink {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    offset_kind: &'static str,
     warnings: Arc<[&'static str]>,
 }
 
@@ -105,10 +106,18 @@ impl PyWarcLink {
         &self.record_id
     }
     /// The byte offset of the record in the file (of its gzip member in
-    /// a compressed file), for a CDX-style reader to fetch it again.
+    /// a compressed file), for a CDX-style reader to fetch it again; in a
+    /// file compressed as one gzip stream, its offset in the decompressed
+    /// stream (`offset_kind` says which).
     #[getter]
     fn record_offset(&self) -> u64 {
         self.record_offset
+    }
+    /// What `record_offset` counts: `"gzip-member"`, `"decompressed"` or
+    /// `"file"`.
+    #[getter]
+    fn offset_kind(&self) -> &'static str {
+        self.offset_kind
     }
     /// What was odd in the record but read all the same (a stale
     /// `Transfer-Encoding: chunked`, a length a few bytes off, ...): short
@@ -205,6 +214,7 @@ impl PyWarcLinks {
             page: self.page.clone(),
             record_id: self.record_id.clone(),
             record_offset: l.record_offset(),
+            offset_kind: l.offset_kind().as_str(),
             warnings: self.warnings.clone(),
         };
         let link = l.into_link();

@@ -109,7 +109,12 @@ class WarcLink(Link):
         """The record's WARC-Record-ID."""
     @property
     def record_offset(self) -> int:
-        """The record's byte offset in the file (its gzip member's)."""
+        """The record's byte offset in the file (its gzip member's), or in
+        the decompressed stream for a file compressed as one stream."""
+    @property
+    def offset_kind(self) -> str:
+        """What record_offset counts: "gzip-member", "decompressed" or
+        "file"."""
     @property
     def warnings(self) -> list[str]:
         """What was odd in the record but read all the same, by short name

@@ -284,16 +284,21 @@ Exit status: 0 when a link was found, 1 when none was, 2 on an error (the \
 other paths are still read).
 
 The format comes from the extension: .md .markdown .mdown .mkd are \
-Markdown, .html .htm .xhtml HTML, .warc .warc.gz .wet .wet.gz web archives \
-(also found by their WARC/1. start), anything else text (its bare URIs).
+Markdown, .html .htm .xhtml HTML, .warc .warc.gz .wet .wet.gz .arc .arc.gz \
+web archives (also found by their content, WARC/1. or filedesc://, plain or \
+gzip, whatever the name), anything else text (its bare URIs).
 
 In a web archive, each response record's HTML (or Markdown) payload is read \
 with the record's WARC-Target-URI as its URL, with the Location of a \
 redirect, Content-Location and Link headers (kinds http:location, \
 http:content-location, http:link); each WET conversion record's text for \
 its bare URIs. Lines start with the record's page instead of a path; JSON \
-rows add page, record_id and record_offset (the record's gzip member). A \
-damaged record is reported with its offset and reading goes on.
+rows add page, record_id, record_offset (the record's gzip member; in a file \
+compressed as one stream, its offset in the decompressed stream) and \
+offset_kind (gzip-member, decompressed or file). A damaged record is \
+reported with its offset and reading goes on; a run of the same error is \
+summarised after the first few, and an archive with damaged records or \
+warnings ends with its counts.
 
 Targets are rewritten in this order: --normalize, --idna, --no-fragment, \
 --surt (which implies --idna); -o, -u and JSON's target show the result.
@@ -381,6 +386,11 @@ pub struct LinksArgs {
     /// (`org,archive)/goo?a=1&b`); implies --idna.
     #[arg(long, help_heading = "Crawling")]
     pub surt: bool,
+    /// Give each target as a browser fetches it: the URL Standard's parse
+    /// of the link against its base, not its RFC 3986 resolution
+    /// (docs/url-standard-differences.md lists where they differ).
+    #[arg(long, help_heading = "Crawling")]
+    pub url_standard: bool,
 
     #[command(flatten)]
     pub walk: WalkArgs,

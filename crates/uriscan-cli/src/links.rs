@@ -10,7 +10,8 @@ use std::path::Path;
 use uriscan::links::LinkRef;
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
-    WarcReader, for_each_record_link, has_warc_magic, is_warc_name,
+    ReadTally, WarcReader, for_each_record_link, is_archive, is_warc_name,
+    open_archive,
 };
 
 use crate::config::{LinksConfig, Mode};
@@ -25,6 +26,8 @@ struct RecordCtx<'a> {
     page: &'a str,
     record_id: &'a str,
     offset: u64,
+    /// What `offset` counts.
+    offset_kind: &'static str,
     /// The names of the record's warnings.
     warnings: Vec<&'static str>,
 }
@@ -78,9 +81,7 @@ impl Job for Linker<'_> {
         if let Some(e) = err {
             self.shared.error(format_args!("<stdin>: {}", io_message(&e)));
         }
-        if self.cfg.sources.format.is_none()
-            && has_warc_magic(self.reader.doc())
-        {
+        if self.cfg.sources.format.is_none() && is_archive(self.reader.doc()) {
             return self.warc_in_buffer(out, &Label::stdin());
         }
         self.emit(out, &Label::stdin(), &loaded);
@@ -102,18 +103,28 @@ impl Job for Linker<'_> {
             };
         }
         let (loaded, err) = self.reader.load_entry(&cfg.sources, entry);
+        let skipped = loaded.is_none() && err.is_none();
         if let Some(e) = err {
             // What was read before an error is still read for links.
             self.shared.error(e.message(path));
         }
+        // A web archive by its first bytes, whatever its name: plain, or
+        // gzip, which is skipped as binary without `-z`.
+        let sniff = cfg.sources.format.is_none();
         if let Some(loaded) = loaded {
-            // A web archive by its first bytes, whatever its name.
-            if cfg.sources.format.is_none()
-                && has_warc_magic(self.reader.doc())
-            {
+            if sniff && is_archive(self.reader.doc()) {
                 return self.warc_in_buffer(out, &label);
             }
             self.emit(out, &label, &loaded);
+        } else if sniff
+            && skipped
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        {
+            match open_archive(path) {
+                Ok(Some(reader)) => return self.warc(out, &label, reader),
+                Ok(None) => {}
+                Err(e) => self.shared.error(Error::io(path, &e)),
+            }
         }
         out.file_done()
     }
@@ -149,22 +160,30 @@ impl<'c> Linker<'c> {
     ) -> Flow {
         let cfg = self.cfg;
         let mut count = 0u64;
+        let mut tally = ReadTally::new();
+        let name = label.lossy();
+        let say = |m: uriscan::warc::ReadMessage| {
+            self.shared.error(format_args!("{name}: {m}"));
+        };
         for item in reader {
             let record = match item {
                 Ok(r) => r,
                 Err(e) => {
-                    self.shared.error(format_args!("{}: {e}", label.lossy()));
+                    tally.error(&e, say);
                     continue;
                 }
             };
+            let warnings = record.warnings();
+            tally.record_with(!warnings.is_empty(), say);
             let ctx = RecordCtx {
                 page: record.target_uri().unwrap_or(""),
                 record_id: record.record_id().unwrap_or(""),
                 offset: record.offset(),
+                offset_kind: record.offset_kind().as_str(),
                 // Only the JSON rows show them.
                 warnings: match cfg.listing.mode {
                     Mode::Json => {
-                        record.warnings().iter().map(|w| w.as_str()).collect()
+                        warnings.iter().map(|w| w.as_str()).collect()
                     }
                     _ => vec![],
                 },
@@ -178,6 +197,8 @@ impl<'c> Linker<'c> {
                 return Flow::Quit;
             }
         }
+        tally.finish(say);
+        archive_summary(label, &tally);
         self.file_end(&mut out.buf, label, count);
         out.flush()
     }
@@ -295,6 +316,7 @@ impl<'c> Linker<'c> {
                     row.page = Some(c.page);
                     row.record_id = Some(c.record_id);
                     row.record_offset = Some(c.offset);
+                    row.offset_kind = Some(c.offset_kind);
                     if !c.warnings.is_empty() {
                         row.warnings = Some(&c.warnings);
                     }
@@ -304,4 +326,21 @@ impl<'c> Linker<'c> {
             }
         }
     }
+}
+
+/// The counts of an archive that had damaged records or records with
+/// warnings, on standard error: `N records read, W with warnings, D
+/// damaged`.
+pub fn archive_summary(label: &Label<'_>, tally: &ReadTally) {
+    if tally.damaged() == 0 && tally.with_warnings() == 0 {
+        return;
+    }
+    let _ = writeln!(
+        io::stderr().lock(),
+        "uriscan: {}: {} records read, {} with warnings, {} damaged",
+        label.lossy(),
+        tally.records(),
+        tally.with_warnings(),
+        tally.damaged()
+    );
 }

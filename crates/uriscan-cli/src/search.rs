@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use uriscan::reading::{Contents, FileReader};
 use uriscan::walking::{Entry, Error, Flow};
-use uriscan::warc::{RecordType, WarcReader};
+use uriscan::warc::{ReadTally, RecordType, WarcReader};
 
 use crate::args::InputFormat;
 use crate::config::ScanConfig;
@@ -30,6 +30,10 @@ struct Shared<'c> {
     binary: AtomicU64,
     bytes: AtomicU64,
     uris: AtomicU64,
+    /// Web archives' records: read, read with warnings, damaged.
+    records: AtomicU64,
+    warned: AtomicU64,
+    damaged: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -96,14 +100,51 @@ impl<'s, 'c> Scanner<'s, 'c> {
                 return Flow::Continue;
             }
         };
-        // A web archive by its first bytes, whatever its name.
+        // A web archive by its first bytes, whatever its name: plain, or
+        // gzip (skipped as binary, or decompressed by `-z`).
         if let Contents::Text(bytes) = contents
             && format.is_none()
-            && uriscan::warc::has_warc_magic(bytes)
+            && uriscan::warc::is_archive(bytes)
         {
             let reader = WarcReader::new(bytes);
             let (shared, printer) = (self.shared, &self.printer);
             return Self::scan_archive(shared, printer, out, path, reader);
+        }
+        let stream = matches!(contents, Contents::Stream(_));
+        // Opened again to look at its first bytes: a regular file only (a
+        // FIFO's bytes, once read, are gone).
+        if (stream || matches!(contents, Contents::Binary))
+            && format.is_none()
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        {
+            drop(contents);
+            match uriscan::warc::open_archive(path) {
+                Ok(Some(reader)) => {
+                    let (shared, printer) = (self.shared, &self.printer);
+                    return Self::scan_archive(
+                        shared, printer, out, path, reader,
+                    );
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.shared.error(Error::io(path, &e));
+                    return Flow::Continue;
+                }
+            }
+            // A stream is read again from its start.
+            let contents = match stream {
+                false => Contents::Binary,
+                true => match self.reader.read(path) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        self.shared.error(Error::io(path, &e));
+                        return Flow::Continue;
+                    }
+                },
+            };
+            let label = Label::path(path, self.shared.cfg.implicit_dir);
+            Self::scan(self.shared, &self.printer, out, &label, contents);
+            return out.flush();
         }
         let label = Label::path(path, self.shared.cfg.implicit_dir);
         Self::scan(self.shared, &self.printer, out, &label, contents);
@@ -123,14 +164,19 @@ impl<'s, 'c> Scanner<'s, 'c> {
     ) -> Flow {
         let (mut n, mut bytes) = (0, 0);
         let mut flow = Flow::Continue;
+        let mut tally = ReadTally::new();
+        let say = |m: uriscan::warc::ReadMessage| {
+            shared.error(format_args!("{}: {m}", path.display()));
+        };
         for item in reader {
             let record = match item {
                 Ok(r) => r,
                 Err(e) => {
-                    shared.error(format_args!("{}: {e}", path.display()));
+                    tally.error(&e, say);
                     continue;
                 }
             };
+            tally.record(&record, say);
             let payload = match record.record_type() {
                 RecordType::Response => match record.http() {
                     Some(http) => http.payload().unwrap_or_default(),
@@ -154,6 +200,11 @@ impl<'s, 'c> Scanner<'s, 'c> {
                 }
             }
         }
+        tally.finish(say);
+        crate::links::archive_summary(&Label::path(path, false), &tally);
+        shared.records.fetch_add(tally.records(), Ordering::Relaxed);
+        shared.warned.fetch_add(tally.with_warnings(), Ordering::Relaxed);
+        shared.damaged.fetch_add(tally.damaged(), Ordering::Relaxed);
         shared.tally(n, bytes);
         match flow {
             Flow::Continue => out.flush(),
@@ -268,6 +319,9 @@ pub fn run(cfg: &ScanConfig) -> anyhow::Result<i32> {
         binary: AtomicU64::new(0),
         bytes: AtomicU64::new(0),
         uris: AtomicU64::new(0),
+        records: AtomicU64::new(0),
+        warned: AtomicU64::new(0),
+        damaged: AtomicU64::new(0),
     };
     worker::run(&shared.run, &cfg.inputs, &cfg.walker, || {
         Scanner::new(&shared)
@@ -296,4 +350,16 @@ fn print_stats(shared: &Shared<'_>, secs: f64) {
          {bytes} bytes scanned\n{uris} URIs\n{secs:.3} seconds\n\
          {mbs:.1} MB/s\n"
     );
+    // Only a run that met a web archive counts records.
+    let records = shared.records.load(Ordering::Relaxed);
+    let warned = shared.warned.load(Ordering::Relaxed);
+    let damaged = shared.damaged.load(Ordering::Relaxed);
+    if records + damaged > 0 {
+        let _ = write!(
+            io::stderr().lock(),
+            "{records} archive records read\n\
+             {warned} archive records with warnings\n\
+             {damaged} archive records damaged\n"
+        );
+    }
 }

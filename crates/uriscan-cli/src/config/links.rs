@@ -32,7 +32,8 @@ impl TryFrom<LinksArgs> for LinksConfig {
         let mut extractor = LinkExtractor::builder();
         extractor
             .include_code(args.include_code)
-            .include_text(args.include_text);
+            .include_text(args.include_text)
+            .url_standard(args.url_standard);
         let all_warc = args.format == Some(LinksFormat::Warc);
         let format = args.format.and_then(|f| match f {
             LinksFormat::Markdown => Some(Format::Markdown),

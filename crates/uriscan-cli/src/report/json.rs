@@ -177,6 +177,10 @@ pub struct LinkRow<'a> {
     pub record_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub record_offset: Option<u64>,
+    /// What `record_offset` counts: `gzip-member`, `decompressed` or
+    /// `file`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset_kind: Option<&'static str>,
     /// What was odd in a web archive's record but read all the same.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warnings: Option<&'a [&'static str]>,
@@ -214,6 +218,7 @@ impl<'a> LinkRow<'a> {
             page: None,
             record_id: None,
             record_offset: None,
+            offset_kind: None,
             warnings: None,
         }
     }

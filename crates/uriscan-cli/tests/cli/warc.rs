@@ -119,6 +119,7 @@ fn json_rows_carry_the_record() {
     assert_eq!(a["page"], "https://www.example.com/a/");
     assert_eq!(a["record_id"], "<urn:uuid:1>");
     assert_eq!(a["record_offset"].as_u64(), Some(offsets[1]));
+    assert_eq!(a["offset_kind"], "gzip-member");
     assert_eq!(a["kind"], "html:a@href");
     assert_eq!(a["rel"], "nofollow ugc");
     assert_eq!(a["role"], "navigate");
@@ -260,4 +261,126 @@ fn the_main_command_takes_a_format() {
     let (text, _, _) = run(dir.path(), &["--format", "text", "plain.warc"]);
     assert!(text.starts_with("plain.warc:"), "{text}");
     assert!(text.contains(":https://www.example.com/a/\n"), "{text}");
+}
+
+/// A file compressed as one gzip stream: each record's offset is its
+/// offset in the decompressed stream, and the rows say so.
+#[test]
+fn whole_file_gzip_rows_give_decompressed_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let recs = crawl();
+    std::fs::write(dir.path().join("one.warc.gz"), gz(&recs.concat()))
+        .unwrap();
+    let (out, _, _) = run(dir.path(), &["links", "--json", "one.warc.gz"]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let start = (recs[0].len() + recs[1].len()) as u64;
+    assert_eq!(rows[6]["kind"], "http:location");
+    assert_eq!(rows[6]["record_offset"].as_u64(), Some(start));
+    assert_eq!(rows[6]["offset_kind"], "decompressed");
+    std::fs::write(dir.path().join("plain.warc"), recs.concat()).unwrap();
+    let (out, _, _) = run(dir.path(), &["links", "--json", "plain.warc"]);
+    let row: serde_json::Value =
+        serde_json::from_str(out.lines().nth(6).unwrap()).unwrap();
+    assert_eq!(row["record_offset"].as_u64(), Some(start));
+    assert_eq!(row["offset_kind"], "file");
+}
+
+/// Gzip is known by its magic: an archive compressed under any name is
+/// read without `-z` or `--format`, by both commands; ARC too.
+#[test]
+fn a_gzip_archive_of_any_name_is_known_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gz(dir.path(), "archive.bin", &crawl());
+    let (out, err, code) = run(dir.path(), &["links", "-c", "archive.bin"]);
+    assert_eq!((out.as_str(), err.as_str(), code), ("archive.bin:8\n", "", 0));
+    write_gz(dir.path(), "crawl.warc.gz", &crawl());
+    let (want, _, _) = run(dir.path(), &["crawl.warc.gz"]);
+    let (out, _, _) = run(dir.path(), &["archive.bin"]);
+    assert_eq!(out, want);
+    let (out, _, _) = run(dir.path(), &["-z", "archive.bin"]);
+    assert_eq!(out, want);
+    let (out, _, _) = run(dir.path(), &["links", "-c", "-z", "archive.bin"]);
+    assert_eq!(out, "archive.bin:8\n");
+    // `--format` overrides: as text, a gzip file is binary and skipped.
+    let (out, _, _) =
+        run(dir.path(), &["links", "-c", "--format", "html", "archive.bin"]);
+    assert_eq!(out, "");
+    let body =
+        "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=/x>x</a>";
+    let arc = format!(
+        "filedesc://t.arc 0.0.0.0 20000101000000 text/plain 14\n1 0 test\nURL\n\n\
+         http://a.example/ 1.2.3.4 20000101000000 text/html {}\n{body}\n",
+        body.len()
+    );
+    std::fs::write(dir.path().join("old.dat"), gz(arc.as_bytes())).unwrap();
+    let (out, _, _) = run(dir.path(), &["links", "-o", "old.dat"]);
+    assert_eq!(out, "http://a.example/x\n");
+}
+
+/// Garbage full of `WARC/1.` lines gives a few errors, a summary of the
+/// rest and the counts, not a line per false start.
+#[test]
+fn repeated_errors_are_summarised() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = b"WARC/1.0\r\nx: y\r\n".repeat(1000);
+    bytes.extend(crawl().concat());
+    std::fs::write(dir.path().join("junk.warc"), &bytes).unwrap();
+    let (out, err, code) = run(dir.path(), &["links", "-c", "junk.warc"]);
+    assert_eq!((out.as_str(), code), ("junk.warc:8\n", 2));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(lines[0].starts_with("uriscan: junk.warc: record at offset 0: "));
+    assert_eq!(
+        lines[3],
+        "uriscan: junk.warc: …and 997 more like it up to offset 15984"
+    );
+    assert_eq!(
+        lines[4],
+        "uriscan: junk.warc: 4 records read, 0 with warnings, 1000 damaged"
+    );
+    let (_, err, _) = run(dir.path(), &["--stats", "junk.warc"]);
+    assert!(err.contains("…and 997 more like it"), "{err}");
+    assert!(
+        err.contains(
+            "4 archive records read\n0 archive records with warnings\n\
+             1000 archive records damaged\n"
+        ),
+        "{err}"
+    );
+}
+
+/// `--url-standard`: targets as a browser fetches them; a link the URL
+/// Standard rejects gets an error.
+#[test]
+fn url_standard_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "<a href=\"http:rel\">r</a><a href=\"HTTP://B\u{fc}cher.example:80/%zz\">b</a>\
+                <a href=\"http://a:port/\">p</a>";
+    let rec = response(
+        "http://example.com/d/page",
+        "1",
+        "200 OK\r\nContent-Type: text/html",
+        body,
+    );
+    std::fs::write(dir.path().join("c.warc"), rec).unwrap();
+    let (out, _, _) =
+        run(dir.path(), &["links", "-o", "--url-standard", "c.warc"]);
+    assert_eq!(
+        out,
+        "http://example.com/d/rel\nhttp://xn--bcher-kva.example/%zz\nhttp://a:port/\n"
+    );
+    let (out, _, _) =
+        run(dir.path(), &["links", "--json", "--url-standard", "c.warc"]);
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(rows[2]["target"].is_null(), "{}", rows[2]);
+    assert!(
+        rows[2]["error"].as_str().unwrap().contains("URL Standard"),
+        "{}",
+        rows[2]
+    );
+    // The default mode, for comparison.
+    let (out, _, _) = run(dir.path(), &["links", "-o", "c.warc"]);
+    assert!(out.starts_with("http:rel\n"), "{out}");
 }

@@ -19,6 +19,8 @@ pub struct LinkExtractorBuilder {
     include_text: bool,
     gfm: bool,
     finder: Option<Finder>,
+    #[cfg(feature = "url-standard")]
+    url_standard: bool,
 }
 
 impl Default for LinkExtractorBuilder {
@@ -35,6 +37,8 @@ impl LinkExtractorBuilder {
             include_text: false,
             gfm: true,
             finder: None,
+            #[cfg(feature = "url-standard")]
+            url_standard: false,
         }
     }
     /// Whether the URIs in Markdown code spans and blocks are listed, as
@@ -61,6 +65,17 @@ impl LinkExtractorBuilder {
         self.finder = Some(finder);
         self
     }
+    /// Whether a link's target is the URL Standard's parse of the link
+    /// against its base ([`url_standard_target`](super::url_standard_target):
+    /// what a browser fetches) rather than its RFC 3986 resolution; a link
+    /// the URL Standard rejects gets [`LinkErrorKind::UrlStandard`](super::LinkErrorKind::UrlStandard).
+    /// Root-relative links do not go under a page's root in this mode.
+    /// Default: no.
+    #[cfg(feature = "url-standard")]
+    pub fn url_standard(&mut self, yes: bool) -> &mut Self {
+        self.url_standard = yes;
+        self
+    }
     /// The extractor.
     pub fn build(&self) -> LinkExtractor {
         LinkExtractor {
@@ -68,6 +83,8 @@ impl LinkExtractorBuilder {
             include_text: self.include_text,
             gfm: self.gfm,
             finder: self.finder.clone().unwrap_or_default(),
+            #[cfg(feature = "url-standard")]
+            url_standard: self.url_standard,
         }
     }
 }
@@ -84,6 +101,8 @@ pub struct LinkExtractor {
     pub(super) include_text: bool,
     pub(super) gfm: bool,
     pub(super) finder: Finder,
+    #[cfg(feature = "url-standard")]
+    pub(super) url_standard: bool,
 }
 
 impl Default for LinkExtractor {
@@ -100,6 +119,15 @@ impl LinkExtractor {
     /// A builder.
     pub fn builder() -> LinkExtractorBuilder {
         LinkExtractorBuilder::new()
+    }
+
+    /// Whether targets are the URL Standard's
+    /// ([`LinkExtractorBuilder::url_standard`]).
+    fn url_standard(&self) -> bool {
+        #[cfg(feature = "url-standard")]
+        return self.url_standard;
+        #[cfg(not(feature = "url-standard"))]
+        false
     }
 
     /// The links of `page`, in document order.
@@ -212,6 +240,10 @@ impl LinkExtractor {
             let link = r.link.as_deref().unwrap_or(&raw);
             target.clear();
             let (resolved, error) = match resolver {
+                _ if self.url_standard() => {
+                    let base = if is_base { &page_base } else { &base };
+                    url_standard_into(base.as_ref(), link, &mut target)
+                }
                 None => (false, repair_error(link)),
                 Some(b) => match b.resolve_into(link, &mut target) {
                     Ok(()) => (true, None),
@@ -231,6 +263,33 @@ impl LinkExtractor {
             });
         }
     }
+}
+
+/// The URL Standard's target of `link` against `base`, appended to
+/// `target`: whether there is one, else the error.
+#[cfg(feature = "url-standard")]
+fn url_standard_into(
+    base: Option<&target::Base>,
+    link: &str,
+    target: &mut String,
+) -> (bool, Option<LinkError>) {
+    match super::url_standard_target(link, base.map(target::Base::as_str)) {
+        Ok(t) => {
+            target.push_str(&t);
+            (true, None)
+        }
+        Err(e) => (false, Some(LinkError::url_standard(e))),
+    }
+}
+
+/// Never called: without the feature no extractor is in the mode.
+#[cfg(not(feature = "url-standard"))]
+fn url_standard_into(
+    _: Option<&target::Base>,
+    _: &str,
+    _: &mut String,
+) -> (bool, Option<LinkError>) {
+    (false, None)
 }
 
 /// How many links ahead [`LinkExtractor::visit`] asks for a link's text:

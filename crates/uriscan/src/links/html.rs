@@ -19,7 +19,7 @@
 
 use crate::Span;
 
-use super::tokenizer::{StartTag, TagSink, Wanted};
+use super::tokenizer::{Content, StartTag, TagSink, Wanted};
 use super::{Extra, HtmlAttr, RawLink, Role, text_of};
 
 /// The bytes of each `<style>` element or `style` attribute scanned for
@@ -180,6 +180,22 @@ fn link_element(element: &[u8]) -> bool {
             | b"th"
             | b"html"
             | b"head"
+    )
+}
+
+/// Whether a start tag named `name` in foreign content is HTML's all the
+/// same (it breaks out of foreign content, HTML standard 13.2.6.5): of
+/// the elements with links, these.
+fn breaks_out(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"blockquote"
+            | b"body"
+            | b"embed"
+            | b"head"
+            | b"img"
+            | b"meta"
+            | b"table"
     )
 }
 
@@ -681,6 +697,15 @@ impl<'a> HtmlLinks<'a> {
 impl TagSink for HtmlLinks<'_> {
     fn start_tag(&mut self, tag: &StartTag) {
         let is_meta = tag.name == b"meta";
+        // An `image` start tag in HTML content is made an `img` by the
+        // tree builder (HTML standard 13.2.6.4.7).
+        let name: &[u8] = match (&tag.name[..], tag.content) {
+            (b"image", Content::Html) => b"img",
+            (name, _) => name,
+        };
+        // Inside `math`, `a` and the rest are MathML's elements, not HTML
+        // links; the tags that break out of foreign content are HTML's.
+        let mathml = tag.content == Content::Math && !breaks_out(name);
         // `rel` and `hreflang` qualify the links of the elements that
         // define them (HTML standard 4.6.7): read once a tag, and only on
         // those elements, as every start tag passes here.
@@ -716,8 +741,10 @@ impl TagSink for HtmlLinks<'_> {
                 } else {
                     meta_url(tag).map(|m| (m, Value::Url))
                 }
+            } else if mathml && a.name != b"style" {
+                None
             } else {
-                link_attr(&tag.name, &a.name)
+                link_attr(name, &a.name)
             };
             let Some((attr, kind)) = found else { continue };
             self.pieces.clear();

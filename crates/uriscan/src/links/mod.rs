@@ -93,6 +93,8 @@ mod scratch;
 mod shortcut;
 mod target;
 mod tokenizer;
+#[cfg(feature = "url-standard")]
+mod url_standard;
 
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
@@ -104,6 +106,8 @@ pub use target::{
 };
 #[cfg(feature = "check")]
 pub(crate) use target::{file_path_bytes, path_from_bytes};
+#[cfg(feature = "url-standard")]
+pub use url_standard::{UrlStandardError, url_standard_target};
 
 use link::{Extra, Place};
 use raw_link::{RawLink, text_of};

@@ -151,6 +151,7 @@ impl<S: TagSink> Emitter for TagEmitter<'_, S> {
             Current::Start => {
                 self.last_start.clear();
                 self.last_start.extend_from_slice(&self.tag.name);
+                self.tag.content = self.tree.content();
                 self.sink.start_tag(&self.tag);
                 let closed = self.self_closing;
                 Some(match self.tree.start_tag(&self.tag.name, closed)? {

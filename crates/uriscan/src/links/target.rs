@@ -34,6 +34,11 @@ pub enum LinkErrorKind {
     /// URI, so a relative link cannot be resolved: see
     /// [`LinkError::base`].
     InvalidBase,
+    /// In the URL Standard mode
+    /// ([`LinkExtractorBuilder::url_standard`](super::LinkExtractorBuilder::url_standard)),
+    /// the URL Standard gives no URL for the link against its base.
+    #[cfg(feature = "url-standard")]
+    UrlStandard(super::UrlStandardError),
 }
 
 impl LinkError {
@@ -49,6 +54,11 @@ impl LinkError {
     pub(crate) fn invalid(error: ParseError) -> LinkError {
         LinkError { kind: LinkErrorKind::Invalid(error), base: None }
     }
+    /// The URL Standard gives no URL for the link.
+    #[cfg(feature = "url-standard")]
+    pub(crate) fn url_standard(error: super::UrlStandardError) -> LinkError {
+        LinkError { kind: LinkErrorKind::UrlStandard(error), base: None }
+    }
     /// The base a relative link needs, `base`, is no URI.
     fn invalid_base(base: &str) -> LinkError {
         LinkError { kind: LinkErrorKind::InvalidBase, base: Some(base.into()) }
@@ -61,6 +71,10 @@ impl fmt::Display for LinkError {
             LinkErrorKind::Invalid(e) => write!(f, "not a URI reference: {e}"),
             LinkErrorKind::InvalidBase => {
                 write!(f, "invalid base URI {:?}", self.base().unwrap_or(""))
+            }
+            #[cfg(feature = "url-standard")]
+            LinkErrorKind::UrlStandard(e) => {
+                write!(f, "not a URL by the URL Standard: {e}")
             }
         }
     }
@@ -210,6 +224,14 @@ impl Base {
             if r.ends_with('/') { r.to_owned() } else { format!("{r}/") }
         });
         Some(Base { uri, root })
+    }
+
+    /// The base as given, a URI or not.
+    #[cfg(feature = "url-standard")]
+    pub(crate) fn as_str(&self) -> &str {
+        match &self.uri {
+            Ok(u) | Err(u) => u,
+        }
     }
 
     /// The base parsed, to resolve a document's links without parsing it

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::io;
 
+use super::source::OffsetKind;
+
 /// What was wrong with a record.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -86,15 +88,21 @@ impl fmt::Display for LengthProblem {
 #[derive(Debug)]
 pub struct WarcError {
     pub(super) offset: u64,
+    pub(super) offset_kind: OffsetKind,
     pub(super) kind: WarcErrorKind,
 }
 
 impl WarcError {
-    /// The offset of the damaged record (of its gzip member in a
-    /// compressed file), as [`Record::offset`](super::Record::offset).
+    /// The offset of the damaged record, as
+    /// [`Record::offset`](super::Record::offset).
     pub fn offset(&self) -> u64 {
         self.offset
     }
+    /// What [`WarcError::offset`] counts.
+    pub fn offset_kind(&self) -> OffsetKind {
+        self.offset_kind
+    }
+
     /// What was wrong.
     pub fn kind(&self) -> &WarcErrorKind {
         &self.kind
@@ -103,7 +111,11 @@ impl WarcError {
 
 impl fmt::Display for WarcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "record at offset {}: ", self.offset)?;
+        write!(f, "record at offset {}", self.offset)?;
+        if self.offset_kind == OffsetKind::Decompressed {
+            f.write_str(" of the decompressed stream")?;
+        }
+        f.write_str(": ")?;
         match &self.kind {
             WarcErrorKind::NotWarc => f.write_str("no WARC/1.x version line"),
             WarcErrorKind::BadHeader(m) => write!(f, "bad header: {m}"),
@@ -125,7 +137,10 @@ mod tests {
 
     #[test]
     fn messages_for_people() {
-        let e = |kind| WarcError { offset: 5, kind }.to_string();
+        let e = |kind| {
+            WarcError { offset: 5, offset_kind: OffsetKind::File, kind }
+                .to_string()
+        };
         assert_eq!(
             e(WarcErrorKind::BadHeader(HeaderProblem::TooLong {
                 limit: 256 << 10

@@ -9,6 +9,7 @@ use crate::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
 use super::error::WarcError;
 use super::http::HttpResponse;
 use super::record::{Record, RecordType, WarcReader};
+use super::source::OffsetKind;
 use super::warnings::RecordWarning;
 
 /// The format a payload is read as: HTML for `text/html` and
@@ -273,6 +274,7 @@ pub struct WarcLink {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    offset_kind: OffsetKind,
     warnings: Arc<[RecordWarning]>,
     link: Link,
 }
@@ -289,6 +291,10 @@ impl WarcLink {
     /// The record's offset ([`Record::offset`]).
     pub fn record_offset(&self) -> u64 {
         self.record_offset
+    }
+    /// What [`WarcLink::record_offset`] counts ([`Record::offset_kind`]).
+    pub fn offset_kind(&self) -> OffsetKind {
+        self.offset_kind
     }
     /// The record's warnings ([`Record::warnings`]): what was odd in it
     /// but read all the same.
@@ -339,6 +345,7 @@ pub struct WarcLinks<'e, R> {
     page: Arc<str>,
     record_id: Arc<str>,
     record_offset: u64,
+    offset_kind: OffsetKind,
     warnings: Arc<[RecordWarning]>,
 }
 
@@ -352,6 +359,7 @@ impl<'e, R: std::io::Read> WarcLinks<'e, R> {
             page: Arc::from(""),
             record_id: Arc::from(""),
             record_offset: 0,
+            offset_kind: OffsetKind::File,
             warnings: Arc::from([]),
         }
     }
@@ -366,6 +374,7 @@ impl<R: std::io::Read> Iterator for WarcLinks<'_, R> {
                     page: self.page.clone(),
                     record_id: self.record_id.clone(),
                     record_offset: self.record_offset,
+                    offset_kind: self.offset_kind,
                     warnings: self.warnings.clone(),
                     link,
                 }));
@@ -378,6 +387,7 @@ impl<R: std::io::Read> Iterator for WarcLinks<'_, R> {
             self.page = Arc::from(record.target_uri().unwrap_or(""));
             self.record_id = Arc::from(record.record_id().unwrap_or(""));
             self.record_offset = record.offset();
+            self.offset_kind = record.offset_kind();
             self.warnings = Arc::from(record.warnings());
         }
     }

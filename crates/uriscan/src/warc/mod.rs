@@ -35,12 +35,15 @@
 //! 0.4) read one record at a time with a gzip decoder per record and stop
 //! at the first damaged record; none tracks member offsets.
 
+use std::io::{self, Read};
+
 mod error;
 mod gzip;
 mod http;
 mod links;
 mod record;
 mod source;
+mod tally;
 mod warnings;
 
 pub use error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
@@ -49,6 +52,8 @@ pub use links::{
     WarcLink, WarcLinks, for_each_record_link, payload_format, record_links,
 };
 pub use record::{DEFAULT_MAX_BLOCK, Record, RecordType, WarcReader};
+pub use source::OffsetKind;
+pub use tally::{ReadMessage, ReadTally, RunSummary};
 pub use warnings::RecordWarning;
 
 /// Whether a file name says WARC, WET or ARC: `.warc`, `.wet`, `.arc`,
@@ -74,6 +79,55 @@ pub fn is_warc_name(path: &std::path::Path) -> bool {
 /// record, `WARC/1.`, or an ARC file, `filedesc://`.
 pub fn has_warc_magic(bytes: &[u8]) -> bool {
     bytes.starts_with(b"WARC/1.") || bytes.starts_with(b"filedesc://")
+}
+
+/// Whether a file that starts with `head` is a web archive, by its
+/// content: plain, or gzip (by its magic) whose first bytes decompress
+/// to `WARC/1.` or `filedesc://`. A few hundred bytes of `head` are
+/// enough.
+///
+/// ```
+/// use std::io::Write;
+/// use uriscan::warc::is_archive;
+/// let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+/// gz.write_all(b"filedesc://x.arc 0.0.0.0 20000101000000 text/plain 3\n")?;
+/// assert!(is_archive(&gz.finish()?));
+/// assert!(is_archive(b"WARC/1.1\r\n"));
+/// assert!(!is_archive(b"<html>"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn is_archive(head: &[u8]) -> bool {
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return has_warc_magic(head);
+    }
+    let mut first = [0; 16];
+    let mut decoder = flate2::bufread::GzDecoder::new(head);
+    let mut n = 0;
+    while n < first.len() {
+        match decoder.read(&mut first[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    has_warc_magic(&first[..n])
+}
+
+/// The reader of a file opened after [`open_archive`] looked at it.
+pub type ArchiveFile = io::Chain<io::Cursor<Vec<u8>>, std::fs::File>;
+
+/// Opens the file at `path` and, when its content says it is a web
+/// archive ([`is_archive`]: plain or gzip, whatever its name), a reader of
+/// its records; `None` for any other file.
+pub fn open_archive(
+    path: &std::path::Path,
+) -> io::Result<Option<WarcReader<ArchiveFile>>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut head = Vec::with_capacity(512);
+    (&mut file).take(512).read_to_end(&mut head)?;
+    if !is_archive(&head) {
+        return Ok(None);
+    }
+    Ok(Some(WarcReader::new(io::Cursor::new(head).chain(file))))
 }
 
 #[cfg(test)]

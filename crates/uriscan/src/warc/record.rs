@@ -7,7 +7,7 @@ use std::io::{self, BufReader, Read};
 
 use super::error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 use super::http::HttpResponse;
-use super::source::{self, Source};
+use super::source::{self, OffsetKind, Source};
 use super::warnings::RecordWarning;
 
 /// The bytes read ahead to tell gzip from plain.
@@ -86,6 +86,7 @@ type Field = (Box<str>, Box<str>);
 #[derive(Clone, Debug)]
 pub struct Record {
     offset: u64,
+    offset_kind: OffsetKind,
     version: Box<str>,
     headers: Vec<Field>,
     record_type: RecordType,
@@ -97,13 +98,19 @@ pub struct Record {
 }
 
 impl Record {
-    /// Where the record starts in the file: the offset of its gzip member
-    /// in a compressed file (what a CDX index gives, to seek to and
-    /// decompress from; in a file compressed as one stream, every record
-    /// has the stream's offset, 0), the offset of its `WARC/1.` line in a
-    /// plain file.
+    /// Where the record starts, as [`Record::offset_kind`] says: the
+    /// offset of its `WARC/1.` line in a plain file; in a compressed file,
+    /// the offset of the gzip member it starts (what a CDX index gives, to
+    /// seek to and decompress from), or, for a record that starts inside a
+    /// member (a file compressed as one stream), its offset in the
+    /// decompressed stream (the first record of such a file starts its
+    /// member, at 0 either way).
     pub fn offset(&self) -> u64 {
         self.offset
+    }
+    /// What [`Record::offset`] counts.
+    pub fn offset_kind(&self) -> OffsetKind {
+        self.offset_kind
     }
     /// The version line's version, `1.0` or `1.1`.
     pub fn version(&self) -> &str {
@@ -250,6 +257,22 @@ enum Format {
     Arc(u8),
 }
 
+/// Where a record starts: its offset and what it counts, and the offset
+/// of its gzip member (of itself in a plain file), which resynchronizing
+/// compares.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    member: u64,
+    offset: u64,
+    kind: OffsetKind,
+}
+
+impl Start {
+    fn error(&self, kind: WarcErrorKind) -> WarcError {
+        WarcError { offset: self.offset, offset_kind: self.kind, kind }
+    }
+}
+
 /// The start of an ARC file: its file description record.
 const ARC_MAGIC: &[u8] = b"filedesc://";
 
@@ -302,8 +325,8 @@ impl<R: Read> WarcReader<R> {
         if self.done {
             return None;
         }
-        let mut offset = self.src.offset();
-        match self.read_record(&mut offset) {
+        let mut start = self.start();
+        match self.read_record(&mut start) {
             Ok(Some(r)) => Some(Ok(r)),
             Ok(None) => {
                 self.done = true;
@@ -315,20 +338,26 @@ impl<R: Read> WarcReader<R> {
                         // An error of the file, not of the data in it.
                         self.done = true;
                         let kind = WarcErrorKind::Io(e);
-                        return Some(Err(WarcError { offset, kind }));
+                        return Some(Err(start.error(kind)));
                     }
                     k => k,
                 };
                 // A read error while resynchronizing ends the reading: the
                 // record's own damage is what is reported.
                 if resync == Resync::Stop
-                    || self.resync(resync, offset).is_err()
+                    || self.resync(resync, start.member).is_err()
                 {
                     self.done = true;
                 }
-                Some(Err(WarcError { offset, kind }))
+                Some(Err(start.error(kind)))
             }
         }
+    }
+
+    /// Where the next record starts.
+    fn start(&self) -> Start {
+        let (offset, kind) = self.src.record_offset();
+        Start { member: self.src.offset(), offset, kind }
     }
 
     /// Moves to the next record after a damaged one, at `damaged`.
@@ -357,7 +386,8 @@ impl<R: Read> WarcReader<R> {
         self.src.skip_to_next_member()?;
         if self.src.is_gzip() && offset != damaged && is_data_error(&e) {
             let kind = WarcErrorKind::BadGzip(e);
-            self.pending = Some(WarcError { offset, kind });
+            let offset_kind = OffsetKind::GzipMember;
+            self.pending = Some(WarcError { offset, offset_kind, kind });
         }
         Ok(())
     }
@@ -447,11 +477,11 @@ impl<R: Read> WarcReader<R> {
 
     fn read_record(
         &mut self,
-        offset: &mut u64,
+        start: &mut Start,
     ) -> Result<Option<Record>, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
         let more = self.skip_blank();
-        *offset = self.src.offset();
+        *start = self.start();
         if !more.map_err(gz)? {
             return Ok(None);
         }
@@ -463,7 +493,7 @@ impl<R: Read> WarcReader<R> {
             };
         }
         if let Format::Arc(version) = self.format {
-            return self.read_arc_record(*offset, version).map(Some);
+            return self.read_arc_record(start, version).map(Some);
         }
         let mut warnings = vec![];
         if self.read_header()? {
@@ -486,7 +516,8 @@ impl<R: Read> WarcReader<R> {
         };
         warnings.extend(warning);
         Ok(Some(Record {
-            offset: *offset,
+            offset: start.offset,
+            offset_kind: start.kind,
             version,
             headers,
             record_type,
@@ -508,7 +539,7 @@ impl<R: Read> WarcReader<R> {
     /// capture: `<urn:arc:{date}/{url}>`.
     fn read_arc_record(
         &mut self,
-        offset: u64,
+        start: &Start,
         version: u8,
     ) -> Result<Record, (WarcErrorKind, Resync)> {
         let gz = |e: io::Error| (WarcErrorKind::BadGzip(e), Resync::Member);
@@ -571,7 +602,8 @@ impl<R: Read> WarcReader<R> {
             field("Content-Length", length.to_string()),
         ];
         Ok(Record {
-            offset,
+            offset: start.offset,
+            offset_kind: start.kind,
             version: Box::from(""),
             headers,
             record_type,

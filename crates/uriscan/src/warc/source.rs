@@ -196,6 +196,36 @@ pub(super) struct Source<R> {
     base: u64,
     /// The current member (or the plain file) has no more bytes.
     member_done: bool,
+    /// Gzip: the decompressed bytes produced so far, by every member.
+    produced: u64,
+    /// Gzip: `produced` when the current member started.
+    member_out_start: u64,
+}
+
+/// What a record's offset counts: see [`Record::offset`](super::Record::offset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OffsetKind {
+    /// The offset of the record's first byte in a plain file.
+    File,
+    /// The offset of the gzip member the record starts (a record per
+    /// member, as a CDX index gives it).
+    GzipMember,
+    /// The offset of the record's first byte in the decompressed stream
+    /// (what `zcat` writes), for a record that starts inside a gzip
+    /// member: a file compressed as one stream.
+    Decompressed,
+}
+
+impl OffsetKind {
+    /// A short name for machines: `file`, `gzip-member`, `decompressed`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            OffsetKind::File => "file",
+            OffsetKind::GzipMember => "gzip-member",
+            OffsetKind::Decompressed => "decompressed",
+        }
+    }
 }
 
 impl<R: BufRead> Source<R> {
@@ -214,6 +244,8 @@ impl<R: BufRead> Source<R> {
             end: 0,
             base: 0,
             member_done: false,
+            produced: 0,
+            member_out_start: 0,
         }
     }
 
@@ -227,6 +259,23 @@ impl<R: BufRead> Source<R> {
         match self.kind {
             Kind::Gzip(_) => self.base,
             Kind::Plain(_) => self.base + self.start as u64,
+        }
+    }
+
+    /// Where the next byte's record starts, and what that offset counts:
+    /// the byte's own offset in a plain file; in a gzip file, the current
+    /// member's when the byte is the member's first, else the byte's offset
+    /// in the decompressed stream.
+    pub(super) fn record_offset(&self) -> (u64, OffsetKind) {
+        match self.kind {
+            Kind::Plain(_) => (self.offset(), OffsetKind::File),
+            Kind::Gzip(_) => {
+                let out = self.produced - (self.end - self.start) as u64;
+                match out == self.member_out_start {
+                    true => (self.base, OffsetKind::GzipMember),
+                    false => (out, OffsetKind::Decompressed),
+                }
+            }
         }
     }
 
@@ -253,7 +302,10 @@ impl<R: BufRead> Source<R> {
             };
             match got {
                 Ok(0) => self.member_done = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    self.end += n;
+                    self.produced += n as u64;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.member_done = true;
@@ -326,6 +378,7 @@ impl<R: BufRead> Source<R> {
         }
         d.restart();
         self.member_done = false;
+        self.member_out_start = self.produced;
         Ok(true)
     }
 

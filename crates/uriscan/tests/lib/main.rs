@@ -16,6 +16,8 @@ mod scan_props;
 mod syntax_normalize;
 mod syntax_parse;
 mod syntax_resolve;
+#[cfg(feature = "url-standard")]
+mod url_standard;
 #[cfg(feature = "warc")]
 mod warc_arc;
 #[cfg(feature = "warc")]

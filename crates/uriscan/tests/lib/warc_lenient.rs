@@ -297,3 +297,74 @@ fn records_in_lf_alone() {
         assert_eq!(got[1], ok(2, &[]));
     }
 }
+
+/// A file compressed as one gzip stream: each record after the first
+/// starts inside the member, and its offset is its offset in the
+/// decompressed stream; a record per member keeps the member's offset.
+#[test]
+fn whole_file_gzip_offsets_count_the_decompressed_stream() {
+    use uriscan::warc::OffsetKind;
+    let page = http(&["Content-Type: text/html"], "\r\n", PAGE);
+    let recs: Vec<_> =
+        (0..3).map(|i| record(i, &page, "\r\n", 0, b"\r\n\r\n")).collect();
+    let starts: Vec<u64> = recs
+        .iter()
+        .scan(0, |at, r| {
+            let start = *at;
+            *at += r.len() as u64;
+            Some(start)
+        })
+        .collect();
+    let whole = gz(&recs.concat());
+    let got: Vec<_> = WarcReader::new(&whole[..])
+        .map(|r| r.map(|r| (r.offset(), r.offset_kind())).unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (0, OffsetKind::GzipMember),
+            (starts[1], OffsetKind::Decompressed),
+            (starts[2], OffsetKind::Decompressed),
+        ]
+    );
+    let members: Vec<u8> = recs.iter().flat_map(|r| gz(r)).collect();
+    let kinds: Vec<_> = WarcReader::new(&members[..])
+        .map(|r| r.unwrap().offset_kind())
+        .collect();
+    assert_eq!(kinds, [OffsetKind::GzipMember; 3]);
+    let plain = recs.concat();
+    let got: Vec<_> = WarcReader::new(&plain[..])
+        .map(|r| r.map(|r| (r.offset(), r.offset_kind())).unwrap())
+        .collect();
+    assert_eq!(got[2], (starts[2], OffsetKind::File));
+}
+
+/// Garbage with a `WARC/1.` line on every line gives a few errors, then
+/// one summary; a good record between runs ends a run.
+#[test]
+fn a_run_of_errors_is_summarised() {
+    use uriscan::warc::ReadTally;
+    let page = http(&["Content-Type: text/html"], "\r\n", PAGE);
+    let good = record(1, &page, "\r\n", 0, b"\r\n\r\n");
+    let garbage = b"WARC/1.0\r\nx: y\r\n".repeat(50);
+    let file = [&garbage[..], &good, &garbage, &good].concat();
+    let mut tally = ReadTally::new();
+    let mut lines = vec![];
+    for item in WarcReader::new(&file[..]) {
+        match item {
+            Ok(r) => tally.record(&r, |m| lines.push(m.to_string())),
+            Err(e) => tally.error(&e, |m| lines.push(m.to_string())),
+        }
+    }
+    tally.finish(|m| lines.push(m.to_string()));
+    assert_eq!(tally.records(), 2);
+    assert_eq!(tally.with_warnings(), 0);
+    assert_eq!(tally.damaged(), 100);
+    assert_eq!(lines.len(), 8, "{lines:#?}");
+    assert!(lines[0].starts_with("record at offset 0: bad header"));
+    let second_run = (garbage.len() * 2 + good.len() - 16) as u64;
+    assert_eq!(
+        lines[7],
+        format!("…and 47 more like it up to offset {second_run}")
+    );
+}

@@ -59,3 +59,20 @@ macro_rules! finding {
 finding!(read_size_1, "warc-read-size-1");
 finding!(read_size_2, "warc-read-size-2");
 finding!(read_size_3, "warc-read-size-3");
+
+/// The `warc` fuzz target's seeds (ARC v1 and v2, plain, gzip per record
+/// and as one stream; WARC records with the lenient paths) read the same
+/// at every read size, and each gives records.
+#[test]
+fn fuzz_seeds_read_alike_at_any_read_size() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds/warc");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        check(&data);
+        let records = WarcReader::new(&data[1..]).flatten().count();
+        assert!(records >= 2, "{records} records");
+        seen += 1;
+    }
+    assert_eq!(seen, 16);
+}

@@ -29,7 +29,7 @@ use crate::Span;
 pub(crate) use decode::decode;
 #[cfg(any(test, feature = "internals"))]
 pub(crate) use sink::Attr;
-pub(crate) use sink::{StartTag, TagSink, TextState, Tree, Wanted};
+pub(crate) use sink::{Content, StartTag, TagSink, TextState, Tree, Wanted};
 
 /// Whitespace inside a tag: the standard's four, and the carriage return,
 /// which the input stream's preprocessing turns into a line feed.
@@ -273,6 +273,7 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
             return Next::Eof;
         };
         self.mark = end;
+        self.tag.content = self.tree.content();
         self.sink.start_tag(&self.tag);
         match self.tree.start_tag(&self.tag.name, self_closing) {
             None => Next::Data(end),

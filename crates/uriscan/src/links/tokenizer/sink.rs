@@ -45,6 +45,9 @@ pub(crate) struct StartTag {
     pub name: Vec<u8>,
     /// The offset of its `<`.
     pub start: usize,
+    /// Where the tag stands, as [`Tree`] knows it: in HTML, or inside
+    /// `svg` or `math`.
+    pub content: Content,
     /// The attributes: the first `len` are this tag's, the rest buffers
     /// kept for the next tags.
     attrs: Vec<Attr>,
@@ -213,6 +216,22 @@ pub(crate) fn next_state(tag: &[u8]) -> Option<TextState> {
     })
 }
 
+/// Where a start tag stands: what decides whether an element of a name is
+/// HTML's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Content {
+    /// HTML content.
+    #[default]
+    Html,
+    /// Inside `svg` (and not in a `math` inside it).
+    Svg,
+    /// Inside `math`: its `a` is MathML's, no HTML link. (The tree's
+    /// integration points, `mtext` and the rest, and the tags that break
+    /// out of foreign content, are not followed: the approximation of
+    /// [`Tree`].)
+    Math,
+}
+
 /// What tree construction would know that a tokenizer needs, approximated
 /// from the tags alone, and where text goes: shared by both tokenizers so
 /// that they differ only in how they read.
@@ -226,6 +245,9 @@ pub(crate) struct Tree {
     /// Depth inside `svg` and `math`, where no tag switches state, and
     /// `<![CDATA[` opens a CDATA section.
     pub foreign: u32,
+    /// Of which `math`, innermost last (`true`) or `svg` (`false`), for
+    /// [`Tree::content`]: a few levels, as pages nest them.
+    math: Vec<bool>,
     /// Text read now is text a reader sees (not script or style).
     text_state: bool,
     /// Inside a `<style>` element whose text the sink wants.
@@ -238,8 +260,18 @@ impl Tree {
             switch_states,
             wants_style,
             foreign: 0,
+            math: vec![],
             text_state: true,
             in_style: false,
+        }
+    }
+
+    /// Where the next start tag stands.
+    pub(crate) fn content(&self) -> Content {
+        match self.math.last() {
+            None => Content::Html,
+            Some(true) => Content::Math,
+            Some(false) => Content::Svg,
         }
     }
 
@@ -253,6 +285,9 @@ impl Tree {
     ) -> Option<TextState> {
         if (name == b"svg" || name == b"math") && !self_closing {
             self.foreign += 1;
+            if self.math.len() < 64 {
+                self.math.push(name == b"math");
+            }
         }
         if !self.switch_states || self.foreign > 0 {
             return None;
@@ -270,6 +305,9 @@ impl Tree {
     pub(crate) fn end_tag(&mut self, name: &[u8]) {
         if (name == b"svg" || name == b"math") && self.foreign > 0 {
             self.foreign -= 1;
+            if self.math.len() > self.foreign as usize {
+                self.math.pop();
+            }
         }
         self.text_state = true;
         self.in_style = false;
