@@ -73,11 +73,12 @@ fn each_distinct_uri_is_requested_once() {
         assert_eq!(r["chain"].as_array().unwrap().len(), 4);
         assert_eq!(r["final_uri"], s.url("/ok"));
     }
-    // One request for /ok, from 12 links (and a redirect chain).
+    // One request for /ok, from 12 links (and a redirect chain); the
+    // 404 of HEAD confirmed by one GET.
     assert_eq!(s.count_any("/ok"), 1);
-    assert_eq!(s.count_any("/404"), 1);
+    assert_eq!((s.count("HEAD", "/404"), s.count("GET", "/404")), (1, 1));
     assert_eq!(s.count_any("/r301"), 1);
-    assert_eq!(s.total(), 6);
+    assert_eq!(s.total(), 7);
     // Credentials neither sent nor printed.
     assert_eq!(s.headers("authorization"), []);
     assert!(!out.contains("pw@"), "{out}");
@@ -97,12 +98,12 @@ fn a_cached_success_is_not_requested_again() {
     let (_, code) = check(d, &["--allow-private", "--cache", "."]);
     assert_eq!(code, 1);
     assert!(d.join(".uriscan-cache").is_file());
-    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 1));
+    assert_eq!((s.count_any("/ok"), s.count("GET", "/404")), (1, 1));
     // Again: the success comes from the cache, the failure is checked
     // again.
     let (out, code) = check(d, &["--allow-private", "--cache", "--json", "."]);
     assert_eq!(code, 1);
-    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 2));
+    assert_eq!((s.count_any("/ok"), s.count("GET", "/404")), (1, 2));
     let rows = json_rows(&out);
     let ok = rows.iter().find(|r| r["link"] == s.url("/ok")).unwrap();
     assert_eq!(
@@ -260,6 +261,10 @@ fn bad_options_are_usage_errors() {
         &["--header", "no colon"][..],
         &["--accept", "abc"],
         &["--timeout", "soon"],
+        &["--timeout", "0"],
+        &["--timeout", "2d"],
+        &["--retry-wait", "200000000000000d"],
+        &["--max-retry-wait", "25h"],
     ] {
         let (_, code) = check(dir.path(), args);
         assert_eq!(code, 2, "{args:?}");
