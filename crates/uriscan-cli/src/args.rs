@@ -618,6 +618,16 @@ pub struct RemoteArgs {
         help_heading = "Remote"
     )]
     pub max_retry_wait: Option<Duration>,
+    /// With --remote-fragments, the bytes of a page read for its ids
+    /// (bytes, or with a K, M or G suffix); a fragment not found in them
+    /// is reported not checked, not broken. [default: 16M]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_max_body,
+        help_heading = "Remote"
+    )]
+    pub max_body: Option<usize>,
     /// Keep results in a cache file (`.uriscan-cache` under --root, else
     /// under the first PATH) and skip the URIs that were fine within
     /// --max-cache-age. Failures are always checked again.
@@ -704,6 +714,25 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         u => return Err(format!("'{u}' is not a unit: ms, s, m, h, d or w")),
     };
     Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+}
+
+#[cfg(feature = "remote")]
+/// `16M`: bytes, or K, M or G (powers of 1024), more than 0.
+pub fn parse_max_body(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, shift) =
+        match t.bytes().last().map(|b| b.to_ascii_lowercase()) {
+            Some(b'k') => (&t[..t.len() - 1], 10),
+            Some(b'm') => (&t[..t.len() - 1], 20),
+            Some(b'g') => (&t[..t.len() - 1], 30),
+            _ => (t, 0),
+        };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("'{s}' is not a size (like 16M, 512K)"))
 }
 
 #[cfg(feature = "remote")]
@@ -844,6 +873,11 @@ mod tests {
         assert!(parse_timeout("0ms").is_err());
         assert_eq!(parse_timeout("1ms"), Ok(Duration::from_millis(1)));
         assert!(parse_timeout("2d").is_err());
+        assert_eq!(parse_max_body("16M"), Ok(16 << 20));
+        assert_eq!(parse_max_body("512k"), Ok(512 << 10));
+        assert_eq!(parse_max_body("100"), Ok(100));
+        assert!(parse_max_body("0").is_err());
+        assert!(parse_max_body("lots").is_err());
     }
 
     #[test]

@@ -371,3 +371,30 @@ fn an_address_refused_after_the_lookup_is_no_request() {
     }
     assert_eq!(host.connections.load(Ordering::SeqCst), 0);
 }
+
+#[test]
+fn a_fragment_past_the_body_limit_is_not_checked_not_broken() {
+    fn answer(_: &str, _: &str) -> Resp {
+        let mut page = String::from("<!doctype html><p id=start>");
+        page.push_str(&"<p>filler</p>".repeat(400));
+        page.push_str("<p id=end>the end</p>");
+        let mut r = Response::new(Full::new(Bytes::from(page)).boxed());
+        r.headers_mut().insert("content-type", "text/html".parse().unwrap());
+        r
+    }
+    let host = Host::start(Some(answer));
+    let mut b = fast();
+    b.fragments(true).max_body(1024);
+    let wanted = ["start", "end"].map(String::from).to_vec();
+    let target = RemoteTarget { uri: host.url("/long"), fragments: wanted };
+    let (r, _) = run_within(&b, vec![target], Duration::from_secs(5));
+    assert_eq!(r[0].status(), RemoteStatus::Ok);
+    assert_eq!(r[0].missing_fragments(), [] as [String; 0]);
+    assert_eq!(
+        r[0].reason(),
+        Some(
+            "not checked: #end past the first 1024 bytes of the page \
+             (--max-body)"
+        )
+    );
+}

@@ -106,6 +106,8 @@ struct Answer {
     ids: Option<Vec<String>>,
     /// The body could not be read whole (fragments wanted).
     body_error: Option<String>,
+    /// The ids are those of the body's first `max_body` bytes only.
+    truncated: bool,
 }
 
 /// Why a request got no answer.
@@ -260,10 +262,24 @@ async fn follow(
         } else {
             (Broken, Some(status_words(a.status)))
         };
-        let missing = match (&a.ids, accepted) {
+        let mut missing = match (&a.ids, accepted) {
             (Some(ids), true) => missing_fragments(ids, fragments),
             _ => vec![],
         };
+        let mut reason = reason;
+        if a.truncated && !missing.is_empty() {
+            // Not found in the part read says nothing of the rest.
+            reason = Some(format!(
+                "not checked: {} past the first {} bytes of the page (--max-body)",
+                missing
+                    .iter()
+                    .map(|f| format!("#{f}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                ctx.opts.max_body
+            ));
+            missing.clear();
+        }
         return End {
             status,
             http: Some(code),
@@ -499,11 +515,14 @@ async fn get(
         return Ok(answer(&resp, None, None));
     }
     let mut body = Vec::new();
+    let mut truncated = false;
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
                 body.extend_from_slice(&c);
                 if body.len() >= ctx.opts.max_body {
+                    truncated = true;
+                    body.truncate(ctx.opts.max_body);
                     break;
                 }
             }
@@ -514,7 +533,9 @@ async fn get(
             }
         }
     }
-    Ok(answer(&resp, Some(html_anchors(&body)), None))
+    let mut a = answer(&resp, Some(html_anchors(&body)), None);
+    a.truncated = truncated;
+    Ok(a)
 }
 
 fn answer(
@@ -531,6 +552,7 @@ fn answer(
             .and_then(|v| parse_retry_after(v, SystemTime::now())),
         ids,
         body_error,
+        truncated: false,
     }
 }
 

@@ -393,6 +393,13 @@ impl RemoteCheckerBuilder {
         self.opts.fragments = yes;
         self
     }
+    /// The bytes of a page read for its ids (16 MiB). A fragment not
+    /// found in them is not reported missing: the result says it was not
+    /// checked.
+    pub fn max_body(&mut self, bytes: usize) -> &mut Self {
+        self.opts.max_body = bytes.max(1);
+        self
+    }
     /// The checker.
     ///
     /// # Errors
