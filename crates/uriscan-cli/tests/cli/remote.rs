@@ -339,3 +339,33 @@ fn json_rows_stream_as_results_come() {
     assert_eq!(rows[1]["link"], s.url("/ok"));
     assert!(rows[2]["time_ms"].as_u64().unwrap() >= 300);
 }
+
+#[test]
+fn a_host_that_fails_fails_the_run_quickly() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut doc = String::new();
+    for i in 0..30 {
+        doc.push_str(&format!("- <http://127.0.0.1:{port}/{i}>\n"));
+        doc.push_str(&format!("- <http://nowhere.invalid/{i}>\n"));
+    }
+    write(d, "doc.md", &doc);
+    let start = std::time::Instant::now();
+    let (out, code) = check(d, &["--allow-private", "doc.md"]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.lines().count(), 60, "{out}");
+    assert_eq!(
+        out.matches(
+            ": nowhere.invalid does not resolve: .invalid is reserved\n"
+        )
+        .count(),
+        30,
+        "{out}"
+    );
+}

@@ -398,3 +398,20 @@ fn a_fragment_past_the_body_limit_is_not_checked_not_broken() {
         )
     );
 }
+
+#[test]
+fn a_tls_failure_is_decided_once_for_the_host() {
+    // https to a server that speaks plain HTTP: the handshake fails.
+    let host = Host::start(Some(|_, _| respond(200)));
+    let mut b = fast();
+    b.host_concurrency(1);
+    let base = format!("https://127.0.0.1:{}", host.port);
+    let (r, took) = run_within(&b, links(&base, 20), Duration::from_secs(5));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    for r in &r {
+        assert_eq!(r.status(), RemoteStatus::Error, "{r:?}");
+    }
+    // One handshake tried, not one per link and retry.
+    assert_eq!(host.connections.load(Ordering::SeqCst), 1);
+    assert_eq!(host.total(), 0);
+}
