@@ -16,10 +16,11 @@
 //! - `schedule` holds the run's and each host's concurrency limits,
 //!   pauses a host that asks for it (`Retry-After`), and gives up a host
 //!   as a whole: a name that does not resolve, a refused connection, a
-//!   TLS failure, 3 failures in a row, or a wait asked for beyond the
-//!   longest allowed. The links to it not yet asked get its verdict at
-//!   once, so a run lasts at most about timeout × (retries + 1) ×
-//!   ceil(links to a host / host concurrency) for its slowest host.
+//!   TLS failure, 3 failures in a row before any answer, or a wait
+//!   asked for beyond the longest allowed. The links to it not yet asked
+//!   get its verdict at once, so a run lasts at most about timeout ×
+//!   (retries + 1) × ceil(links to a host / host concurrency) for its
+//!   slowest host.
 //!
 //! Every target gets a result: a request task that panics gives its
 //! target an `error` naming the panic.
@@ -358,8 +359,8 @@ impl RemoteCheckerBuilder {
         self
     }
     /// Retries after a timeout, a lost connection, 429 or 5xx. A host
-    /// that fails 3 times in a row is given up: its links not yet asked
-    /// are reported at once.
+    /// that fails 3 times in a row, never having answered, is given up:
+    /// its links not yet asked are reported at once.
     pub fn retries(&mut self, n: u32) -> &mut Self {
         self.opts.retries = n;
         self

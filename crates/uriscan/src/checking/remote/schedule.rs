@@ -39,6 +39,10 @@ struct HostState {
     paused_until: Option<Instant>,
     /// Retryable failures in a row.
     failures: u32,
+    /// Whether the host has answered once (any answer not retried, a
+    /// 404 included): a host that answers is never given up as a whole,
+    /// so a few failing pages cannot cost the others their check.
+    answered: bool,
     /// What every link to the host not yet asked is given.
     verdict: Option<HostVerdict>,
 }
@@ -152,9 +156,13 @@ impl Scheduler {
         }
     }
 
-    /// A success: the host's failure count starts again.
+    /// An answer not retried: the host's failure count starts again, and
+    /// the host is not given up for its failures.
     pub(super) fn succeeded(&self, host: &str) {
-        self.host(host).state().failures = 0;
+        let h = self.host(host);
+        let mut st = h.state();
+        st.failures = 0;
+        st.answered = true;
     }
 
     /// A retryable failure (timeout, lost connection, 429, 5xx), with the
@@ -163,7 +171,7 @@ impl Scheduler {
     /// exponential backoff with jitter, at most the longest wait. The host
     /// is paused for the server's wait; it is given up when the server
     /// asks for longer than the longest wait, or after several failures
-    /// in a row.
+    /// in a row when it has never answered.
     pub(super) fn failed(
         &self,
         host: &str,
@@ -183,7 +191,8 @@ impl Scheduler {
                 ),
             };
             st.verdict.get_or_insert(verdict);
-        } else if st.failures >= HOST_FAILURES_BEFORE_GIVING_UP {
+        } else if st.failures >= HOST_FAILURES_BEFORE_GIVING_UP && !st.answered
+        {
             let status = match kind {
                 FailureKind::Timeout => RemoteStatus::Timeout,
                 FailureKind::RateLimited => RemoteStatus::RateLimited,
@@ -265,11 +274,12 @@ mod tests {
         let t = Instant::now();
         assert!(s.acquire("h").await.is_ok());
         assert_eq!(Instant::now(), t);
-        // A success resets the count.
-        s.succeeded("h");
-        s.failed("h", 0, FailureKind::Timeout, None);
-        s.failed("h", 0, FailureKind::Timeout, None);
-        assert!(s.acquire("h").await.is_ok());
+        // A host that has answered once is never given up for failures.
+        s.succeeded("up");
+        for _ in 0..10 {
+            s.failed("up", 0, FailureKind::Other, None);
+        }
+        assert!(s.acquire("up").await.is_ok());
         // The third in a row gives it up; another host goes on.
         s.failed("h", 0, FailureKind::Timeout, None);
         let v = s.acquire("h").await.err().unwrap();
