@@ -16,12 +16,22 @@
 # requests the server counted for one run and requests per second, and the
 # peak RSS (/usr/bin/time -v). See benches/README.md.
 #
+# Then the fault cases, one run each per tool with --timeout 2s, each on a
+# tree of its own: a host that accepts and never answers (200 links), a
+# refused port (200 links), a host answering 503 (40 links), a host asking
+# `Retry-After: 3600` (40 links), and a name that never resolves (200
+# links to `nowhere.invalid`; uriscan never looks `.invalid` up, lychee
+# asks the system resolver, so its run is skipped unless ALLOW_DNS=1).
+# Prints each tool's wall time and peak RSS.
+#
 # Usage: benches/remote.sh
 # Environment:
 #   RUNS=5         timed runs per tool (hyperfine)
 #   URLS=10000 HOSTS=200 DELAY_MS=20 FILES=100 LINKS_PER_URL=3
 #   CONCURRENCY=64 HOST_CONCURRENCY=4 PORT=8613
 #   SKIP_BUILD=1   do not build (uses target/release, or CARGO_TARGET_DIR)
+#   SPEED=0        skip the speed bench; FAULTS=0 skip the fault cases
+#   ALLOW_DNS=1    let lychee look up the `.invalid` name
 # Needs hyperfine and curl; lychee from ~/.cargo/bin or PATH (skipped if
 # absent).
 set -euo pipefail
@@ -95,6 +105,7 @@ fi
 csv=$work/times.csv
 args=()
 for i in "${!names[@]}"; do args+=(-n "${names[$i]}" "${cmds[$i]}"); done
+if [[ ${SPEED:-1} != 0 ]]; then
 hyperfine -N -i --warmup 1 --runs "$runs" --export-csv "$csv" "${args[@]}" >&2 \
   || die "hyperfine failed"
 
@@ -111,3 +122,40 @@ for i in "${!names[@]}"; do
     "$(awk -v m="$med" -v f="$floor" 'BEGIN { print m / f }')" "$reqs" \
     "$(awk -v r="$reqs" -v m="$med" 'BEGIN { print r / m }')" "$rss"
 done
+fi
+
+[[ ${FAULTS:-1} == 0 ]] && exit 0
+
+# One fault case: NAME, the number of links, and the printf format of
+# link i. Each tool runs once, bounded by 15 minutes; prints the wall
+# time, the exit status and the peak RSS.
+fault() {
+  local name=$1 n=$2 fmt=$3 dir=$work/fault-$1
+  mkdir -p "$dir"
+  for ((i = 0; i < n; i++)); do
+    # shellcheck disable=SC2059
+    printf "- [link %d]($fmt)\n" "$i" "$i"
+  done >"$dir/doc.md"
+  local -a tools=(uriscan) runs=(
+    "$uriscan check --remote --allow-private --no-progress --timeout 2s --max-concurrency $conc --host-concurrency $hconc $dir")
+  if [[ -n $lychee && ( $name != invalid || -n ${ALLOW_DNS:-} ) ]]; then
+    tools+=(lychee)
+    runs+=("$lychee --no-progress --timeout 2 --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $dir")
+  fi
+  for i in "${!tools[@]}"; do
+    local report
+    report=$( { /usr/bin/time -v timeout 900 sh -c "${runs[$i]} >/dev/null 2>&1"; } 2>&1 || true)
+    printf '%-12s %-8s %6d links %10s wall %9s KB\n' "$name" "${tools[$i]}" "$n" \
+      "$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' <<<"$report")" \
+      "$(awk -F': ' '/Maximum resident set size/ {print $2}' <<<"$report")"
+  done
+}
+
+echo "fault cases: --timeout 2s, concurrency $conc in all, $hconc per host"
+# A port nobody listens on: the server's, plus one.
+refused=$((port + 1))
+fault dead 200 "http://127.0.0.1:$port/hang/%d"
+fault refused 200 "http://127.0.0.1:$refused/%d"
+fault 503 40 "http://127.0.0.1:$port/503/%d"
+fault retry-after 40 "http://127.0.0.1:$port/retry-after/%d"
+fault invalid 200 "http://nowhere.invalid/%d"

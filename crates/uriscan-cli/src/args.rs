@@ -583,11 +583,12 @@ pub struct RemoteArgs {
         help_heading = "Remote"
     )]
     pub accept: Option<Accept>,
-    /// The timeout of one request (`20s`, `500ms`, `1m`). [default: 20s]
+    /// The timeout of one request (`20s`, `500ms`, `1m`), more than 0
+    /// and at most a day. [default: 20s]
     #[arg(
         long,
         value_name = "DURATION",
-        value_parser = parse_duration,
+        value_parser = parse_timeout,
         help_heading = "Remote"
     )]
     pub timeout: Option<Duration>,
@@ -615,23 +616,33 @@ pub struct RemoteArgs {
     #[arg(long, value_name = "NUM", help_heading = "Remote")]
     pub retries: Option<u32>,
     /// The wait before the first retry, doubled for each next one (with
-    /// jitter); a host's `Retry-After` wins. [default: 1s]
+    /// jitter); a host's `Retry-After` wins. At most a day. [default: 1s]
     #[arg(
         long,
         value_name = "DURATION",
-        value_parser = parse_duration,
+        value_parser = parse_wait,
         help_heading = "Remote"
     )]
     pub retry_wait: Option<Duration>,
     /// The longest wait before a retry; a `Retry-After` beyond it is not
-    /// waited for. [default: 60s]
+    /// waited for. At most a day. [default: 60s]
     #[arg(
         long,
         value_name = "DURATION",
-        value_parser = parse_duration,
+        value_parser = parse_wait,
         help_heading = "Remote"
     )]
     pub max_retry_wait: Option<Duration>,
+    /// With --remote-fragments, the bytes of a page read for its ids
+    /// (bytes, or with a K, M or G suffix); a fragment not found in them
+    /// is reported not checked, not broken. [default: 16M]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_max_body,
+        help_heading = "Remote"
+    )]
+    pub max_body: Option<usize>,
     /// Keep results in a cache file (`.uriscan-cache` under --root, else
     /// under the first PATH) and skip the URIs that were fine within
     /// --max-cache-age. Failures are always checked again.
@@ -718,6 +729,49 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         u => return Err(format!("'{u}' is not a unit: ms, s, m, h, d or w")),
     };
     Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+}
+
+#[cfg(feature = "remote")]
+/// `16M`: bytes, or K, M or G (powers of 1024), more than 0.
+pub fn parse_max_body(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, shift) =
+        match t.bytes().last().map(|b| b.to_ascii_lowercase()) {
+            Some(b'k') => (&t[..t.len() - 1], 10),
+            Some(b'm') => (&t[..t.len() - 1], 20),
+            Some(b'g') => (&t[..t.len() - 1], 30),
+            _ => (t, 0),
+        };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("'{s}' is not a size (like 16M, 512K)"))
+}
+
+#[cfg(feature = "remote")]
+/// The longest timeout or wait: a longer one is a mistake, not a plan.
+const LONGEST_WAIT: Duration = Duration::from_secs(86_400);
+
+#[cfg(feature = "remote")]
+/// A wait ([`parse_duration`]) of at most a day.
+pub fn parse_wait(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d > LONGEST_WAIT {
+        return Err(format!("'{s}' is longer than a day"));
+    }
+    Ok(d)
+}
+
+#[cfg(feature = "remote")]
+/// A timeout: a wait ([`parse_wait`]) longer than 0.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let d = parse_wait(s)?;
+    if d.is_zero() {
+        return Err(format!("'{s}' is no time: a timeout is longer than 0"));
+    }
+    Ok(d)
 }
 
 // ---- parse, resolve, normalize ----
@@ -825,6 +879,20 @@ mod tests {
         assert!(parse_duration("").is_err());
         assert!(parse_duration("5 years").is_err());
         assert!(parse_duration("-1s").is_err());
+        // Timeouts and waits: none of 0, none past a day.
+        assert_eq!(parse_wait("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_wait("1d"), Ok(Duration::from_secs(86400)));
+        assert!(parse_wait("25h").is_err());
+        assert!(parse_wait("200000000000000d").is_err());
+        assert!(parse_timeout("0").is_err());
+        assert!(parse_timeout("0ms").is_err());
+        assert_eq!(parse_timeout("1ms"), Ok(Duration::from_millis(1)));
+        assert!(parse_timeout("2d").is_err());
+        assert_eq!(parse_max_body("16M"), Ok(16 << 20));
+        assert_eq!(parse_max_body("512k"), Ok(512 << 10));
+        assert_eq!(parse_max_body("100"), Ok(100));
+        assert!(parse_max_body("0").is_err());
+        assert!(parse_max_body("lots").is_err());
     }
 
     #[test]

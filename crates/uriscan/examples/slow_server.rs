@@ -9,6 +9,10 @@
 //! `GET /__stats` answers the number of requests served so far (not
 //! counted itself). The server stops after SECONDS, or after 2,000,000
 //! requests.
+//!
+//! The fault cases of the bench, by the path's first segment: `/hang/…`
+//! is accepted and never answered, `/retry-after/…` answers 429 with
+//! `Retry-After: 3600`, `/503/…` answers 503.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -20,6 +24,35 @@ use http_body_util::Full;
 use hyper::{Request, Response, body::Incoming};
 
 const MAX_REQUESTS: u64 = 2_000_000;
+
+/// The answer to `path`: the fault it names, else 200 after `delay` ms.
+async fn answer(path: &str, delay: u64) -> Response<Full<Bytes>> {
+    let status = |code: u16| {
+        let mut r = Response::new(Full::new(Bytes::new()));
+        *r.status_mut() =
+            hyper::StatusCode::from_u16(code).unwrap_or_default();
+        r
+    };
+    match path.split('/').nth(1) {
+        Some("hang") => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            status(200)
+        }
+        Some("retry-after") => {
+            let mut r = status(429);
+            r.headers_mut().insert(
+                hyper::header::RETRY_AFTER,
+                hyper::header::HeaderValue::from_static("3600"),
+            );
+            r
+        }
+        Some("503") => status(503),
+        _ => {
+            tokio::time::sleep(Duration::from_millis(delay)).await;
+            Response::new(Full::new(Bytes::from_static(b"<p>ok</p>")))
+        }
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,13 +97,7 @@ fn main() {
                                     {
                                         std::process::exit(0);
                                     }
-                                    tokio::time::sleep(Duration::from_millis(
-                                        delay,
-                                    ))
-                                    .await;
-                                    Ok(Response::new(Full::new(
-                                        Bytes::from_static(b"<p>ok</p>"),
-                                    )))
+                                    Ok(answer(req.uri().path(), delay).await)
                                 }
                             },
                         );

@@ -229,6 +229,9 @@ impl Remote {
         if let Some(d) = args.max_retry_wait {
             b.max_retry_wait(d);
         }
+        if let Some(n) = args.max_body {
+            b.max_body(n);
+        }
         b.allow_private(args.allow_private)
             .fragments(args.remote_fragments)
             .github_token(std::env::var("GITHUB_TOKEN").ok());

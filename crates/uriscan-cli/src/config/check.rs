@@ -12,7 +12,9 @@ use uriscan::walking::WalkerBuilder;
 use super::{Env, use_color, walker};
 use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
 #[cfg(feature = "remote")]
-use crate::args::{RemoteArgs, parse_accept, parse_duration};
+use crate::args::{
+    RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
+};
 use crate::documents::Sources;
 use uriscan::walking::io_message;
 
@@ -348,7 +350,13 @@ impl RemoteKeys {
                 .map_err(|e| anyhow::anyhow!("accept: {e}"))?;
             args.accept = Some(a);
         }
-        args.timeout = args.timeout.or(duration("timeout", self.timeout)?);
+        type Parse = fn(&str) -> Result<std::time::Duration, String>;
+        let limited = |key: &str, v: Option<String>, parse: Parse| {
+            v.map(|v| parse(&v).map_err(|e| anyhow::anyhow!("{key}: {e}")))
+                .transpose()
+        };
+        args.timeout =
+            args.timeout.or(limited("timeout", self.timeout, parse_timeout)?);
         if args.header.is_empty() {
             args.header = self.header.unwrap_or_default();
         }
@@ -356,11 +364,16 @@ impl RemoteKeys {
         args.host_concurrency =
             args.host_concurrency.or(self.host_concurrency);
         args.retries = args.retries.or(self.retries);
-        args.retry_wait =
-            args.retry_wait.or(duration("retry-wait", self.retry_wait)?);
-        args.max_retry_wait = args
-            .max_retry_wait
-            .or(duration("max-retry-wait", self.max_retry_wait)?);
+        args.retry_wait = args.retry_wait.or(limited(
+            "retry-wait",
+            self.retry_wait,
+            parse_wait,
+        )?);
+        args.max_retry_wait = args.max_retry_wait.or(limited(
+            "max-retry-wait",
+            self.max_retry_wait,
+            parse_wait,
+        )?);
         if args.cache_file.is_none() {
             args.cache_file = self.cache_file.map(|f| base.join(f));
         }

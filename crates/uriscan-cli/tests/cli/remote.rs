@@ -83,11 +83,12 @@ fn each_distinct_uri_is_requested_once() {
         assert_eq!(r["chain"].as_array().unwrap().len(), 4);
         assert_eq!(r["final_uri"], s.url("/ok"));
     }
-    // One request for /ok, from 12 links (and a redirect chain).
+    // One request for /ok, from 12 links (and a redirect chain); the
+    // 404 of HEAD confirmed by one GET.
     assert_eq!(s.count_any("/ok"), 1);
-    assert_eq!(s.count_any("/404"), 1);
+    assert_eq!((s.count("HEAD", "/404"), s.count("GET", "/404")), (1, 1));
     assert_eq!(s.count_any("/r301"), 1);
-    assert_eq!(s.total(), 6);
+    assert_eq!(s.total(), 7);
     // Credentials neither sent nor printed.
     assert_eq!(s.headers("authorization"), []);
     assert!(!out.contains("pw@"), "{out}");
@@ -107,12 +108,12 @@ fn a_cached_success_is_not_requested_again() {
     let (_, code) = check(d, &["--allow-private", "--cache", "."]);
     assert_eq!(code, 1);
     assert!(d.join(".uriscan-cache").is_file());
-    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 1));
+    assert_eq!((s.count_any("/ok"), s.count("GET", "/404")), (1, 1));
     // Again: the success comes from the cache, the failure is checked
     // again.
     let (out, code) = check(d, &["--allow-private", "--cache", "--json", "."]);
     assert_eq!(code, 1);
-    assert_eq!((s.count_any("/ok"), s.count_any("/404")), (1, 2));
+    assert_eq!((s.count_any("/ok"), s.count("GET", "/404")), (1, 2));
     let rows = json_rows(&out);
     let ok = rows.iter().find(|r| r["link"] == s.url("/ok")).unwrap();
     assert_eq!(
@@ -351,6 +352,10 @@ fn bad_options_are_usage_errors() {
         &["--header", "no colon"][..],
         &["--accept", "abc"],
         &["--timeout", "soon"],
+        &["--timeout", "0"],
+        &["--timeout", "2d"],
+        &["--retry-wait", "200000000000000d"],
+        &["--max-retry-wait", "25h"],
     ] {
         let (_, code) = check(dir.path(), args);
         assert_eq!(code, 2, "{args:?}");
@@ -487,4 +492,34 @@ fn json_rows_stream_as_results_come() {
     assert_eq!(rows[0]["link"], "doc.md");
     assert_eq!(rows[1]["link"], s.url("/ok"));
     assert!(rows[2]["time_ms"].as_u64().unwrap() >= 300);
+}
+
+#[test]
+fn a_host_that_fails_fails_the_run_quickly() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut doc = String::new();
+    for i in 0..30 {
+        doc.push_str(&format!("- <http://127.0.0.1:{port}/{i}>\n"));
+        doc.push_str(&format!("- <http://nowhere.invalid/{i}>\n"));
+    }
+    write(d, "doc.md", &doc);
+    let start = std::time::Instant::now();
+    let (out, code) = check(d, &["--allow-private", "doc.md"]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.lines().count(), 60, "{out}");
+    assert_eq!(
+        out.matches(
+            ": nowhere.invalid does not resolve: .invalid is reserved\n"
+        )
+        .count(),
+        30,
+        "{out}"
+    );
 }

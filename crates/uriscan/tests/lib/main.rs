@@ -10,6 +10,8 @@ mod links_passages;
 mod links_props;
 #[cfg(feature = "remote")]
 mod remote;
+#[cfg(feature = "remote")]
+mod remote_faults;
 mod scan_api;
 mod scan_passages;
 mod scan_props;

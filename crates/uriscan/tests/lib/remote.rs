@@ -48,12 +48,6 @@ fn every_kind_of_answer() {
         "/410",
         "/head405",
         "/headdrop",
-        "/429s",
-        "/429date",
-        "/429always",
-        "/500once",
-        "/500always",
-        "/slow",
         "/to-404",
     ];
     let targets: Vec<_> = paths.iter().map(|p| target(s.url(p))).collect();
@@ -67,12 +61,6 @@ fn every_kind_of_answer() {
         ("/410", RemoteStatus::Broken, Some(410)),
         ("/head405", RemoteStatus::Ok, Some(200)),
         ("/headdrop", RemoteStatus::Ok, Some(200)),
-        ("/429s", RemoteStatus::Ok, Some(200)),
-        ("/429date", RemoteStatus::Ok, Some(200)),
-        ("/429always", RemoteStatus::RateLimited, Some(429)),
-        ("/500once", RemoteStatus::Ok, Some(200)),
-        ("/500always", RemoteStatus::Broken, Some(500)),
-        ("/slow", RemoteStatus::Timeout, None),
         ("/to-404", RemoteStatus::Broken, Some(404)),
     ];
     for (p, status, http) in expect {
@@ -112,24 +100,12 @@ fn every_kind_of_answer() {
         (s.count("HEAD", "/headdrop"), s.count("GET", "/headdrop")),
         (1, 1)
     );
-    // Retry-After honoured, in seconds and as a date: one retry, after
-    // the wait asked for (the date is 1 to 2 s ahead, whole seconds).
-    assert_eq!(s.count_any("/429s"), 2);
-    assert!(got("/429s").elapsed() >= Duration::from_millis(950));
-    assert_eq!(s.count_any("/429date"), 2);
-    assert!(got("/429date").elapsed() >= Duration::from_millis(500));
-    // Retries: once for the 500 that turns into 200, twice more for the
-    // rest, then the last answer.
-    assert_eq!(s.count_any("/500once"), 2);
-    assert_eq!(s.count_any("/500always"), 3);
-    assert_eq!(s.count_any("/429always"), 3);
-    assert_eq!(s.count_any("/slow"), 3);
-    assert_eq!(got("/slow").requests(), 3);
-    // 404 and 410 are final: no retry.
-    assert_eq!(s.count_any("/410"), 1);
+    // 404 and 410 are final: no retry, only the GET that confirms what
+    // HEAD said.
+    assert_eq!((s.count("HEAD", "/410"), s.count("GET", "/410")), (1, 1));
     // Each URI once in the run, redirect hops included: /to-404 ends on
     // /404, which is also linked directly, and /r301's chain on /ok.
-    assert_eq!(s.count_any("/404"), 1);
+    assert_eq!((s.count("HEAD", "/404"), s.count("GET", "/404")), (1, 1));
     assert_eq!(s.count_any("/ok"), 1);
     // The User-Agent names uriscan and its version.
     let ua = s.headers("user-agent");
@@ -138,6 +114,62 @@ fn every_kind_of_answer() {
         assert_eq!(v, concat!("uriscan/", env!("CARGO_PKG_VERSION")));
     }
     assert!(s.total() < 100);
+}
+
+/// Checks each of `paths` on a server of its own (a host of its own, so
+/// that one's failures do not count against another), at once.
+fn each_alone(paths: &[&str]) -> Vec<(Server, RemoteResult)> {
+    let runs: Vec<_> = paths
+        .iter()
+        .map(|p| {
+            let p = p.to_string();
+            std::thread::spawn(move || {
+                let s = Server::start();
+                let r = run(&fast(), &[target(s.url(&p))]).remove(0);
+                (s, r)
+            })
+        })
+        .collect();
+    runs.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+#[test]
+fn retries_and_retry_after() {
+    let paths =
+        ["/429s", "/429date", "/429always", "/500once", "/500always", "/slow"];
+    let got = each_alone(&paths);
+    let expect = [
+        (RemoteStatus::Ok, Some(200)),
+        (RemoteStatus::Ok, Some(200)),
+        (RemoteStatus::RateLimited, Some(429)),
+        (RemoteStatus::Ok, Some(200)),
+        (RemoteStatus::Broken, Some(500)),
+        (RemoteStatus::Timeout, None),
+    ];
+    for ((p, (_, r)), want) in paths.iter().zip(&got).zip(expect) {
+        assert_eq!((r.status(), r.http_status()), want, "{p}: {r:?}");
+    }
+    let count = |i: usize| got[i].0.count_any(paths[i]);
+    // Retry-After honoured, in seconds and as a date: one retry, after
+    // the wait asked for (the date is 1 to 2 s ahead, whole seconds).
+    assert_eq!(count(0), 2);
+    assert!(got[0].1.elapsed() >= Duration::from_millis(950));
+    assert_eq!(count(1), 2);
+    assert!(got[1].1.elapsed() >= Duration::from_millis(500));
+    // Retries: twice for 429 and a timeout, then the last answer. The
+    // 500 that turns into 200 is HEAD confirmed by GET; the one that
+    // stays 500 is then asked with GET on each retry.
+    assert_eq!(count(2), 3);
+    assert_eq!(count(3), 2);
+    assert_eq!(
+        (
+            got[4].0.count("HEAD", "/500always"),
+            got[4].0.count("GET", "/500always")
+        ),
+        (1, 3)
+    );
+    assert_eq!(count(5), 3);
+    assert_eq!(got[5].1.requests(), 3);
 }
 
 #[test]

@@ -15,7 +15,7 @@ use super::address::{
     RefusedName, SafeResolver, literal_local_host, refused_range,
 };
 use super::retry_after::parse_retry_after;
-use super::schedule::Scheduler;
+use super::schedule::{FailureKind, HostVerdict, Scheduler};
 use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
 use crate::checking::anchors::html_anchors;
 
@@ -108,6 +108,8 @@ struct Answer {
     ids: Option<Vec<String>>,
     /// The body could not be read whole (fragments wanted).
     body_error: Option<String>,
+    /// The ids are those of the body's first `max_body` bytes only.
+    truncated: bool,
 }
 
 /// Why a request got no answer.
@@ -115,8 +117,26 @@ struct Answer {
 struct Failure {
     status: RemoteStatus,
     reason: String,
-    /// Worth another try (timeouts, connection errors).
+    /// Worth another try (timeouts, connections lost once made).
     retry: bool,
+    /// A fact about the host, not the link (its name does not resolve, it
+    /// refuses connections, TLS fails): decided once for every link.
+    of_host: bool,
+    /// Whether a request went out (an address refused after the lookup
+    /// is not one).
+    sent: bool,
+}
+
+impl From<HostVerdict> for Failure {
+    fn from(v: HostVerdict) -> Failure {
+        Failure {
+            status: v.status,
+            reason: v.reason,
+            retry: false,
+            of_host: true,
+            sent: false,
+        }
+    }
 }
 
 /// Checks one URI: follows its redirects and classifies the last answer.
@@ -257,10 +277,24 @@ async fn follow(
         } else {
             (Broken, Some(status_words(a.status)))
         };
-        let missing = match (&a.ids, accepted) {
+        let mut missing = match (&a.ids, accepted) {
             (Some(ids), true) => missing_fragments(ids, fragments),
             _ => vec![],
         };
+        let mut reason = reason;
+        if a.truncated && !missing.is_empty() {
+            // Not found in the part read says nothing of the rest.
+            reason = Some(format!(
+                "not checked: {} past the first {} bytes of the page (--max-body)",
+                missing
+                    .iter()
+                    .map(|f| format!("#{f}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                ctx.opts.max_body
+            ));
+            missing.clear();
+        }
         return End {
             status,
             http: Some(code),
@@ -292,7 +326,8 @@ fn refused_literal(url: &Url, allow_private: bool) -> Option<String> {
         host.trim_start_matches('[').trim_end_matches(']').parse().ok()?;
     let range = refused_range(ip)?;
     Some(format!(
-        "not requested: {ip} is a {range} address (--allow-private to check it)"
+        "not requested: {ip} is {} {range} address (--allow-private to check it)",
+        article(range)
     ))
 }
 
@@ -302,6 +337,11 @@ fn skipped_as_local(uri: &str, allow_private: bool) -> Option<&'static str> {
     let url = Url::parse(uri).ok()?;
     (!allow_private && literal_local_host(&url).is_some())
         .then_some("private address (not requested)")
+}
+
+/// `a` or `an`, for the word that follows.
+pub(super) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
 }
 
 /// The redirect target: `Location` resolved against the URI it came from
@@ -348,44 +388,74 @@ fn host_key(url: &Url) -> String {
     )
 }
 
-/// One URI asked, with retries on timeouts, connection errors, 429 and
-/// 5xx; returns the last answer or failure and the requests made.
+/// One URI asked, with retries on timeouts, lost connections, 429 and
+/// 5xx; returns the last answer or failure and the requests made. A link
+/// to a host with a verdict gets it without a request; one that has an
+/// answer of its own when its host is given up reports that answer.
 async fn ask_with_retries(
     ctx: &Ctx,
     url: &Url,
     need_body: bool,
 ) -> (Result<Answer, Failure>, u32) {
     let host = host_key(url);
+    if let Some(why) = reserved_name(url) {
+        let verdict = HostVerdict { status: RemoteStatus::Error, reason: why };
+        ctx.sched.decide(&host, verdict);
+    }
     let mut attempt = 0;
     let mut requests = 0;
+    // Once HEAD has been found wanting, the retries ask with GET.
+    let mut head = !need_body;
     loop {
-        let permit = ctx.sched.acquire(&host).await;
+        let permit = match ctx.sched.acquire(&host).await {
+            Ok(p) => p,
+            Err(v) => return (Err(v.into()), requests),
+        };
         ctx.progress.in_flight.fetch_add(1, Ordering::Relaxed);
-        let (r, n) = ask(ctx, url, need_body).await;
+        let (r, n, head_ok) = ask(ctx, url, need_body, head).await;
         ctx.progress.in_flight.fetch_sub(1, Ordering::Relaxed);
         drop(permit);
         requests += n;
-        let (retry, asked) = match &r {
+        head &= head_ok;
+        let (kind, asked) = match &r {
             Ok(a) => {
                 let code = a.status.as_u16();
                 let accepted =
                     ctx.opts.accept.iter().any(|r| r.contains(&code));
-                let retryable = !accepted
-                    && (code == 429 || a.status.is_server_error())
-                    || a.body_error.is_some();
-                (retryable, a.retry_after)
+                let kind = if a.body_error.is_some() {
+                    Some(FailureKind::Other)
+                } else if accepted {
+                    None
+                } else if code == 429 {
+                    Some(FailureKind::RateLimited)
+                } else if a.status.is_server_error() {
+                    Some(FailureKind::Other)
+                } else {
+                    None
+                };
+                (kind, a.retry_after)
             }
-            Err(f) => (f.retry, None),
+            Err(f) if f.of_host => {
+                let verdict =
+                    HostVerdict { status: f.status, reason: f.reason.clone() };
+                ctx.sched.decide(&host, verdict);
+                return (r, requests);
+            }
+            Err(f) if f.retry && f.status == RemoteStatus::Timeout => {
+                (Some(FailureKind::Timeout), None)
+            }
+            Err(f) if f.retry => (Some(FailureKind::Other), None),
+            Err(_) => (None, None),
         };
-        if !retry {
+        let Some(kind) = kind else {
             ctx.sched.succeeded(&host);
             return (r, requests);
-        }
-        let wait = ctx.sched.failed(&host, attempt, asked);
+        };
+        let wait = ctx.sched.failed(&host, attempt, kind, asked);
         // A server that asks for a longer wait than allowed gets its
-        // answer reported, not a request sooner than it asked.
-        let too_long = asked.is_some_and(|a| a > ctx.opts.max_retry_wait);
-        if attempt >= ctx.opts.retries || too_long {
+        // answer reported, not a request sooner than it asked; so does
+        // one given up.
+        if attempt >= ctx.opts.retries || ctx.sched.verdict(&host).is_some() {
             return (r, requests);
         }
         tokio::time::sleep(wait).await;
@@ -393,30 +463,58 @@ async fn ask_with_retries(
     }
 }
 
-/// One try: HEAD, then GET if the server will not answer HEAD; GET at
-/// once when the body is needed. Returns the answer and the requests
-/// made.
+/// Why a name is not looked up: `.invalid` never resolves (RFC 6761
+/// section 6.4), and asking a resolver about it would only leak it.
+fn reserved_name(url: &Url) -> Option<String> {
+    let host = url.host_str()?.trim_end_matches('.');
+    let tld = host.rsplit('.').next()?;
+    tld.eq_ignore_ascii_case("invalid")
+        .then(|| format!("{host} does not resolve: .invalid is reserved"))
+}
+
+/// One try: HEAD, then GET when HEAD gets no accepted answer that is
+/// not a redirect (some servers answer HEAD 404, 405 or 500 and GET 200),
+/// unless it is 429, or when the connection drops; GET at once when the
+/// body is needed or `head` is false. Returns the answer, the requests
+/// made, and whether HEAD may be trusted on the next try.
 async fn ask(
     ctx: &Ctx,
     url: &Url,
     need_body: bool,
-) -> (Result<Answer, Failure>, u32) {
-    if !need_body {
-        match send(ctx, Method::HEAD, url).await {
-            Ok(resp) => {
-                let s = resp.status().as_u16();
-                if !matches!(s, 405 | 403 | 501) {
-                    return (Ok(answer(&resp, None, None)), 1);
-                }
-            }
-            // A connection dropped (some servers close on HEAD); a
-            // timeout or a refused connection would only repeat.
-            Err(e) if !e.is_timeout() && !e.is_connect() => {}
-            Err(e) => return (Err(failure(&e)), 1),
-        }
-        return (get(ctx, url, false).await, 2);
+    head: bool,
+) -> (Result<Answer, Failure>, u32, bool) {
+    if need_body || !head {
+        let r = get(ctx, url, need_body).await;
+        let n = sent(&r);
+        return (r, n, head);
     }
-    (get(ctx, url, true).await, 1)
+    match send(ctx, Method::HEAD, url).await {
+        Ok(resp) => {
+            let s = resp.status();
+            let accepted =
+                ctx.opts.accept.iter().any(|r| r.contains(&s.as_u16()));
+            if accepted || s.is_redirection() || s.as_u16() == 429 {
+                return (Ok(answer(&resp, None, None)), 1, true);
+            }
+        }
+        Err(e) => {
+            let f = failure(&e);
+            // A connection dropped (some servers close on HEAD); a
+            // timeout or a fact about the host would only repeat.
+            if !f.retry || f.status == RemoteStatus::Timeout {
+                let n = u32::from(f.sent);
+                return (Err(f), n, true);
+            }
+        }
+    }
+    let r = get(ctx, url, false).await;
+    let n = 1 + sent(&r);
+    (r, n, false)
+}
+
+/// 1 when a request went out for this result, else 0.
+fn sent(r: &Result<Answer, Failure>) -> u32 {
+    u32::from(r.as_ref().map_or_else(|f| f.sent, |_| true))
 }
 
 async fn get(
@@ -440,11 +538,14 @@ async fn get(
         return Ok(answer(&resp, None, None));
     }
     let mut body = Vec::new();
+    let mut truncated = false;
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
                 body.extend_from_slice(&c);
                 if body.len() >= ctx.opts.max_body {
+                    truncated = true;
+                    body.truncate(ctx.opts.max_body);
                     break;
                 }
             }
@@ -455,7 +556,9 @@ async fn get(
             }
         }
     }
-    Ok(answer(&resp, Some(html_anchors(&body)), None))
+    let mut a = answer(&resp, Some(html_anchors(&body)), None);
+    a.truncated = truncated;
+    Ok(a)
 }
 
 fn answer(
@@ -467,12 +570,30 @@ fn answer(
     let text = |name| h.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
     Answer {
         status: resp.status(),
-        location: text(reqwest::header::LOCATION).map(str::to_string),
+        location: h.get(reqwest::header::LOCATION).map(location_text),
         retry_after: text(reqwest::header::RETRY_AFTER)
             .and_then(|v| parse_retry_after(v, SystemTime::now())),
         ids,
         body_error,
+        truncated: false,
     }
+}
+
+/// A `Location` as text: its bytes past ASCII percent-encoded when it is
+/// not UTF-8 (a Latin-1 one, say), as browsers send them.
+fn location_text(value: &HeaderValue) -> String {
+    if let Ok(text) = std::str::from_utf8(value.as_bytes()) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(value.len() * 3);
+    for &b in value.as_bytes() {
+        if b.is_ascii() {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 async fn send(
@@ -508,12 +629,17 @@ fn takes_github_token(url: &Url) -> bool {
         && url.port().is_none()
 }
 
+/// What a failed request says: a refused address, a name that does not
+/// resolve, a refused connection and a TLS failure are facts about the
+/// host; a timeout and a connection lost once made are worth a retry.
 fn failure(e: &reqwest::Error) -> Failure {
     if let Some(refused) = find_source::<RefusedName>(e) {
         return Failure {
             status: RemoteStatus::Error,
             reason: refused.to_string(),
             retry: false,
+            of_host: true,
+            sent: false,
         };
     }
     if e.is_timeout() {
@@ -521,9 +647,19 @@ fn failure(e: &reqwest::Error) -> Failure {
             status: RemoteStatus::Timeout,
             reason: "timed out".into(),
             retry: true,
+            of_host: false,
+            sent: true,
         };
     }
-    Failure { status: RemoteStatus::Error, reason: describe(e), retry: true }
+    let of_host = e.is_connect();
+    Failure {
+        status: RemoteStatus::Error,
+        reason: describe(e),
+        retry: !of_host,
+        of_host,
+        // A refused connection is a request that went out.
+        sent: true,
+    }
 }
 
 /// The error and its causes, without the URL (which may be long, and is
@@ -713,6 +849,13 @@ mod tests {
     fn literals_refused_unless_allowed() {
         let u = |s| Url::parse(s).unwrap();
         assert!(refused_literal(&u("http://127.0.0.1/"), false).is_some());
+        assert_eq!(
+            refused_literal(&u("http://0.0.0.0/"), false).as_deref(),
+            Some(
+                "not requested: 0.0.0.0 is an unspecified address \
+                 (--allow-private to check it)"
+            )
+        );
         assert!(refused_literal(&u("http://[::1]/"), false).is_some());
         // WHATWG URL parsing reads this reg-name as 127.0.0.1: judged as
         // what is connected to.

@@ -8,13 +8,22 @@
 //! - [`request_uri`] turns a link's target into what is requested: the
 //!   normal form, without fragment or credentials. The caller groups its
 //!   links by it, so that each distinct URI is requested once.
-//! - `fetch` asks for one URI: HEAD first, GET when the server refuses
-//!   HEAD (405, 403, 501) or drops the connection, or when fragments are
-//!   checked; redirects followed by hand, so that every hop is checked
-//!   against the address rules and reported; retries on timeouts,
-//!   connection errors, 429 and 5xx.
-//! - `schedule` holds the run's and each host's concurrency limits, and
-//!   pauses a host that asks for it (`Retry-After`) or keeps failing.
+//! - `fetch` asks for one URI: HEAD first, confirmed with GET when HEAD
+//!   gets a failure that is not a redirect or drops the connection; GET
+//!   at once when fragments are checked; redirects followed by hand, so
+//!   that every hop is checked against the address rules and reported;
+//!   retries on timeouts, lost connections, 429 and 5xx.
+//! - `schedule` holds the run's and each host's concurrency limits,
+//!   pauses a host that asks for it (`Retry-After`), and gives up a host
+//!   as a whole: a name that does not resolve, a refused connection, a
+//!   TLS failure, 3 failures in a row before any answer, or a wait
+//!   asked for beyond the longest allowed. The links to it not yet asked
+//!   get its verdict at once, so a run lasts at most about timeout ×
+//!   (retries + 1) × ceil(links to a host / host concurrency) for its
+//!   slowest host.
+//!
+//! Every target gets a result: a request task that panics gives its
+//! target an `error` naming the panic.
 //! - `address` refuses loopback, private and link-local addresses, of
 //!   literals and of what names resolve to; a link whose own host is
 //!   literally one is skipped, not requested.
@@ -357,7 +366,9 @@ impl RemoteCheckerBuilder {
         self.opts.host_concurrency = n.max(1);
         self
     }
-    /// Retries after a timeout, a connection error, 429 or 5xx.
+    /// Retries after a timeout, a lost connection, 429 or 5xx. A host
+    /// that fails 3 times in a row, never having answered, is given up:
+    /// its links not yet asked are reported at once.
     pub fn retries(&mut self, n: u32) -> &mut Self {
         self.opts.retries = n;
         self
@@ -391,6 +402,13 @@ impl RemoteCheckerBuilder {
     /// Whether fragments are checked against the ids of HTML pages.
     pub fn fragments(&mut self, yes: bool) -> &mut Self {
         self.opts.fragments = yes;
+        self
+    }
+    /// The bytes of a page read for its ids (16 MiB). A fragment not
+    /// found in them is not reported missing: the result says it was not
+    /// checked.
+    pub fn max_body(&mut self, bytes: usize) -> &mut Self {
+        self.opts.max_body = bytes.max(1);
         self
     }
     /// The checker.
@@ -472,21 +490,16 @@ impl RemoteChecker {
             self.progress.clone(),
         ));
         rt.block_on(async {
-            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-            for (i, t) in targets.iter().enumerate() {
-                let tx = tx.clone();
+            let tasks = targets.iter().map(|t| {
                 let ctx = ctx.clone();
                 let t = t.clone();
-                tokio::spawn(async move {
+                async move {
                     let r = fetch::check_one(&ctx, &t.uri, &t.fragments).await;
                     ctx.progress.done.fetch_add(1, Ordering::Relaxed);
-                    let _ = tx.send((i, r));
-                });
-            }
-            drop(tx);
-            while let Some((i, r)) = rx.recv().await {
-                each(i, r);
-            }
+                    r
+                }
+            });
+            each_result(targets, tasks, &self.progress, &mut each).await;
         });
         // The idle connections' tasks end with the runtime.
         rt.shutdown_background();
@@ -494,9 +507,103 @@ impl RemoteChecker {
     }
 }
 
+/// Runs each of `tasks` (the check of the target of the same index) on
+/// its own task, calling `each` as they end. A task that panics or is
+/// cancelled gives its target an `error` with the reason, so that every
+/// target has a result.
+async fn each_result<F>(
+    targets: &[RemoteTarget],
+    tasks: impl Iterator<Item = F>,
+    progress: &Progress,
+    each: &mut impl FnMut(usize, RemoteResult),
+) where
+    F: std::future::Future<Output = RemoteResult> + Send + 'static,
+{
+    let mut set = tokio::task::JoinSet::new();
+    let mut index = std::collections::HashMap::new();
+    for (i, task) in tasks.enumerate() {
+        index.insert(set.spawn(task).id(), i);
+    }
+    while let Some(joined) = set.join_next_with_id().await {
+        match joined {
+            Ok((id, r)) => {
+                if let Some(&i) = index.get(&id) {
+                    each(i, r);
+                }
+            }
+            Err(e) => {
+                let Some(&i) = index.get(&e.id()) else { continue };
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                each(i, RemoteResult::crashed(&targets[i].uri, &e));
+            }
+        }
+    }
+}
+
+impl RemoteResult {
+    /// The result of a request task that panicked or was cancelled.
+    fn crashed(uri: &str, e: &tokio::task::JoinError) -> RemoteResult {
+        let why = if e.is_panic() {
+            "the request task panicked"
+        } else {
+            "the request task was cancelled"
+        };
+        RemoteResult::crashed_with(
+            uri,
+            format!("{why} (a bug in uriscan): {e}"),
+        )
+    }
+
+    fn crashed_with(uri: &str, reason: String) -> RemoteResult {
+        RemoteResult {
+            status: RemoteStatus::Error,
+            http: None,
+            chain: vec![],
+            final_uri: uri.to_string(),
+            elapsed: Duration::ZERO,
+            reason: Some(reason),
+            missing: vec![],
+            requests: 0,
+            cached: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_task_that_panics_gives_its_target_an_error() {
+        type Task = std::pin::Pin<
+            Box<dyn std::future::Future<Output = RemoteResult> + Send>,
+        >;
+        let targets: Vec<RemoteTarget> = ["http://a/", "http://b/"]
+            .map(|uri| RemoteTarget { uri: uri.into(), fragments: vec![] })
+            .to_vec();
+        let fine = RemoteResult {
+            status: RemoteStatus::Ok,
+            ..RemoteResult::crashed_with("http://a/", String::new())
+        };
+        let tasks: Vec<Task> = vec![
+            Box::pin(async move { fine }),
+            Box::pin(async { panic!("a timer overflowed") }),
+        ];
+        let progress = Progress::default();
+        let mut got = [None, None];
+        each_result(&targets, tasks.into_iter(), &progress, &mut |i, r| {
+            got[i] = Some(r)
+        })
+        .await;
+        assert_eq!(got[0].as_ref().unwrap().status(), RemoteStatus::Ok);
+        let crashed = got[1].as_ref().unwrap();
+        assert_eq!(crashed.status(), RemoteStatus::Error);
+        assert_eq!(crashed.final_uri(), "http://b/");
+        let why = crashed.reason().unwrap();
+        assert!(why.contains("panicked"), "{why}");
+        assert!(why.contains("a timer overflowed"), "{why}");
+        assert_eq!(progress.done(), 1);
+    }
 
     #[test]
     fn request_uris() {
