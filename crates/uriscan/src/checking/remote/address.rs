@@ -159,8 +159,10 @@ impl std::fmt::Display for RefusedName {
         match self.ip {
             Some(ip) => write!(
                 f,
-                "not requested: {} resolves to {ip}, a {} address (--allow-private to check it)",
-                self.host, self.range
+                "not requested: {} resolves to {ip}, {} {} address (--allow-private to check it)",
+                self.host,
+                super::fetch::article(self.range),
+                self.range
             ),
             None => write!(f, "{} resolves to no address", self.host),
         }
@@ -171,6 +173,23 @@ impl std::error::Error for RefusedName {}
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_refused_name_reads_with_its_article() {
+        let refused = |range| super::RefusedName {
+            host: "x.example".into(),
+            ip: Some("0.0.0.0".parse().unwrap()),
+            range,
+        };
+        assert!(
+            refused("unspecified")
+                .to_string()
+                .contains(", an unspecified address")
+        );
+        assert!(
+            refused("private").to_string().contains(", a private address")
+        );
+    }
+
     use super::*;
 
     #[test]
