@@ -428,6 +428,12 @@ pub enum CheckFormat {
     /// SARIF 2.1.0, for code-scanning dashboards: one result per broken
     /// link, located by line and byte offset.
     Sarif,
+    /// A Markdown report (a table per file, then the counts) for a pull
+    /// request comment or `$GITHUB_STEP_SUMMARY`.
+    Markdown,
+    /// JUnit XML for CI test reports: one test case per document, one
+    /// failure per broken link.
+    Junit,
 }
 
 /// The arguments of `uriscan check`.

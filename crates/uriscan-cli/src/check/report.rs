@@ -28,6 +28,7 @@ pub fn report(
         docs.labels.iter().zip(&docs.checked.documents).enumerate()
     {
         counts.files += 1;
+        report.document(label);
         for (li, v) in verdicts[di].iter().enumerate() {
             if remote.report_link(&mut report, docs, di, li) {
                 continue;
@@ -54,7 +55,7 @@ pub fn report(
             report.orphan(label);
         }
     }
-    report.finish();
+    report.finish(&summary_line(&counts, remote));
     if !report.flush()
         || !remote.stream_json(&mut report, docs, plan.progress.as_ref())?
     {
@@ -64,13 +65,19 @@ pub fn report(
         bar.finish_and_clear();
     }
     if cfg.form == CheckForm::Human {
-        summary(cfg, &counts, remote);
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{} in {:.2} s",
+            summary_line(&counts, remote),
+            cfg.started.elapsed().as_secs_f64()
+        );
     }
     Ok(Some(counts.broken > 0))
 }
 
-/// The summary line on standard error.
-fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
+/// The summary's counts, without the time: on standard error for the
+/// human report, inside the Markdown and JUnit ones.
+fn summary_line(counts: &Counts, remote: &RemoteStage) -> String {
     let mut line = format!(
         "{} files, {} links: {} local checked, {} broken, ",
         counts.files,
@@ -84,12 +91,8 @@ fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
     if counts.skipped > 0 {
         line.push_str(&format!("{} skipped (remote), ", counts.skipped));
     }
-    let _ = writeln!(
-        io::stderr().lock(),
-        "{line}{} excluded in {:.2} s",
-        counts.excluded,
-        cfg.started.elapsed().as_secs_f64()
-    );
+    line.push_str(&format!("{} excluded", counts.excluded));
+    line
 }
 
 /// The offline check's tallies for the summary.

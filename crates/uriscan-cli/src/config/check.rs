@@ -25,6 +25,10 @@ pub enum CheckForm {
     Github,
     /// One SARIF log.
     Sarif,
+    /// A Markdown report, written at the end.
+    Markdown,
+    /// JUnit XML, written at the end.
+    Junit,
     /// JSON Lines; `errors_only` leaves out the links that hold.
     Json { errors_only: bool },
 }
@@ -112,6 +116,8 @@ impl TryFrom<CheckArgs> for CheckConfig {
                 CheckFormat::Human => CheckForm::Human,
                 CheckFormat::Github => CheckForm::Github,
                 CheckFormat::Sarif => CheckForm::Sarif,
+                CheckFormat::Markdown => CheckForm::Markdown,
+                CheckFormat::Junit => CheckForm::Junit,
             }
         };
         #[cfg(feature = "remote")]

@@ -9,6 +9,7 @@ mod links;
 mod readme;
 #[cfg(feature = "remote")]
 mod remote;
+mod report_forms;
 mod search;
 mod snapshots;
 mod syntax;
