@@ -5,6 +5,7 @@
 use std::io::Write as _;
 
 use super::findings::Findings;
+use super::text::broken_reason;
 
 /// Writes the whole XML document; `summary` goes in the suite's
 /// `system-out`.
@@ -34,11 +35,9 @@ pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
             r#"    <testcase name="{path}" classname="uriscan.check" file="{path}">"#
         );
         for f in &doc.findings {
-            let mut message =
-                format!("broken link '{}': {}", f.link, f.reason);
-            if let Some(s) = &f.suggestion {
-                message.push_str(&format!(" (did you mean '{s}'?)"));
-            }
+            let why =
+                broken_reason(Some(f.reason.clone()), f.suggestion.as_deref());
+            let message = format!("broken link '{}': {why}", f.link);
             let message = escape(&message);
             let _ = writeln!(
                 out,
