@@ -492,6 +492,12 @@ pub struct CheckArgs {
     /// --entry files).
     #[arg(long, help_heading = "Checking")]
     pub orphans: bool,
+    /// Check only what a change since the git revision REF may break:
+    /// every link of the documents it added or edited, and the links of
+    /// any document into the files it renamed, deleted or edited (their
+    /// anchors included). Runs `git`.
+    #[arg(long, value_name = "REF", help_heading = "Checking")]
+    pub changed_since: Option<String>,
     /// An entry point for --orphans. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Checking")]
     pub entry: Vec<PathBuf>,

@@ -33,6 +33,17 @@ pub fn report(
             if remote.report_link(&mut report, docs, di, li) {
                 continue;
             }
+            if v.status() == Status::Broken
+                && let Some(scope) = &cfg.changed
+                && !scope.is_changed(doc.path())
+                && !reread.link(&docs.kept[di], di, li, label).is_some_and(
+                    |l| scope.reaches_touched(doc.path(), doc.root(), l),
+                )
+            {
+                // Broken before the change: not this change's to report.
+                counts.links += 1;
+                continue;
+            }
             counts.add(v.is_local(), v);
             if v.status() != Status::Broken && cfg.keep != KeepLinks::All {
                 continue;
@@ -55,7 +66,7 @@ pub fn report(
             report.orphan(label);
         }
     }
-    report.finish(&summary_line(&counts, remote));
+    report.finish(&summary_line(cfg, &counts, remote));
     if !report.flush()
         || !remote.stream_json(&mut report, docs, plan.progress.as_ref())?
     {
@@ -68,7 +79,7 @@ pub fn report(
         let _ = writeln!(
             io::stderr().lock(),
             "{} in {:.2} s",
-            summary_line(&counts, remote),
+            summary_line(cfg, &counts, remote),
             cfg.started.elapsed().as_secs_f64()
         );
     }
@@ -77,8 +88,14 @@ pub fn report(
 
 /// The summary's counts, without the time: on standard error for the
 /// human report, inside the Markdown and JUnit ones.
-fn summary_line(counts: &Counts, remote: &RemoteStage) -> String {
-    let mut line = format!(
+fn summary_line(
+    cfg: &CheckConfig,
+    counts: &Counts,
+    remote: &RemoteStage,
+) -> String {
+    let mut line =
+        cfg.changed.as_ref().map(|scope| scope.summary()).unwrap_or_default();
+    line += &format!(
         "{} files, {} links: {} local checked, {} broken, ",
         counts.files,
         counts.links + remote.checked(),

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod changed;
 mod check;
 mod links;
 mod readme;
