@@ -4,6 +4,7 @@
 
 mod support;
 
+mod action;
 mod changed;
 mod check;
 mod links;
