@@ -3,24 +3,7 @@
 //! the change did not touch, and those are reported; what was broken
 //! before is not.
 
-use std::process::Command;
-
-use crate::support::Dir;
-
-/// Runs git in `dir`, with no user configuration.
-fn git(dir: &Dir, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir.path())
-        .env("HOME", dir.path())
-        .env("XDG_CONFIG_HOME", dir.path().join(".no-config"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
+use crate::support::{Dir, git};
 
 /// A repository of one commit, then a second that renames `guide.md`,
 /// renames a heading of `a.md` and deletes `img/pic.png`.
@@ -40,13 +23,13 @@ fn repository() -> Dir {
     for i in 0..20 {
         dir.create(format!("many/p{i}.md"), "[f](../f.md)\n");
     }
-    git(&dir, &["init", "-q"]);
-    git(&dir, &["add", "."]);
-    git(&dir, &["commit", "-q", "-m", "one"]);
-    git(&dir, &["mv", "guide.md", "handbook.md"]);
-    git(&dir, &["rm", "-q", "img/pic.png"]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "one"]);
+    git(dir.path(), &["mv", "guide.md", "handbook.md"]);
+    git(dir.path(), &["rm", "-q", "img/pic.png"]);
     dir.create("a.md", "# A\n\n## New heading\n\nText.\n");
-    git(&dir, &["commit", "-q", "-a", "-m", "two"]);
+    git(dir.path(), &["commit", "-q", "-a", "-m", "two"]);
     dir
 }
 
