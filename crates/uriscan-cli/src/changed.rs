@@ -62,14 +62,15 @@ impl ChangedScope {
         let top = std::fs::canonicalize(top.trim_end_matches(['\n', '\r']))
             .context("--changed-since: the repository's directory")?;
         let spec = format!("{reference}^{{commit}}");
-        if git(
+        // The commit's name from here on: a REF that reads as an option
+        // can reach no other git command.
+        let Ok(commit) = git(
             &top,
             &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec],
-        )
-        .is_err()
-        {
+        ) else {
             bail!("--changed-since: unknown revision '{reference}'");
-        }
+        };
+        let commit = commit.trim();
         let diff = git(
             &top,
             &[
@@ -78,7 +79,7 @@ impl ChangedScope {
                 "-z",
                 "-M",
                 "--no-ext-diff",
-                reference,
+                commit,
                 "--",
             ],
         )?;
