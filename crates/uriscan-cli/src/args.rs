@@ -405,7 +405,9 @@ Examples:
   uriscan check docs/                      every link of every document
   uriscan check --fallback-extensions md,html book/
   uriscan check --json --errors-only . | jq .reason
-  uriscan check --format github .          annotations for GitHub Actions";
+  uriscan check --format github .          annotations for GitHub Actions
+  uriscan check --changed-since origin/main .
+                                           what a branch may break";
 
 /// `--anchors`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
