@@ -415,7 +415,9 @@ Examples:
   uriscan check docs/                      every link of every document
   uriscan check --fallback-extensions md,html book/
   uriscan check --json --errors-only . | jq .reason
-  uriscan check --format github .          annotations for GitHub Actions";
+  uriscan check --format github .          annotations for GitHub Actions
+  uriscan check --changed-since origin/main .
+                                           what a branch may break";
 
 /// `--anchors`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -438,6 +440,12 @@ pub enum CheckFormat {
     /// SARIF 2.1.0, for code-scanning dashboards: one result per broken
     /// link, located by line and byte offset.
     Sarif,
+    /// A Markdown report (a table per file, then the counts) for a pull
+    /// request comment or `$GITHUB_STEP_SUMMARY`.
+    Markdown,
+    /// JUnit XML for CI test reports: one test case per document, one
+    /// failure per broken link.
+    Junit,
 }
 
 /// The arguments of `uriscan check`.
@@ -499,6 +507,12 @@ pub struct CheckArgs {
     /// --entry files).
     #[arg(long, help_heading = "Checking")]
     pub orphans: bool,
+    /// Check only what a change since the git revision REF may break:
+    /// every link of the documents it added or edited, and the links of
+    /// any document into the files it renamed, deleted or edited (their
+    /// anchors included). Runs `git`.
+    #[arg(long, value_name = "REF", help_heading = "Checking")]
+    pub changed_since: Option<String>,
     /// An entry point for --orphans. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Checking")]
     pub entry: Vec<PathBuf>,

@@ -7,6 +7,7 @@
 use clap::Parser as _;
 
 mod args;
+mod changed;
 mod check;
 mod config;
 mod documents;

@@ -55,8 +55,20 @@ fn write_all(
         docs.labels.iter().zip(&docs.checked.documents).enumerate()
     {
         counts.files += 1;
+        report.document(label);
         for (li, v) in verdicts[di].iter().enumerate() {
             if remote.report_link(report, docs, di, li) {
+                continue;
+            }
+            if v.status() == Status::Broken
+                && let Some(scope) = &cfg.changed
+                && !scope.is_changed(doc.path())
+                && !reread.link(&docs.kept[di], di, li, label).is_some_and(
+                    |l| scope.reaches_touched(doc.path(), doc.root(), l),
+                )
+            {
+                // Broken before the change: not this change's to report.
+                counts.links += 1;
                 continue;
             }
             counts.add(v.is_local(), v);
@@ -81,7 +93,7 @@ fn write_all(
             report.orphan(label);
         }
     }
-    report.finish();
+    report.finish(&summary_line(cfg, &counts, remote));
     if !report.flush()
         || !remote.stream_json(report, docs, plan.progress.as_ref())?
     {
@@ -91,14 +103,26 @@ fn write_all(
         bar.finish_and_clear();
     }
     if cfg.form == CheckForm::Human {
-        summary(cfg, &counts, remote);
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{} in {:.2} s",
+            summary_line(cfg, &counts, remote),
+            cfg.started.elapsed().as_secs_f64()
+        );
     }
     Ok(Some(counts.broken > 0))
 }
 
-/// The summary line on standard error.
-fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
-    let mut line = format!(
+/// The summary's counts, without the time: on standard error for the
+/// human report, inside the Markdown and JUnit ones.
+fn summary_line(
+    cfg: &CheckConfig,
+    counts: &Counts,
+    remote: &RemoteStage,
+) -> String {
+    let mut line =
+        cfg.changed.as_ref().map(|scope| scope.summary()).unwrap_or_default();
+    line += &format!(
         "{}, {}: {} local checked, {} broken, ",
         counted(counts.files, "file"),
         counted(counts.links + remote.checked(), "link"),
@@ -111,12 +135,8 @@ fn summary(cfg: &CheckConfig, counts: &Counts, remote: &RemoteStage) {
     if counts.skipped > 0 {
         line.push_str(&format!("{} skipped (remote), ", counts.skipped));
     }
-    let _ = writeln!(
-        io::stderr().lock(),
-        "{line}{} excluded in {:.2} s",
-        counts.excluded,
-        cfg.started.elapsed().as_secs_f64()
-    );
+    line.push_str(&format!("{} excluded", counts.excluded));
+    line
 }
 
 /// `n` and the noun, plural but for one: `1 file`, `2 files`.

@@ -15,6 +15,7 @@ use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
 use crate::args::{
     RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
 };
+use crate::changed::ChangedScope;
 use crate::documents::Sources;
 use uriscan::walking::io_message;
 
@@ -27,6 +28,10 @@ pub enum CheckForm {
     Github,
     /// One SARIF log.
     Sarif,
+    /// A Markdown report, written at the end.
+    Markdown,
+    /// JUnit XML, written at the end.
+    Junit,
     /// JSON Lines; `errors_only` leaves out the links that hold.
     Json { errors_only: bool },
 }
@@ -66,6 +71,8 @@ pub struct CheckConfig {
     pub color: bool,
     pub orphans: bool,
     pub entries: Vec<PathBuf>,
+    /// `--changed-since`: what the change asks to read and report.
+    pub changed: Option<ChangedScope>,
     #[cfg(feature = "remote")]
     pub remote: RemoteArgs,
     /// Where the remote cache is by default: `--root`, else the first
@@ -102,8 +109,23 @@ impl TryFrom<CheckArgs> for CheckConfig {
         }
         let exclude = regex::RegexSet::new(&args.exclude)
             .map_err(|e| anyhow::anyhow!("--exclude: {e}"))?;
-        for p in &paths {
-            walker.path(p);
+        let changed = args
+            .changed_since
+            .as_deref()
+            .map(|r| ChangedScope::new(r, &paths))
+            .transpose()?;
+        match &changed {
+            // Only the documents the change asks for are walked.
+            Some(scope) => {
+                for p in &scope.read {
+                    walker.path(relative_label(&sources.cwd, p));
+                }
+            }
+            None => {
+                for p in &paths {
+                    walker.path(p);
+                }
+            }
         }
         // A bad glob is a usage error, before anything is read.
         walker.build()?;
@@ -114,6 +136,8 @@ impl TryFrom<CheckArgs> for CheckConfig {
                 CheckFormat::Human => CheckForm::Human,
                 CheckFormat::Github => CheckForm::Github,
                 CheckFormat::Sarif => CheckForm::Sarif,
+                CheckFormat::Markdown => CheckForm::Markdown,
+                CheckFormat::Junit => CheckForm::Junit,
             }
         };
         #[cfg(feature = "remote")]
@@ -167,11 +191,22 @@ impl TryFrom<CheckArgs> for CheckConfig {
             color: use_color(args.color, Env::current(), args.json),
             orphans: args.orphans,
             entries: args.entry,
+            changed,
             #[cfg(feature = "remote")]
             remote: args.remote,
             #[cfg(feature = "remote")]
             cache_dir,
         })
+    }
+}
+
+/// `./path` for a path under the current directory, as a walk of `.`
+/// labels it; else the path as it is.
+fn relative_label(cwd: &Path, path: &Path) -> PathBuf {
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    match path.strip_prefix(&cwd) {
+        Ok(rel) => Path::new(".").join(rel),
+        Err(_) => path.to_path_buf(),
     }
 }
 

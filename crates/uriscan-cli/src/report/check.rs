@@ -7,8 +7,9 @@ use std::path::Path;
 use uriscan::checking::{Status, Verdict};
 use uriscan::links::Link;
 
+use super::findings::{Finding, Findings};
 use super::json::{CheckRow, LinkRow};
-use super::{Label, github, json, sarif, text, write_stdout};
+use super::{Label, github, json, junit, markdown, sarif, text, write_stdout};
 use crate::config::CheckForm;
 
 /// The size at which the report's buffer is written out.
@@ -25,6 +26,8 @@ pub struct CheckReport<'c> {
     sarif_results: Vec<serde_json::Value>,
     /// Whether standard output was closed by its reader.
     closed: bool,
+    /// The documents and broken links of the Markdown and JUnit forms.
+    findings: Findings,
 }
 
 impl<'c> CheckReport<'c> {
@@ -40,6 +43,15 @@ impl<'c> CheckReport<'c> {
             out: Vec::with_capacity(FLUSH_AT),
             sarif_results: vec![],
             closed: false,
+            findings: Findings::default(),
+        }
+    }
+
+    /// A document is checked: the forms that list every document (JUnit)
+    /// need to know it even when all its links hold.
+    pub fn document(&mut self, label: &Path) {
+        if matches!(self.form, CheckForm::Markdown | CheckForm::Junit) {
+            self.findings.document(label);
         }
     }
 
@@ -84,6 +96,19 @@ impl<'c> CheckReport<'c> {
             _ if !broken => {}
             CheckForm::Sarif => {
                 self.sarif_results.push(sarif::broken_link(label, link, v));
+            }
+            CheckForm::Markdown | CheckForm::Junit => {
+                let finding = Finding {
+                    line: at.0,
+                    column: at.1,
+                    link: link.link().to_string(),
+                    reason: v
+                        .reason()
+                        .map(|r| r.to_string())
+                        .unwrap_or_default(),
+                    suggestion: v.suggestion(link).map(|s| s.into_owned()),
+                };
+                self.findings.add(label, finding);
             }
             CheckForm::Github => {
                 let message =
@@ -166,6 +191,18 @@ impl<'c> CheckReport<'c> {
             CheckForm::Github => {
                 github::annotation(&mut self.out, level, label, at, &message);
             }
+            // Only failures fail a test case; the rest are warnings.
+            CheckForm::Markdown | CheckForm::Junit if !failure => {}
+            CheckForm::Markdown | CheckForm::Junit => {
+                let finding = Finding {
+                    line: at.0,
+                    column: at.1,
+                    link: super::mask_password(link.link()).into_owned(),
+                    reason: reason.unwrap_or(message),
+                    suggestion: None,
+                };
+                self.findings.add(label, finding);
+            }
             CheckForm::Human | CheckForm::Json { .. } => {
                 text::remote_link(
                     &mut self.out,
@@ -187,9 +224,14 @@ impl<'c> CheckReport<'c> {
         }
     }
 
-    /// Writes the SARIF log, when the form is SARIF.
-    pub fn finish(&mut self) {
-        if self.form == CheckForm::Sarif {
+    /// Writes the forms gathered to the end: the SARIF log, or the
+    /// Markdown or JUnit report with `summary`, the run's counts.
+    pub fn finish(&mut self, summary: &str) {
+        if self.form == CheckForm::Markdown {
+            markdown::write(&mut self.out, &self.findings, summary);
+        } else if self.form == CheckForm::Junit {
+            junit::write(&mut self.out, &self.findings, summary);
+        } else if self.form == CheckForm::Sarif {
             let results = std::mem::take(&mut self.sarif_results);
             let _ = serde_json::to_writer_pretty(
                 &mut self.out,

@@ -1,12 +1,15 @@
 //! Every output form of the command line: text (and its colours), JSON
-//! Lines, SARIF and GitHub annotations, for the scan, `links` and `check`.
+//! Lines, SARIF, GitHub annotations, Markdown and JUnit, for the scan, `links` and `check`.
 //!
 //! Output is built in a buffer and written with one locked write by the
 //! caller, so lines of different files never interleave.
 
 pub mod check;
+pub mod findings;
 pub mod github;
 pub mod json;
+pub mod junit;
+pub mod markdown;
 pub mod sarif;
 pub mod scan;
 pub mod text;

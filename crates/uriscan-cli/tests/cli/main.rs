@@ -4,11 +4,14 @@
 
 mod support;
 
+mod action;
+mod changed;
 mod check;
 mod links;
 mod readme;
 #[cfg(feature = "remote")]
 mod remote;
+mod report_forms;
 mod search;
 mod snapshots;
 mod syntax;

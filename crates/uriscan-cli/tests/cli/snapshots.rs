@@ -6,7 +6,7 @@
 use crate::support::Dir;
 
 /// A tree with Markdown, HTML and text, and a broken link of each kind.
-fn tree() -> Dir {
+pub fn tree() -> Dir {
     let dir = Dir::new();
     dir.mkdir(".git");
     dir.create(
@@ -35,7 +35,7 @@ fn tree() -> Dir {
 
 /// Runs `uriscan ARGS` in the tree: the exit code, then standard output
 /// with the tree's absolute path written `[TREE]`.
-fn run(dir: &Dir, args: &[&str]) -> String {
+pub fn run(dir: &Dir, args: &[&str]) -> String {
     let (code, out, _) = dir.run(args);
     let mut out = out;
     let canonical = std::fs::canonicalize(dir.path()).unwrap();
