@@ -93,7 +93,7 @@ fn changed_only_reports_what_the_push_broke() {
     // The renamed heading, not the link broken before the push.
     assert_eq!(
         out.trim(),
-        "::error file=./b.md,line=1,col=5::broken link 'a.md#old': no anchor '#old' in the target"
+        "::error file=b.md,line=1,col=5::broken link 'a.md#old': no anchor '#old' in the target"
     );
     assert!(summary.contains("changed since"), "{summary}");
     // A first push (no before) checks the whole tree.

@@ -38,7 +38,7 @@ fn markdown_escapes_links_and_says_when_nothing_is_broken() {
         dir.run(&["check", "--format", "markdown", "--no-progress"]);
     assert_eq!(code, 0);
     assert!(out.contains("No broken links."), "{out}");
-    assert!(out.contains("1 files, 0 links"), "{out}");
+    assert!(out.contains("1 file, 0 links"), "{out}");
 }
 
 #[test]
