@@ -176,7 +176,9 @@ fn time(args: &[String]) -> Result<(), String> {
     let contenders = [
         Contender {
             label: "uriscan, bare tokenizer (`count_start_tags`)",
-            run: Box::new(|d| Ok(uriscan::internals::links::count_start_tags(d))),
+            run: Box::new(|d| {
+                Ok(uriscan::internals::links::count_start_tags(d))
+            }),
         },
         Contender {
             label: "lol_html, no handler (tag scanner only)",
