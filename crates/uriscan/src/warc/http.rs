@@ -157,15 +157,20 @@ impl<'a> HttpResponse<'a> {
         if self.odd_line_ends {
             out.push(RecordWarning::HttpLineEnds);
         }
+        let coding = self.coding();
+        if matches!(coding, Coding::Identity | Coding::Unread) {
+            // No content coding to try: only whether the chunks hold, with
+            // no copy of the body the extraction will make anyway.
+            if self.chunked() && !self.cut && !chunks_whole(self.body()) {
+                out.push(RecordWarning::StaleChunked);
+            }
+            return out;
+        }
         let (body, stale) = self.transfer_decoded();
         if stale {
             out.push(RecordWarning::StaleChunked);
         }
-        let coding = self.coding();
-        if !matches!(coding, Coding::Identity | Coding::Unread)
-            && !body.is_empty()
-            && !decodes(coding, &body)
-        {
+        if !body.is_empty() && !decodes(coding, &body) {
             out.push(RecordWarning::StaleContentEncoding);
         }
         out
@@ -183,10 +188,7 @@ impl<'a> HttpResponse<'a> {
     /// its end is taken as it is (unless the block was cut short).
     fn transfer_decoded(&self) -> (Cow<'a, [u8]>, bool) {
         let body = self.body();
-        let chunked = self
-            .header("Transfer-Encoding")
-            .is_some_and(|t| has_token(t, b"chunked"));
-        if !chunked {
+        if !self.chunked() {
             return (Cow::Borrowed(body), false);
         }
         match dechunk_whole(body) {
@@ -194,6 +196,12 @@ impl<'a> HttpResponse<'a> {
             None if self.cut => (Cow::Owned(dechunk(body)), false),
             None => (Cow::Borrowed(body), true),
         }
+    }
+
+    /// Whether the headers name the chunked transfer coding.
+    fn chunked(&self) -> bool {
+        self.header("Transfer-Encoding")
+            .is_some_and(|t| has_token(t, b"chunked"))
     }
 
     /// The content coding the headers name.
@@ -289,26 +297,33 @@ fn has_token(v: &[u8], token: &[u8]) -> bool {
 /// 7.1): every size line valid, every chunk whole and followed by its line
 /// end, up to the last chunk (size 0); `None` otherwise.
 pub(crate) fn dechunk_whole(body: &[u8]) -> Option<Vec<u8>> {
-    let (data, whole) = walk_chunks(body);
-    whole.then_some(data)
+    let mut data = Vec::with_capacity(body.len());
+    walk_chunks(body, Some(&mut data)).then_some(data)
+}
+
+/// Whether a chunked body parses as chunked to its end, as
+/// [`dechunk_whole`] reads it, without copying its data.
+fn chunks_whole(body: &[u8]) -> bool {
+    walk_chunks(body, None)
 }
 
 /// The data of a chunked body, up to where it breaks when it is
 /// malformed or cut.
 pub(crate) fn dechunk(body: &[u8]) -> Vec<u8> {
-    walk_chunks(body).0
+    let mut data = Vec::with_capacity(body.len());
+    walk_chunks(body, Some(&mut data));
+    data
 }
 
 /// The data of a chunked body (each chunk a hex size, with extensions
 /// after `;`, a line end, the data, a line end; size 0 ends it and its
-/// trailer fields are dropped) up to where it breaks, and whether it
-/// reached the last chunk.
-fn walk_chunks(body: &[u8]) -> (Vec<u8>, bool) {
-    let mut out = Vec::with_capacity(body.len());
+/// trailer fields are dropped) into `out`, when given, up to where it
+/// breaks; whether it reached the last chunk.
+fn walk_chunks(body: &[u8], mut out: Option<&mut Vec<u8>>) -> bool {
     let mut at = 0;
     loop {
         let Some(nl) = memchr::memchr(b'\n', &body[at..]) else {
-            return (out, false);
+            return false;
         };
         let line = &body[at..at + nl];
         let size =
@@ -319,15 +334,17 @@ fn walk_chunks(body: &[u8]) -> (Vec<u8>, bool) {
                 !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
             })
             .and_then(|s| usize::from_str_radix(s, 16).ok());
-        let Some(size) = size else { return (out, false) };
+        let Some(size) = size else { return false };
         at += nl + 1;
         if size == 0 {
-            return (out, true);
+            return true;
         }
         let end = at.saturating_add(size).min(body.len());
-        out.extend_from_slice(&body[at..end]);
+        if let Some(out) = out.as_deref_mut() {
+            out.extend_from_slice(&body[at..end]);
+        }
         if end - at < size {
-            return (out, false);
+            return false;
         }
         at = end;
         if body[at..].starts_with(b"\r\n") {
@@ -335,7 +352,7 @@ fn walk_chunks(body: &[u8]) -> (Vec<u8>, bool) {
         } else if body[at..].starts_with(b"\n") {
             at += 1;
         } else {
-            return (out, false);
+            return false;
         }
     }
 }
