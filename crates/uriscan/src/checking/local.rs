@@ -175,6 +175,8 @@ pub struct CheckerBuilder {
     fallback_extensions: Vec<String>,
     fragments: bool,
     anchors: AnchorStyle,
+    /// Styles for the documents under a directory, the deepest first.
+    anchors_under: Vec<(PathBuf, AnchorStyle)>,
     allow_outside_root: bool,
 }
 
@@ -196,6 +198,7 @@ impl CheckerBuilder {
             fallback_extensions: vec![],
             fragments: true,
             anchors: AnchorStyle::Github,
+            anchors_under: vec![],
             allow_outside_root: false,
         }
     }
@@ -222,10 +225,35 @@ impl CheckerBuilder {
         self.anchors = style;
         self
     }
+    /// Whose heading anchors the Markdown targets under `dir` have, where
+    /// a site generator renders that part of the tree (a `docs/` built by
+    /// MkDocs beside a README tree read on GitHub). The deepest such
+    /// directory above a target decides; elsewhere [`anchors`] does.
+    ///
+    /// [`anchors`]: CheckerBuilder::anchors
+    pub fn anchors_under(
+        &mut self,
+        dir: PathBuf,
+        style: AnchorStyle,
+    ) -> &mut Self {
+        self.anchors_under.retain(|(d, _)| *d != dir);
+        self.anchors_under.push((dir, style));
+        // Deepest first, so the first prefix found is the nearest.
+        self.anchors_under
+            .sort_by_key(|(d, _)| std::cmp::Reverse(d.components().count()));
+        self
+    }
     /// Whether a target outside the root holds (when it exists).
     pub fn allow_outside_root(&mut self, yes: bool) -> &mut Self {
         self.allow_outside_root = yes;
         self
+    }
+    /// The anchor style of the Markdown document at `path`.
+    fn style_for(&self, path: &Path) -> AnchorStyle {
+        self.anchors_under
+            .iter()
+            .find(|(dir, _)| path.starts_with(dir))
+            .map_or(self.anchors, |&(_, style)| style)
     }
     /// The checker.
     pub fn build(&self) -> Checker {
@@ -590,7 +618,10 @@ impl Checker {
             let lower = decoded.to_lowercase();
             return lower != decoded
                 && set.contains(lower.as_str())
-                && self.opts.anchors.fragment_matches(decoded, &lower);
+                && self
+                    .opts
+                    .style_for(path)
+                    .fragment_matches(decoded, &lower);
         }
         match decoded.split_once('-') {
             Some((a, b)) if is_digits(a) && is_digits(b) => {
@@ -664,10 +695,13 @@ impl Checker {
             Format::Markdown => {
                 let text = String::from_utf8_lossy(&bytes);
                 Targets::Ids(
-                    anchors::markdown_anchors(&text, self.opts.anchors)
-                        .into_iter()
-                        .map(|a| a.name)
-                        .collect(),
+                    anchors::markdown_anchors(
+                        &text,
+                        self.opts.style_for(path),
+                    )
+                    .into_iter()
+                    .map(|a| a.name)
+                    .collect(),
                     None,
                 )
             }
@@ -920,5 +954,22 @@ mod tests {
         let anchor = Suggestion::Whole("#z".into());
         let v = Verdict::broken(Reason::NoAnchor("y".into()), Some(anchor));
         assert_eq!(v.suggestion(&links[1]).as_deref(), Some("#z"));
+    }
+
+    /// The deepest directory given a style decides a target's anchors;
+    /// a target under none of them has the default style.
+    #[test]
+    fn the_nearest_directory_decides_the_anchor_style() {
+        let mut b = Checker::builder();
+        b.anchors_under("/r/book".into(), AnchorStyle::Mdbook)
+            .anchors_under("/r/book/gitlab".into(), AnchorStyle::Gitlab)
+            .anchors_under("/r".into(), AnchorStyle::Gitlab);
+        b.anchors_under("/r".into(), AnchorStyle::Github);
+        let at = |p: &str| b.style_for(Path::new(p));
+        assert_eq!(at("/r/book/src/a.md"), AnchorStyle::Mdbook);
+        assert_eq!(at("/r/book/gitlab/a.md"), AnchorStyle::Gitlab);
+        assert_eq!(at("/r/bookish/a.md"), AnchorStyle::Github);
+        assert_eq!(at("/elsewhere/a.md"), AnchorStyle::Github);
+        assert_eq!(b.anchors_under.len(), 3);
     }
 }
