@@ -44,6 +44,20 @@ pub(crate) fn sniff_html(bytes: &[u8]) -> Option<&'static Encoding> {
     meta.0.map(|e| if e == UTF_16LE || e == UTF_16BE { UTF_8 } else { e })
 }
 
+/// The encoding of a page that declares none and is not UTF-8, as
+/// Firefox guesses it (chardetng). The first [`GUESS_FROM`] bytes are
+/// enough for a guess and bound its cost on a large page.
+fn guess_undeclared(bytes: &[u8]) -> &'static Encoding {
+    let head = &bytes[..bytes.len().min(GUESS_FROM)];
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(head, head.len() == bytes.len());
+    // No top-level domain hint; the page is known not to be UTF-8.
+    detector.guess(None, false)
+}
+
+/// How many bytes of an undeclared page the detector reads.
+const GUESS_FROM: usize = 64 * 1024;
+
 /// The `charset=` of a `Content-Type` value.
 pub(crate) fn charset_param(v: &[u8]) -> Option<&'static Encoding> {
     let lower = v.to_ascii_lowercase();
@@ -63,6 +77,9 @@ pub(crate) fn charset_param(v: &[u8]) -> Option<&'static Encoding> {
 pub(crate) struct Decoded<'a> {
     pub text: Cow<'a, str>,
     map: Map,
+    /// The encoding it was read in: the URL Standard encodes a link's
+    /// query in it.
+    pub encoding: &'static Encoding,
 }
 
 enum Map {
@@ -86,7 +103,11 @@ impl<'a> Decoded<'a> {
     /// `bytes` as UTF-8, lossily.
     pub(crate) fn utf8(bytes: &'a [u8]) -> Decoded<'a> {
         if let Ok(s) = std::str::from_utf8(bytes) {
-            return Decoded { text: Cow::Borrowed(s), map: Map::Same };
+            return Decoded {
+                text: Cow::Borrowed(s),
+                map: Map::Same,
+                encoding: UTF_8,
+            };
         }
         let mut text = String::with_capacity(bytes.len() + 16);
         let mut anchors = vec![];
@@ -100,7 +121,26 @@ impl<'a> Decoded<'a> {
                 anchors.push((text.len(), at));
             }
         }
-        Decoded { text: Cow::Owned(text), map: Map::Anchors(anchors) }
+        Decoded {
+            text: Cow::Owned(text),
+            map: Map::Anchors(anchors),
+            encoding: UTF_8,
+        }
+    }
+
+    /// An HTML page that declares no encoding: UTF-8 when it is valid
+    /// UTF-8, else in the encoding a detector guesses, as a browser reads
+    /// it (the HTML standard leaves that step to the user agent; Firefox
+    /// runs chardetng there).
+    pub(crate) fn undeclared(bytes: &'a [u8]) -> Decoded<'a> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Decoded {
+                text: Cow::Borrowed(s),
+                map: Map::Same,
+                encoding: UTF_8,
+            },
+            Err(_) => Decoded::decode(bytes, guess_undeclared(bytes)),
+        }
     }
 
     /// `bytes` decoded from `encoding` (a BOM wins over it).
@@ -142,7 +182,7 @@ impl<'a> Decoded<'a> {
                 bom,
             }
         };
-        Decoded { text: Cow::Owned(text.into_owned()), map }
+        Decoded { text: Cow::Owned(text.into_owned()), map, encoding: enc }
     }
 
     fn shift(&mut self, by: usize) {

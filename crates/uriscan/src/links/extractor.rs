@@ -242,7 +242,12 @@ impl LinkExtractor {
             let (resolved, error) = match resolver {
                 _ if self.url_standard() => {
                     let base = if is_base { &page_base } else { &base };
-                    url_standard_into(base.as_ref(), link, &mut target)
+                    url_standard_into(
+                        base.as_ref(),
+                        link,
+                        decoded.encoding,
+                        &mut target,
+                    )
                 }
                 None => (false, repair_error(link)),
                 Some(b) => match b.resolve_into(link, &mut target) {
@@ -265,15 +270,17 @@ impl LinkExtractor {
     }
 }
 
-/// The URL Standard's target of `link` against `base`, appended to
-/// `target`: whether there is one, else the error.
+/// The URL Standard's target of `link` against `base`, in a document of
+/// `encoding`, appended to `target`: whether there is one, else the error.
 #[cfg(feature = "url-standard")]
 fn url_standard_into(
     base: Option<&target::Base>,
     link: &str,
+    encoding: &'static encoding_rs::Encoding,
     target: &mut String,
 ) -> (bool, Option<LinkError>) {
-    match super::url_standard_target(link, base.map(target::Base::as_str)) {
+    let base = base.map(target::Base::as_str);
+    match super::url_standard::url_standard_target_in(link, base, encoding) {
         Ok(t) => {
             target.push_str(&t);
             (true, None)
@@ -287,6 +294,7 @@ fn url_standard_into(
 fn url_standard_into(
     _: Option<&target::Base>,
     _: &str,
+    _: &'static encoding_rs::Encoding,
     _: &mut String,
 ) -> (bool, Option<LinkError>) {
     (false, None)

@@ -23,15 +23,17 @@ impl LinkExtractor {
                     encoding_rs::Encoding::for_label(c.as_bytes())
                 });
                 let enc = match encoding_rs::Encoding::for_bom(page.bytes) {
-                    Some((e, _)) => e,
-                    None => declared
-                        .or_else(|| charset::sniff_html(page.bytes))
-                        .unwrap_or(encoding_rs::UTF_8),
+                    Some((e, _)) => Some(e),
+                    None => {
+                        declared.or_else(|| charset::sniff_html(page.bytes))
+                    }
                 };
-                let decoded = if enc == encoding_rs::UTF_8 {
-                    charset::Decoded::utf8(page.bytes)
-                } else {
-                    charset::Decoded::decode(page.bytes, enc)
+                let decoded = match enc {
+                    None => charset::Decoded::undeclared(page.bytes),
+                    Some(e) if e == encoding_rs::UTF_8 => {
+                        charset::Decoded::utf8(page.bytes)
+                    }
+                    Some(e) => charset::Decoded::decode(page.bytes, e),
                 };
                 let base = self.read_html(
                     decoded.text.as_bytes(),

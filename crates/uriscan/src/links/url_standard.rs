@@ -44,13 +44,74 @@ pub fn url_standard_target(
     link: &str,
     base: Option<&str>,
 ) -> Result<String, UrlStandardError> {
+    url_standard_target_in(link, base, encoding_rs::UTF_8)
+}
+
+/// [`url_standard_target`] for a link of a document in `encoding`: the
+/// URL Standard percent-encodes a special URL's query in the document's
+/// encoding (its "query state"), and the path in UTF-8.
+pub(crate) fn url_standard_target_in(
+    link: &str,
+    base: Option<&str>,
+    encoding: &'static encoding_rs::Encoding,
+) -> Result<String, UrlStandardError> {
     let base = base
         .map(url::Url::parse)
         .transpose()
         .map_err(UrlStandardError::InvalidBase)?;
-    url::Url::options()
-        .base_url(base.as_ref())
-        .parse(link)
-        .map(String::from)
-        .map_err(UrlStandardError::Invalid)
+    let encode = higher_ranked(move |s| encode_query(encoding, s));
+    let options = url::Url::options().base_url(base.as_ref());
+    // encoding_rs's UTF-8 (and UTF-16, whose output encoding is UTF-8)
+    // needs no override.
+    let options = if encoding.output_encoding() == encoding_rs::UTF_8 {
+        options
+    } else {
+        options.encoding_override(Some(&encode))
+    };
+    options.parse(link).map(String::from).map_err(UrlStandardError::Invalid)
+}
+
+/// `f`, typed as the override wants it: the result borrows its argument,
+/// whatever the argument's lifetime (a closure alone infers one lifetime).
+fn higher_ranked<F>(f: F) -> F
+where
+    F: for<'s> Fn(&'s str) -> std::borrow::Cow<'s, [u8]>,
+{
+    f
+}
+
+/// The bytes of a query in `encoding`, as the URL Standard's "percent-encode
+/// after encoding" gives them: a character the encoding lacks becomes
+/// `%26%23` + its code point in decimal + `%3B` (an HTML numeric character
+/// reference, already percent-encoded: the parser leaves `%` and digits
+/// as they are).
+fn encode_query<'s>(
+    encoding: &'static encoding_rs::Encoding,
+    query: &'s str,
+) -> std::borrow::Cow<'s, [u8]> {
+    use encoding_rs::EncoderResult;
+    use std::fmt::Write as _;
+    if query.is_ascii() && encoding.is_ascii_compatible() {
+        return std::borrow::Cow::Borrowed(query.as_bytes());
+    }
+    let mut encoder = encoding.new_encoder();
+    let mut out = Vec::with_capacity(query.len() + 16);
+    let mut buf = [0u8; 1024];
+    let mut rest = query;
+    loop {
+        let (result, read, written) =
+            encoder.encode_from_utf8_without_replacement(rest, &mut buf, true);
+        out.extend_from_slice(&buf[..written]);
+        rest = &rest[read..];
+        match result {
+            EncoderResult::InputEmpty => break,
+            EncoderResult::OutputFull => {}
+            EncoderResult::Unmappable(c) => {
+                let mut ncr = String::new();
+                let _ = write!(ncr, "%26%23{}%3B", u32::from(c));
+                out.extend_from_slice(ncr.as_bytes());
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

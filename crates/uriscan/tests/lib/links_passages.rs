@@ -111,3 +111,29 @@ fn link_passages() {
         failures.join("\n")
     );
 }
+
+/// A page that declares no encoding and is not UTF-8 is read in the
+/// encoding a browser guesses for it (chardetng, as Firefox), not with
+/// U+FFFD for each byte: an undeclared Latin-1 `/café` stays `/café`.
+#[test]
+fn an_undeclared_page_is_read_in_the_guessed_encoding() {
+    let targets = |bytes: &[u8]| -> Vec<String> {
+        let page = Page::new(bytes, Format::Html).url("http://example.org/");
+        LinkExtractor::new()
+            .extract(&page)
+            .map(|l| l.target().unwrap().to_owned())
+            .collect()
+    };
+    let latin1 =
+        b"<p>Le caf\xe9 est tr\xe8s bon, \xe0 c\xf4t\xe9 de l'\xe9glise \
+        o\xf9 l'on ach\xe8te des cr\xeapes.</p><a href=\"/caf\xe9\">x</a>";
+    assert_eq!(targets(latin1), ["http://example.org/caf\u{e9}"]);
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS
+        .encode("<p>日本語のページです。リンクはこちらにあります。</p><a href=\"/日本\">x</a>");
+    assert_eq!(targets(&sjis), ["http://example.org/日本"]);
+    // Valid UTF-8 needs no guess.
+    assert_eq!(
+        targets("<a href=\"/caf\u{e9}\">x</a>".as_bytes()),
+        ["http://example.org/caf\u{e9}"]
+    );
+}

@@ -257,3 +257,41 @@ fn the_differences_table_is_up_to_date() {
         "{TABLE} is out of date: run with URISCAN_BLESS=1"
     );
 }
+
+/// The targets of a page's links in the URL Standard mode.
+fn standard_targets(html: &[u8], url: &str) -> Vec<String> {
+    let mut b = LinkExtractor::builder();
+    b.url_standard(true);
+    let page = Page::new(html, Format::Html).url(url);
+    b.build()
+        .extract(&page)
+        .map(|l| l.target().expect("a target").to_owned())
+        .collect()
+}
+
+/// The URL Standard encodes a special URL's query in the document's
+/// encoding and its path in UTF-8 (the query state of the basic URL
+/// parser); a character the encoding lacks goes as an HTML numeric
+/// character reference, percent-encoded.
+#[test]
+fn the_query_is_encoded_in_the_document_encoding() {
+    // windows-1252: é is 0xE9, € is 0x80.
+    let html = b"<meta charset=windows-1252>\
+        <a href=\"/caf\xe9?q=\xe9\x80\">a</a>\
+        <a href=\"/x?k=&#26085;\">b</a>\
+        <a href=\"mailto:x@y?subject=\xe9\">c</a>";
+    assert_eq!(
+        standard_targets(html, "http://example.org/"),
+        [
+            "http://example.org/caf%C3%A9?q=%E9%80",
+            "http://example.org/x?k=%26%2326085%3B",
+            // Not a special scheme: the query is UTF-8.
+            "mailto:x@y?subject=%C3%A9",
+        ]
+    );
+    let utf8 = "<a href=\"/caf\u{e9}?q=\u{e9}\">a</a>";
+    assert_eq!(
+        standard_targets(utf8.as_bytes(), "http://example.org/"),
+        ["http://example.org/caf%C3%A9?q=%C3%A9"]
+    );
+}
