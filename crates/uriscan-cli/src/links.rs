@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
-use uriscan::links::LinkRef;
+use uriscan::links::{LinkRef, browser_reading};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
     ReadTally, WarcReader, for_each_record_link, is_archive, is_warc_name,
@@ -318,8 +318,17 @@ impl<'c> Linker<'c> {
                     row.record_offset = Some(c.offset);
                     row.offset_kind = Some(c.offset_kind);
                     if !c.warnings.is_empty() {
-                        row.warnings = Some(&c.warnings);
+                        row.warnings = Some(Cow::Borrowed(&c.warnings));
                     }
+                }
+                if let Some(differs) = cfg
+                    .browser_warnings
+                    .then(|| browser_reading(link.link()))
+                    .flatten()
+                {
+                    let mut all = row.warnings.take().unwrap_or_default();
+                    all.to_mut().push(differs.as_str());
+                    row.warnings = Some(all);
                 }
                 let _ = serde_json::to_writer(&mut *out, &row);
                 out.push(b'\n');

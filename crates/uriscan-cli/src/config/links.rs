@@ -21,6 +21,9 @@ pub struct LinksConfig {
     pub rewrite: Rewrite,
     /// Not `--no-mmap`.
     pub map_named: bool,
+    /// Not `--url-standard`: the JSON rows say where browsers read a
+    /// link otherwise than its RFC 3986 target.
+    pub browser_warnings: bool,
 }
 
 impl TryFrom<LinksArgs> for LinksConfig {
@@ -87,6 +90,7 @@ impl TryFrom<LinksArgs> for LinksConfig {
             all_warc,
             rewrite,
             map_named: !args.doc.no_mmap,
+            browser_warnings: !args.url_standard,
         })
     }
 }

@@ -181,9 +181,10 @@ pub struct LinkRow<'a> {
     /// `file`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset_kind: Option<&'static str>,
-    /// What was odd in a web archive's record but read all the same.
+    /// What was odd in a web archive's record but read all the same, and
+    /// where browsers read the link otherwise than its target.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub warnings: Option<&'a [&'static str]>,
+    pub warnings: Option<Cow<'a, [&'static str]>>,
 }
 
 impl<'a> LinkRow<'a> {

@@ -384,3 +384,44 @@ fn url_standard_targets() {
     let (out, _, _) = run(dir.path(), &["links", "-o", "c.warc"]);
     assert!(out.starts_with("http:rel\n"), "{out}");
 }
+
+/// In the default mode, a link that browsers read otherwise than its RFC
+/// 3986 target says so in its JSON `warnings`, after the record's own;
+/// in the URL Standard mode the target is the browser's, and it does not.
+#[test]
+fn links_browsers_read_otherwise_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "<a href=\"http:rel\">r</a><a href=\"http:///h/x\">x</a>\
+                <a href=\"http://h/ok\">o</a>";
+    let rec = response(
+        "http://example.com/d/page",
+        "1",
+        "200 OK\r\nContent-Type: text/html",
+        body,
+    );
+    std::fs::write(dir.path().join("c.warc"), rec).unwrap();
+    let warnings = |args: &[&str]| -> Vec<serde_json::Value> {
+        let (out, _, _) = run(dir.path(), args);
+        out.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|row| row["warnings"].clone())
+            .collect()
+    };
+    assert_eq!(
+        warnings(&["links", "--json", "c.warc"]),
+        [
+            serde_json::json!(["browsers-read-without-authority"]),
+            serde_json::json!(["browsers-skip-extra-slashes"]),
+            serde_json::Value::Null,
+        ]
+    );
+    assert_eq!(
+        warnings(&["links", "--json", "--url-standard", "c.warc"]),
+        [const { serde_json::Value::Null }; 3]
+    );
+    std::fs::write(dir.path().join("p.html"), body).unwrap();
+    assert_eq!(
+        warnings(&["links", "--json", "p.html"])[1],
+        serde_json::json!(["browsers-skip-extra-slashes"])
+    );
+}

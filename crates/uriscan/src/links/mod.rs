@@ -72,6 +72,7 @@
 //! makes a document skipped: its bad bytes are read as U+FFFD. Offsets,
 //! lines and columns always count the document's own bytes.
 
+mod browser_reading;
 mod charset;
 mod extractor;
 // Built for its tests too, where only some hooks are used.
@@ -96,6 +97,7 @@ mod tokenizer;
 #[cfg(feature = "url-standard")]
 mod url_standard;
 
+pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef};
