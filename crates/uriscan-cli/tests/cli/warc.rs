@@ -357,13 +357,7 @@ fn url_standard_targets() {
     let dir = tempfile::tempdir().unwrap();
     let body = "<a href=\"http:rel\">r</a><a href=\"HTTP://B\u{fc}cher.example:80/%zz\">b</a>\
                 <a href=\"http://a:port/\">p</a>";
-    let rec = response(
-        "http://example.com/d/page",
-        "1",
-        "200 OK\r\nContent-Type: text/html",
-        body,
-    );
-    std::fs::write(dir.path().join("c.warc"), rec).unwrap();
+    std::fs::write(dir.path().join("c.warc"), html_page(body)).unwrap();
     let (out, _, _) =
         run(dir.path(), &["links", "-o", "--url-standard", "c.warc"]);
     assert_eq!(
@@ -393,13 +387,7 @@ fn links_browsers_read_otherwise_are_warned_of() {
     let dir = tempfile::tempdir().unwrap();
     let body = "<a href=\"http:rel\">r</a><a href=\"http:///h/x\">x</a>\
                 <a href=\"http://h/ok\">o</a>";
-    let rec = response(
-        "http://example.com/d/page",
-        "1",
-        "200 OK\r\nContent-Type: text/html",
-        body,
-    );
-    std::fs::write(dir.path().join("c.warc"), rec).unwrap();
+    std::fs::write(dir.path().join("c.warc"), html_page(body)).unwrap();
     let warnings = |args: &[&str]| -> Vec<serde_json::Value> {
         let (out, _, _) = run(dir.path(), args);
         out.lines()
@@ -424,4 +412,14 @@ fn links_browsers_read_otherwise_are_warned_of() {
         warnings(&["links", "--json", "p.html"])[1],
         serde_json::json!(["browsers-skip-extra-slashes"])
     );
+}
+
+/// A response record of an HTML page at `http://example.com/d/page`.
+fn html_page(body: &str) -> Vec<u8> {
+    response(
+        "http://example.com/d/page",
+        "1",
+        "200 OK\r\nContent-Type: text/html",
+        body,
+    )
 }
