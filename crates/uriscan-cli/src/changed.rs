@@ -64,11 +64,20 @@ impl ChangedScope {
         let spec = format!("{reference}^{{commit}}");
         // The commit's name from here on: a REF that reads as an option
         // can reach no other git command.
-        let Ok(commit) = git(
+        let commit = match git(
             &top,
             &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec],
-        ) else {
-            bail!("--changed-since: unknown revision '{reference}'");
+        ) {
+            Ok(commit) => commit,
+            // The first commit of a repository (a pre-commit hook's
+            // `--changed-since HEAD` before any commit): HEAD names a
+            // branch with no commit yet, and every file is new.
+            Err(_) if reference == "HEAD" && unborn_head(&top) => {
+                empty_tree(&top)?
+            }
+            Err(_) => {
+                bail!("--changed-since: unknown revision '{reference}'")
+            }
         };
         let commit = commit.trim();
         let diff = git(
@@ -195,6 +204,19 @@ impl ChangedScope {
 
 /// Runs git in `dir`; its standard output, or its standard error as the
 /// error.
+/// Whether HEAD names a branch that has no commit yet.
+fn unborn_head(top: &Path) -> bool {
+    git(top, &["symbolic-ref", "--quiet", "HEAD"]).is_ok()
+        && git(top, &["rev-parse", "--verify", "--quiet", "HEAD"]).is_err()
+}
+
+/// The name of the empty tree in the repository's hash (SHA-1 or
+/// SHA-256), against which a diff reads every file as added: the hash of
+/// no bytes, read from git's standard input, which `git` leaves empty.
+fn empty_tree(top: &Path) -> anyhow::Result<String> {
+    git(top, &["hash-object", "-t", "tree", "--stdin"])
+}
+
 fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = Command::new("git")
         .arg("-C")

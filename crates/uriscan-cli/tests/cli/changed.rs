@@ -90,3 +90,22 @@ fn outside_a_repository_or_with_an_unknown_ref_is_an_error() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown revision 'no-such-ref'"), "{err}");
 }
+
+/// Before the first commit (a pre-commit hook's `--changed-since HEAD` on
+/// a new repository), HEAD names a branch with no commit: every file is
+/// new, and checked. Another name that is no commit stays an error.
+#[test]
+fn before_the_first_commit_every_file_is_changed() {
+    let dir = Dir::new();
+    dir.create("a.md", "[b](b.md) [gone](gone.md)\n");
+    dir.create("b.md", "# B\n");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    let (code, out, err) = dir.run(&["check", "--changed-since", "HEAD"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("a.md:1:") && out.contains("gone.md"), "{out}");
+    assert!(!out.contains("b.md:"), "{out}");
+    let (code, _, err) = dir.run(&["check", "--changed-since", "main~1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown revision 'main~1'"), "{err}");
+}
