@@ -576,4 +576,130 @@ mod tests {
         assert!(!Mdbook.fragment_matches("Usage", "usage"));
         assert!(Mdbook.fragment_matches("Привет-мир", "Привет-мир"));
     }
+
+    /// One of each style, its settings at their defaults.
+    fn every_style() -> Vec<AnchorStyle> {
+        vec![
+            Github,
+            Gitlab,
+            Mdbook,
+            AnchorStyle::mkdocs(None, &[]).unwrap(),
+            AnchorStyle::mkdocs(Some("pymdownx.slugs.uslugify_encoded"), &[])
+                .unwrap(),
+            AnchorStyle::docusaurus(),
+            AnchorStyle::hugo(None).unwrap(),
+            AnchorStyle::hugo(Some("blackfriday")).unwrap(),
+            AnchorStyle::jekyll(true, Some("sec-"), false),
+            AnchorStyle::kramdown(true, None, true),
+        ]
+    }
+
+    #[test]
+    fn renderer_prefixes() {
+        // GitHub writes every id as `user-content-…` and its script finds
+        // `#x` there too: a link may name either. GitLab prefixes alike.
+        assert!(Github.fragment_matches("user-content-usage", "usage"));
+        assert!(Github.fragment_matches("user-content-Usage", "usage"));
+        assert!(Github.fragment_matches("user-content-fn-1", "fn-1"));
+        assert!(Gitlab.fragment_matches("user-content-usage", "usage"));
+        // Elsewhere the prefix is part of the id, or names nothing.
+        let docusaurus = AnchorStyle::docusaurus();
+        assert!(!docusaurus.fragment_matches("user-content-usage", "usage"));
+        assert!(!docusaurus.fragment_matches("Usage", "usage"));
+        // Ids written percent-encoded match the fragment a browser sends.
+        let encoded =
+            AnchorStyle::mkdocs(Some("pymdownx.slugs.uslugify_encoded"), &[])
+                .unwrap();
+        let id = slug(encoded, "Привет");
+        assert_eq!(id, "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82");
+        assert!(encoded.fragment_matches("привет", &id));
+        let plain = AnchorStyle::mkdocs(None, &[]).unwrap();
+        assert!(!plain.fragment_matches("привет", "%D0%BF"));
+    }
+
+    #[test]
+    fn footnotes_in_each_style() {
+        let src = "A[^n] b[^n].\n\n[^n]: Note.\n";
+        let ids = |style| names(src, style);
+        assert_eq!(
+            ids(Github),
+            ["fnref-n", "fnref-n-2", "fn-n", "footnote-label"]
+        );
+        assert_eq!(ids(Gitlab), ["fnref-n", "fnref-n-2", "fn-n"]);
+        assert_eq!(
+            ids(AnchorStyle::docusaurus()),
+            [
+                "user-content-fnref-n",
+                "user-content-fnref-n-2",
+                "user-content-fn-n",
+                "footnote-label"
+            ]
+        );
+        let mkdocs = AnchorStyle::mkdocs(None, &[]).unwrap();
+        assert_eq!(ids(mkdocs), ["fnref:n", "fnref2:n", "fn:n"]);
+        // Hugo numbers footnotes, whatever their labels.
+        let hugo = AnchorStyle::hugo(None).unwrap();
+        assert_eq!(ids(hugo), ["fnref:1", "fnref1:1", "fn:1"]);
+        let jekyll = AnchorStyle::jekyll(true, None, false);
+        assert_eq!(ids(jekyll), ["fnref:n", "fnref:n:1", "fn:n"]);
+        // mdBook: as before, no footnote anchors.
+        assert!(ids(Mdbook).is_empty());
+    }
+
+    #[test]
+    fn raw_html_ids_in_every_style() {
+        let src = "# Top\n\n<a name=\"legacy\"></a>\n<div id=\"Box\"></div>\n";
+        for style in every_style() {
+            let got = names(src, style);
+            assert!(got.contains(&"legacy".to_owned()), "{style:?} {got:?}");
+            assert!(got.contains(&"Box".to_owned()), "{style:?} {got:?}");
+        }
+    }
+
+    #[test]
+    fn explicit_ids_by_generator() {
+        let src = "# Title {#custom}\n\n# Custom\n";
+        // MkDocs reserves every explicit id first, Hugo each as read;
+        // Docusaurus and kramdown do not count them.
+        let mkdocs = AnchorStyle::mkdocs(None, &[]).unwrap();
+        assert_eq!(names(src, mkdocs), ["custom", "custom_1"]);
+        let hugo = AnchorStyle::hugo(None).unwrap();
+        assert_eq!(names(src, hugo), ["custom", "custom-1"]);
+        let docusaurus = AnchorStyle::docusaurus();
+        assert_eq!(names(src, docusaurus), ["custom", "custom"]);
+        let jekyll = AnchorStyle::jekyll(true, None, false);
+        assert_eq!(names(src, jekyll), ["custom", "custom"]);
+        // attr_list's `{: #id }` form too.
+        assert_eq!(names("# T {: #x }\n", mkdocs), ["x"]);
+        // With auto_ids off, kramdown names only explicit ids.
+        let off = AnchorStyle::jekyll(false, None, false);
+        assert_eq!(names(src, off), ["custom"]);
+    }
+
+    #[test]
+    fn suggestions_in_every_style() {
+        let src = "# Getting started\n\n## Install the tool\n";
+        for style in every_style() {
+            let have = markdown_anchors(src, style);
+            let wanted = format!("{}x", have[1].name);
+            let got = suggest(&wanted, have.iter().map(|a| a.name.as_str()));
+            assert_eq!(got, Some(have[1].name.as_str()), "{style:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_rules_name_the_default() {
+        let err = AnchorStyle::hugo(Some("gitlab")).unwrap_err();
+        assert_eq!(err.value(), "gitlab");
+        assert_eq!(err.fallback(), AnchorStyle::hugo(None).unwrap());
+        assert_eq!(
+            err.to_string(),
+            "unknown Hugo autoHeadingIDType `gitlab`: heading anchors follow \
+             github (the default) instead"
+        );
+        let err =
+            AnchorStyle::mkdocs(Some("my_ext.slugify"), &[]).unwrap_err();
+        assert_eq!(err.fallback(), AnchorStyle::mkdocs(None, &[]).unwrap());
+        assert!(err.to_string().contains("`my_ext.slugify`"));
+    }
 }
