@@ -1,8 +1,9 @@
 // The github-slugger part of scripts/anchors-oracle.sh: each `##` heading
 // of a document through github-slugger (one slugger per page), on its
-// text as remark reads it. `docusaurus` adds what Docusaurus's heading
+// text as remark reads it (for `github`, without raw HTML and image alt
+// text, as GitHub's rendered heading has it). `docusaurus` adds what Docusaurus's heading
 // plugin does (docusaurus-mdx-loader src/remark/headings/index.ts): the
-// text leaves out html nodes, and an id parsed from a trailing `{#id}`
+// text leaves out html nodes but keeps alt text (toString's default), and an id parsed from a trailing `{#id}`
 // (docusaurus-utils parseMarkdownHeadingId) is used as it is, not slugged.
 import fs from 'node:fs';
 import GithubSlugger from 'github-slugger';
@@ -31,7 +32,7 @@ for (const node of parse(doc).children) {
       const m = customHeadingIdRegex.exec(text);
       id = m ? m.groups.id : slugger.slug(text);
     } else {
-      id = slugger.slug(toString(node, {includeHtml: false}));
+      id = slugger.slug(toString(node, {includeHtml: false, includeImageAlt: false}));
     }
   } else if (node.type === 'paragraph' && toString(node).startsWith('row-')) {
     const n = Number(toString(node).slice(4));

@@ -75,8 +75,8 @@ if python_oracle "$venv9" "markdown pymdown-extensions==9.11"; then
 fi
 
 # github-slugger (GitHub's rule, and Docusaurus's) on the text of each
-# heading as remark reads it (mdast-util-to-string, raw HTML left out as
-# GitHub's rendered text leaves it). Docusaurus's heading plugin
+# heading as remark reads it (mdast-util-to-string; for GitHub raw HTML
+# and an image's alt text left out, as GitHub's rendered text has them). Docusaurus's heading plugin
 # (docusaurus-mdx-loader src/remark/headings/index.ts) is reproduced
 # around it: its {#id} parse and its one slugger per page.
 npm_dir=$work/npm

@@ -129,14 +129,27 @@ pub(super) fn anchors_with_kinds(
 struct Heading {
     /// Where it starts in the source.
     start: usize,
-    /// Its text, in pieces: `(is code, text)`.
-    pieces: Vec<(bool, String)>,
+    /// Its text, in pieces.
+    pieces: Vec<(Piece, String)>,
     /// Its inline content in the source.
     content: Option<Range<usize>>,
     /// Its explicit `{#id}`.
     id: Option<String>,
     /// The source of its `{...}` attribute block, when it has one.
     attrs: Option<Range<usize>>,
+}
+
+/// What a piece of a heading's text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Piece {
+    /// Text.
+    Text,
+    /// A character reference, decoded.
+    Reference,
+    /// A code span's text.
+    Code,
+    /// An image's alt text.
+    Alt,
 }
 
 /// What a document defines, in order.
@@ -190,19 +203,29 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
             Event::End(TagEnd::Image) => {
                 image_depth = image_depth.saturating_sub(1)
             }
-            Event::Text(t) if image_depth == 0 => {
+            Event::Text(t) => {
                 if let Some(h) = &mut heading {
-                    h.pieces.push((false, t.into_string()));
+                    let source = &src[range.clone()];
+                    let piece = if image_depth > 0 {
+                        Piece::Alt
+                    } else if source.starts_with('&') && source != &*t {
+                        Piece::Reference
+                    } else {
+                        Piece::Text
+                    };
+                    h.pieces.push((piece, t.into_string()));
                 }
             }
-            Event::Code(t) if image_depth == 0 => {
+            Event::Code(t) => {
                 if let Some(h) = &mut heading {
-                    h.pieces.push((true, t.into_string()));
+                    let piece =
+                        if image_depth > 0 { Piece::Alt } else { Piece::Code };
+                    h.pieces.push((piece, t.into_string()));
                 }
             }
             Event::SoftBreak | Event::HardBreak => {
                 if let Some(h) = &mut heading {
-                    h.pieces.push((false, "\n".to_owned()));
+                    h.pieces.push((Piece::Text, "\n".to_owned()));
                 }
             }
             Event::InlineHtml(_) => {
@@ -234,26 +257,32 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
     items
 }
 
-/// The text of heading `h` as `style` reads it (see [`slug`]).
+/// The text of heading `h` as `style` reads it (see [`slug`]). An
+/// image's alt text is no text of a rendered heading, but Docusaurus
+/// reads the Markdown tree (`mdast-util-to-string`, which keeps it).
 fn heading_text(style: AnchorStyle, h: &Heading, src: &str) -> String {
-    let rendered = || h.pieces.iter().map(|(_, t)| t.as_str()).collect();
+    let text = |alt: bool| -> String {
+        let pieces = h.pieces.iter().filter(|(p, _)| alt || *p != Piece::Alt);
+        pieces.map(|(_, t)| t.as_str()).collect()
+    };
     let raw = || h.content.clone().map_or("", |r| &src[r]);
     match style {
         AnchorStyle::Github | AnchorStyle::Gitlab => {
-            let mut text: String = rendered();
+            let mut text = text(false);
             if let Some(r) = h.attrs.clone() {
                 text.push(' ');
                 text.push_str(&src[r]);
             }
             text
         }
+        AnchorStyle::Docusaurus => text(true),
         AnchorStyle::Hugo(_) => raw().to_owned(),
         AnchorStyle::Jekyll(k) => {
-            let pieces: Vec<(bool, &str)> =
-                h.pieces.iter().map(|(c, t)| (*c, t.as_str())).collect();
+            let pieces: Vec<(Piece, &str)> =
+                h.pieces.iter().map(|(p, t)| (*p, t.as_str())).collect();
             k.text_of(&pieces, raw())
         }
-        _ => rendered(),
+        _ => text(false),
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use super::document::Piece;
 use unicode_properties::{
     GeneralCategory as Gc, GeneralCategoryGroup as Group,
     UnicodeGeneralCategory,
@@ -42,8 +43,8 @@ impl KramdownIds {
     }
 
     /// The text kramdown derives an id from, out of the heading's pieces
-    /// (`(is code, text)`, in order, character references decoded) and
-    /// its Markdown source `raw`.
+    /// (in order, character references decoded) and its Markdown source
+    /// `raw`.
     ///
     /// - GFM: the text of the heading's elements (`update_raw_text` in
     ///   `kramdown/parser/gfm.rb`, which this parser applies whether
@@ -59,16 +60,22 @@ impl KramdownIds {
     /// dashes, which no id keeps, so of a run of N hyphens one stays
     /// exactly when N is 1 more than a multiple of 3 (`TYPOGRAPHIC_SYMS`
     /// is matched left to right, `---` first).
-    pub(super) fn text_of(self, pieces: &[(bool, &str)], raw: &str) -> String {
+    pub(super) fn text_of(
+        self,
+        pieces: &[(Piece, &str)],
+        raw: &str,
+    ) -> String {
         if !self.gfm && !self.stripping {
             return raw.to_owned();
         }
         let mut out = String::new();
-        for &(code, text) in pieces {
-            match (code, self.gfm) {
-                (true, true) => out.push_str(text),
-                (true, false) => {}
-                (false, _) => push_without_dashes(&mut out, text),
+        for &(piece, text) in pieces {
+            match piece {
+                Piece::Text => push_without_dashes(&mut out, text),
+                Piece::Code | Piece::Reference if self.gfm => {
+                    out.push_str(text)
+                }
+                _ => {}
             }
         }
         out
