@@ -6,6 +6,12 @@
 # Hugo and kramdown come from Debian. A tool that cannot be had is
 # reported as "skipped: REASON" and its files are left as they are.
 #
+# The versions the data was recorded with: Python-Markdown 3.11.3,
+# pymdown-extensions 13.1.2 and 9.11 (pinned below), github-slugger
+# 2.0.0 with remark's mdast 2.1.0 (pinned), Hugo 0.111.3 and kramdown
+# 2.4.0 with kramdown-parser-gfm 1.1.0 (Debian 12); the script prints
+# the Hugo and kramdown it finds.
+#
 # Each TSV starts with `#style` and the style's settings (read by the Rust
 # test), then `heading<TAB>id` rows (`(none)` when the heading got no id),
 # then `footnote<TAB>id` rows: every id of footnotes.md as rendered.
@@ -25,11 +31,9 @@ awk '{ printf "## %s\n\nrow-%d\n\n", $0, NR }' "$headings" > "$doc"
 # enables them, with each slugify MkDocs sites configure.
 python_oracle() { # venv pip-spec
   local venv=$1 spec=$2
-  if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" && "$venv/bin/pip" install -q $spec \
-      || { echo "skipped: pip install $spec failed"; return 1; }
-  fi
-  return 0
+  { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
+    "$venv/bin/pip" install -q $spec >/dev/null 2>&1 \
+    || { echo "skipped: pip install $spec failed"; return 1; }
 }
 mkdocs_run() { # venv out slugify [kw=value...]
   local venv=$1 out=$2 name=$3; shift 3
@@ -55,7 +59,7 @@ PY
     "$work/m.html" "$work/mf.html" > "$data/$out"
 }
 venv=$work/venv
-if python_oracle "$venv" "markdown pymdown-extensions"; then
+if python_oracle "$venv" "markdown==3.11.3 pymdown-extensions==13.1.2"; then
   mkdocs_run "$venv" mkdocs.tsv -
   mkdocs_run "$venv" mkdocs-toc-unicode.tsv markdown.extensions.toc.slugify_unicode
   mkdocs_run "$venv" mkdocs-slugs.tsv pymdownx.slugs.slugify
@@ -68,7 +72,7 @@ fi
 # The slugify functions pymdown-extensions 10 removed, still named in
 # older mkdocs.yml files.
 venv9=$work/venv9
-if python_oracle "$venv9" "markdown pymdown-extensions==9.11"; then
+if python_oracle "$venv9" "markdown==3.11.3 pymdown-extensions==9.11"; then
   for f in uslugify uslugify_encoded uslugify_cased uslugify_cased_encoded gfm gfm_encoded; do
     mkdocs_run "$venv9" "mkdocs-$f.tsv" "pymdownx.slugs.$f"
   done
@@ -82,9 +86,10 @@ fi
 npm_dir=$work/npm
 if [ ! -d "$npm_dir/node_modules/hast-util-to-html" ]; then
   mkdir -p "$npm_dir" && (cd "$npm_dir" && npm init -y >/dev/null &&
-    npm install -q github-slugger@2 mdast-util-from-markdown@2 \
-      mdast-util-to-string@4 micromark-extension-gfm@3 mdast-util-gfm@3 \
-      mdast-util-to-hast@13 hast-util-to-html@9 >/dev/null 2>&1) \
+    npm install -q github-slugger@2.0.0 mdast-util-from-markdown@2.1.0 \
+      mdast-util-to-string@4.0.0 micromark-extension-gfm@3.0.0 \
+      mdast-util-gfm@3.1.0 mdast-util-to-hast@13.2.2 \
+      hast-util-to-html@9.0.6 >/dev/null 2>&1) \
     || echo "skipped: npm install github-slugger failed"
 fi
 if [ -d "$npm_dir/node_modules/hast-util-to-html" ]; then
@@ -96,6 +101,7 @@ fi
 
 # Hugo (goldmark): a one-page site per autoHeadingIDType.
 if command -v hugo >/dev/null || apt-get install -y -q hugo >/dev/null 2>&1; then
+  hugo version
   for t in github github-ascii blackfriday; do
     site=$work/hugo-$t
     rm -rf "$site"; mkdir -p "$site/content" "$site/layouts/_default"
@@ -116,6 +122,8 @@ fi
 # the other choice; Jekyll's default kramdown options.
 if ruby -e 'require "kramdown"; require "kramdown-parser-gfm"' 2>/dev/null ||
    apt-get install -y -q ruby-kramdown ruby-kramdown-parser-gfm >/dev/null 2>&1; then
+  ruby -e 'require "kramdown"; require "kramdown-parser-gfm"
+    puts "kramdown #{Kramdown::VERSION}, kramdown-parser-gfm #{Kramdown::Parser::GFM::VERSION}"'
   kramdown_run() { # out input prefix stripping
     ruby -e '
       require "kramdown"; require "kramdown-parser-gfm"
