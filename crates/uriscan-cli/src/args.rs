@@ -428,6 +428,14 @@ pub enum CheckAnchors {
     Gitlab,
     /// mdBook's.
     Mdbook,
+    /// MkDocs' (Python-Markdown's `toc`, default slugify).
+    Mkdocs,
+    /// Docusaurus' (github-slugger, `{#custom-id}`).
+    Docusaurus,
+    /// Hugo's (goldmark, `autoHeadingIDType` github).
+    Hugo,
+    /// Jekyll's (kramdown's GFM parser, default settings).
+    Jekyll,
 }
 
 /// `--format`.

@@ -179,6 +179,12 @@ impl TryFrom<CheckArgs> for CheckConfig {
                 CheckAnchors::Github => AnchorStyle::Github,
                 CheckAnchors::Gitlab => AnchorStyle::Gitlab,
                 CheckAnchors::Mdbook => AnchorStyle::Mdbook,
+                CheckAnchors::Mkdocs => {
+                    AnchorStyle::Mkdocs(Default::default())
+                }
+                CheckAnchors::Docusaurus => AnchorStyle::docusaurus(),
+                CheckAnchors::Hugo => AnchorStyle::Hugo(Default::default()),
+                CheckAnchors::Jekyll => AnchorStyle::jekyll(true, None, false),
             },
             allow_outside_root: args.allow_outside_root,
             include_text: args.include_text,
@@ -296,7 +302,8 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
         args.anchors =
             Some(CheckAnchors::from_str(&a, true).map_err(|_| {
                 anyhow::anyhow!(
-                    "{}: anchors = {a:?}: github, gitlab or mdbook",
+                    "{}: anchors = {a:?}: github, gitlab, mdbook, mkdocs, \
+                     docusaurus, hugo or jekyll",
                     path.display()
                 )
             })?);

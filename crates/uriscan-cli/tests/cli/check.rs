@@ -125,6 +125,58 @@ fn exit_codes_and_formats() {
 }
 
 #[test]
+fn anchors_by_generator() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "b.md",
+        "# Crème brûlée\n\n## Usage\n\n## Usage\n\nText[^n].\n\n[^n]: Note.\n",
+    );
+    write(
+        d,
+        "a.md",
+        "[1](b.md#creme-brulee) [2](b.md#usage_1) [3](b.md#fn:n) \
+         [4](b.md#usage-1) [5](b.md#crème-brûlée) [6](b.md#user-content-fn-n)\n",
+    );
+    let broken_links = |style: &str| {
+        let (out, _) =
+            check(d, &["--anchors", style, "--color", "never", "."]);
+        broken(&out)
+            .iter()
+            .filter(|l| l.contains("broken link"))
+            .map(|l| l.split('\'').nth(1).unwrap_or_default().to_owned())
+            .collect::<Vec<String>>()
+    };
+    // MkDocs' default slugify is ASCII and counts duplicates with `_1`;
+    // GitHub keeps accents, counts with `-1`, and reaches its
+    // `user-content-` footnote ids; Hugo and Jekyll keep accents too.
+    let all = [
+        "b.md#creme-brulee",
+        "b.md#usage_1",
+        "b.md#fn:n",
+        "b.md#usage-1",
+        "b.md#crème-brûlée",
+        "b.md#user-content-fn-n",
+    ];
+    let but = |ok: &[&str]| -> Vec<String> {
+        all.iter().filter(|l| !ok.contains(l)).map(|l| l.to_string()).collect()
+    };
+    let github_like =
+        ["b.md#usage-1", "b.md#crème-brûlée", "b.md#user-content-fn-n"];
+    let cases: [(&str, &[&str]); 5] = [
+        ("mkdocs", &["b.md#creme-brulee", "b.md#usage_1", "b.md#fn:n"]),
+        ("github", &github_like),
+        ("docusaurus", &github_like),
+        ("hugo", &["b.md#usage-1", "b.md#crème-brûlée"]),
+        ("jekyll", &["b.md#usage-1", "b.md#crème-brûlée", "b.md#fn:n"]),
+    ];
+    for (style, ok) in cases {
+        assert_eq!(broken_links(style), but(ok), "{style}");
+    }
+}
+
+#[test]
 fn fallback_extensions_and_index_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -601,7 +601,7 @@ impl Checker {
     /// the document": the fragment as written first, then
     /// percent-decoded (rustdoc writes ids such as `impl-From%3CT%3E`).
     /// Markdown anchors match as their renderer matches them
-    /// ([`AnchorStyle::fragment_matches`]). A range `12-20` holds when
+    /// ([`AnchorStyle::fragment_targets`]). A range `12-20` holds when
     /// both lines' ids exist: rustdoc's source pages and other code
     /// viewers highlight such ranges by script.
     fn holds(
@@ -615,13 +615,11 @@ impl Checker {
             return true;
         }
         if is_markdown(path) {
-            let lower = decoded.to_lowercase();
-            return lower != decoded
-                && set.contains(lower.as_str())
-                && self
-                    .opts
-                    .style_for(path)
-                    .fragment_matches(decoded, &lower);
+            let style = self.opts.style_for(path);
+            return style
+                .fragment_targets(decoded)
+                .iter()
+                .any(|a| set.contains(a.as_str()));
         }
         match decoded.split_once('-') {
             Some((a, b)) if is_digits(a) && is_digits(b) => {

@@ -1,0 +1,428 @@
+//! The anchors of a document: a Markdown source's, by its renderer's
+//! rules, and an HTML page's.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+
+use super::{AnchorStyle, Slugger};
+use crate::links::reader_api::{
+    for_each_id_or_name, line_starts, markdown_options,
+};
+
+/// One anchor of a document.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    /// The anchor, as a fragment names it (without `#`).
+    pub name: String,
+    /// The 1-based line where it is defined: the heading's first line,
+    /// or the raw HTML tag's.
+    pub line: u32,
+}
+
+/// Every anchor of a Markdown document rendered in `style`, in document
+/// order:
+///
+/// - each heading's anchor through a [`Slugger`], from its text as the
+///   style reads it: its rendered text (its Text and Code events in
+///   order, soft breaks as `\n`, an image's alt text left out), or for
+///   Hugo and kramdown's own parser its source;
+/// - each explicit `{#id}` heading attribute, which MkDocs (`attr_list`),
+///   Docusaurus, Hugo, Jekyll and mdBook use instead of a slug. GitHub
+///   and GitLab do not read heading attributes: they show `{#id}` as
+///   text, and the heading's anchor is the slug of the text with it
+///   (`Title {#custom}` is `title-custom`), which is listed too; the id
+///   itself is kept as an anchor as a deliberate leniency, since a
+///   document that writes one means it (and a site generator may render
+///   the same files);
+/// - the ids the renderer gives footnotes and their references
+///   (GitHub's `fn-1` and `fnref-1`, Python-Markdown's and kramdown's
+///   `fn:1`, …; none for mdBook);
+/// - each `id` of an element and `name` of an `a` in raw HTML, blocks
+///   and inline, in every style. GitHub prefixes them with
+///   `user-content-` and its page script resolves `#x` to them, so they
+///   are listed as written.
+///
+/// The document is parsed as [`links`](crate::links) parses it: the
+/// GitHub extensions and front matter.
+pub fn markdown_anchors(src: &str, style: AnchorStyle) -> Vec<Anchor> {
+    anchors_with_kinds(src, style).into_iter().map(|(a, _)| a).collect()
+}
+
+/// What an anchor of a Markdown document is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// The id the renderer gives a heading.
+    Heading,
+    /// An explicit id GitHub or GitLab shows as text, kept as a leniency.
+    Lenient,
+    /// Raw HTML and footnotes.
+    Other,
+}
+
+/// [`markdown_anchors`], each with its kind.
+pub(super) fn anchors_with_kinds(
+    src: &str,
+    style: AnchorStyle,
+) -> Vec<(Anchor, Kind)> {
+    let lines = line_starts(src.as_bytes());
+    let line_of = |offset: usize| {
+        u32::try_from(lines.partition_point(|&s| s <= offset))
+            .unwrap_or(u32::MAX)
+    };
+    let items = read_items(src, style);
+    let mut slugger = Slugger::new(style);
+    if let AnchorStyle::Mkdocs(_) = style {
+        // `toc` collects every id of the page before it names a heading.
+        for item in &items {
+            if let Item::Heading(Heading { id: Some(id), .. }) = item {
+                slugger.reserve(id);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            Item::Named(offset, name) => {
+                out.push((
+                    Anchor { name, line: line_of(offset) },
+                    Kind::Other,
+                ));
+            }
+            Item::Heading(h) => {
+                let line = line_of(h.start);
+                if let Some(id) = &h.id {
+                    slugger.reserve(id);
+                    let shown = matches!(
+                        style,
+                        AnchorStyle::Github | AnchorStyle::Gitlab
+                    );
+                    let kind =
+                        if shown { Kind::Lenient } else { Kind::Heading };
+                    out.push((Anchor { name: id.clone(), line }, kind));
+                    if !shown {
+                        // The others use the id instead of a slug.
+                        continue;
+                    }
+                }
+                if let AnchorStyle::Jekyll(k) = style
+                    && !k.auto_ids
+                {
+                    continue;
+                }
+                let text = heading_text(style, &h, src);
+                let name = slugger.slug(&text);
+                // An empty id names nothing (kramdown's GFM parser
+                // gives `---` one).
+                if !name.is_empty() {
+                    out.push((Anchor { name, line }, Kind::Heading));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A heading as read, before its anchor is named.
+struct Heading {
+    /// Where it starts in the source.
+    start: usize,
+    /// Its text, in pieces.
+    pieces: Vec<(Piece, String)>,
+    /// Its inline content in the source.
+    content: Option<Range<usize>>,
+    /// Its explicit `{#id}`.
+    id: Option<String>,
+    /// The source of its `{...}` attribute block, when it has one.
+    attrs: Option<Range<usize>>,
+}
+
+/// What a piece of a heading's text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Piece {
+    /// Text.
+    Text,
+    /// A character reference, decoded.
+    Reference,
+    /// A code span's text.
+    Code,
+    /// An image's alt text.
+    Alt,
+}
+
+/// What a document defines, in order.
+enum Item {
+    Heading(Heading),
+    /// An anchor named outright (raw HTML, footnotes), at an offset.
+    Named(usize, String),
+}
+
+/// The headings, raw HTML ids and footnote ids of `src`, in order.
+fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
+    let mut items = Vec::new();
+    let mut html = Vec::new();
+    let mut heading: Option<Heading> = None;
+    let mut image_depth = 0u32;
+    let mut html_block: Option<Range<usize>> = None;
+    let mut notes = Footnotes::new(style);
+    let parser = Parser::new_ext(src, markdown_options());
+    for (event, range) in parser.into_offset_iter() {
+        if let Some(h) = &mut heading
+            && !matches!(event, Event::End(TagEnd::Heading(_)))
+        {
+            let c = h.content.get_or_insert(range.clone());
+            c.start = c.start.min(range.start);
+            c.end = c.end.max(range.end);
+        }
+        match event {
+            Event::Start(Tag::Heading { id, classes, attrs, .. }) => {
+                let has_attrs =
+                    id.is_some() || !classes.is_empty() || !attrs.is_empty();
+                heading = Some(Heading {
+                    start: range.start,
+                    pieces: Vec::new(),
+                    content: None,
+                    id: id.map(|s| s.to_string()),
+                    attrs: has_attrs.then(|| range.clone()),
+                });
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(mut h) = heading.take() {
+                    h.attrs = h.attrs.and_then(|r| {
+                        let block = attribute_block(&src[r.start..range.end])?;
+                        let end =
+                            r.start + src[r.start..range.end].rfind(block)?;
+                        Some(end..end + block.len())
+                    });
+                    items.push(Item::Heading(h));
+                }
+            }
+            Event::Start(Tag::Image { .. }) => image_depth += 1,
+            Event::End(TagEnd::Image) => {
+                image_depth = image_depth.saturating_sub(1)
+            }
+            Event::Text(t) => {
+                if let Some(h) = &mut heading {
+                    let source = &src[range.clone()];
+                    let piece = if image_depth > 0 {
+                        Piece::Alt
+                    } else if source.starts_with('&') && source != &*t {
+                        Piece::Reference
+                    } else {
+                        Piece::Text
+                    };
+                    h.pieces.push((piece, t.into_string()));
+                }
+            }
+            Event::Code(t) => {
+                if let Some(h) = &mut heading {
+                    let piece =
+                        if image_depth > 0 { Piece::Alt } else { Piece::Code };
+                    h.pieces.push((piece, t.into_string()));
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(h) = &mut heading {
+                    h.pieces.push((Piece::Text, "\n".to_owned()));
+                }
+            }
+            Event::InlineHtml(_) => {
+                scan_ids(
+                    src[range.clone()].as_bytes(),
+                    range.start,
+                    &mut html,
+                );
+            }
+            Event::Html(_) => match &mut html_block {
+                Some(r) => r.end = range.end,
+                None => html_block = Some(range),
+            },
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some(r) = html_block.take() {
+                    scan_ids(src[r.clone()].as_bytes(), r.start, &mut html);
+                }
+            }
+            Event::FootnoteReference(label) => {
+                notes.reference(&label, range.start, &mut html);
+            }
+            Event::Start(Tag::FootnoteDefinition(label)) => {
+                notes.definition(&label, range.start, &mut html);
+            }
+            _ => {}
+        }
+        items.extend(html.drain(..).map(|(at, name)| Item::Named(at, name)));
+    }
+    items
+}
+
+/// The text of heading `h` as `style` reads it (see [`slug`]). An
+/// image's alt text is no text of a rendered heading, but Docusaurus
+/// reads the Markdown tree (`mdast-util-to-string`, which keeps it).
+fn heading_text(style: AnchorStyle, h: &Heading, src: &str) -> String {
+    let text = |alt: bool| -> String {
+        let pieces = h.pieces.iter().filter(|(p, _)| alt || *p != Piece::Alt);
+        pieces.map(|(_, t)| t.as_str()).collect()
+    };
+    let raw = || h.content.clone().map_or("", |r| &src[r]);
+    match style {
+        AnchorStyle::Github | AnchorStyle::Gitlab => {
+            let mut text = text(false);
+            if let Some(r) = h.attrs.clone() {
+                text.push(' ');
+                text.push_str(&src[r]);
+            }
+            text
+        }
+        AnchorStyle::Docusaurus => text(true),
+        AnchorStyle::Hugo(_) => raw().to_owned(),
+        AnchorStyle::Jekyll(k) => {
+            let pieces: Vec<(Piece, &str)> =
+                h.pieces.iter().map(|(p, t)| (*p, t.as_str())).collect();
+            k.text_of(&pieces, raw())
+        }
+        _ => text(false),
+    }
+}
+
+/// The ids a renderer gives footnotes, per label and reference.
+struct Footnotes {
+    style: AnchorStyle,
+    /// Per label (as written, lowercased where the renderer lowers it):
+    /// its number (order of first mention) and references so far.
+    seen: HashMap<String, (usize, usize)>,
+    /// Whether GitHub's footnotes heading was named.
+    section: bool,
+}
+
+impl Footnotes {
+    fn new(style: AnchorStyle) -> Footnotes {
+        Footnotes { style, seen: HashMap::new(), section: false }
+    }
+
+    /// The label's key, and its number and references so far (counting
+    /// this one when `is_reference`).
+    fn count(
+        &mut self,
+        label: &str,
+        is_reference: bool,
+    ) -> (String, usize, usize) {
+        let key = match self.style {
+            AnchorStyle::Github
+            | AnchorStyle::Gitlab
+            | AnchorStyle::Docusaurus => label.to_lowercase(),
+            _ => label.to_owned(),
+        };
+        let next = self.seen.len() + 1;
+        let entry = self.seen.entry(key.clone()).or_insert((next, 0));
+        entry.1 += usize::from(is_reference);
+        (key, entry.0, entry.1)
+    }
+
+    /// The ids of a reference to `label`:
+    ///
+    /// - GitHub and GitLab: `fnref-L`, then `fnref-L-2`, … (cmark-gfm,
+    ///   comrak; GitHub adds `user-content-`, see
+    ///   [`AnchorStyle::fragment_targets`]);
+    /// - Docusaurus: remark-rehype's `user-content-fnref-L`, `…-L-2`
+    ///   (mdast-util-to-hast, label lowercased), as served;
+    /// - MkDocs: `fnref:L`, then `fnref2:L`, … (Python-Markdown
+    ///   `footnotes.py`, `makeFootnoteRefId`);
+    /// - Hugo: `fnref:N`, then `fnref1:N`, … with N the footnote's
+    ///   number, not its label (goldmark's footnote extension);
+    /// - Jekyll: `fnref:L`, then `fnref:L:1`, … (kramdown
+    ///   `convert_footnote`).
+    fn reference(
+        &mut self,
+        label: &str,
+        at: usize,
+        out: &mut Vec<(usize, String)>,
+    ) {
+        let (key, number, k) = self.count(label, true);
+        let id = match self.style {
+            AnchorStyle::Github | AnchorStyle::Gitlab if k == 1 => {
+                format!("fnref-{key}")
+            }
+            AnchorStyle::Github | AnchorStyle::Gitlab => {
+                format!("fnref-{key}-{k}")
+            }
+            AnchorStyle::Docusaurus if k == 1 => {
+                format!("user-content-fnref-{key}")
+            }
+            AnchorStyle::Docusaurus => format!("user-content-fnref-{key}-{k}"),
+            AnchorStyle::Mkdocs(_) if k == 1 => format!("fnref:{key}"),
+            AnchorStyle::Mkdocs(_) => format!("fnref{k}:{key}"),
+            AnchorStyle::Hugo(_) if k == 1 => format!("fnref:{number}"),
+            AnchorStyle::Hugo(_) => format!("fnref{}:{number}", k - 1),
+            AnchorStyle::Jekyll(_) if k == 1 => format!("fnref:{key}"),
+            AnchorStyle::Jekyll(_) => format!("fnref:{key}:{}", k - 1),
+            _ => return,
+        };
+        out.push((at, id));
+    }
+
+    /// The ids of the definition of `label`: `fn-L` (GitHub, GitLab,
+    /// with their footnotes heading `footnote-label`),
+    /// `user-content-fn-L` (Docusaurus, and `footnote-label`), `fn:L`
+    /// (MkDocs, Jekyll), `fn:N` (Hugo).
+    fn definition(
+        &mut self,
+        label: &str,
+        at: usize,
+        out: &mut Vec<(usize, String)>,
+    ) {
+        let (key, number, _) = self.count(label, false);
+        let id = match self.style {
+            AnchorStyle::Github | AnchorStyle::Gitlab => format!("fn-{key}"),
+            AnchorStyle::Docusaurus => format!("user-content-fn-{key}"),
+            AnchorStyle::Mkdocs(_) | AnchorStyle::Jekyll(_) => {
+                format!("fn:{key}")
+            }
+            AnchorStyle::Hugo(_) => format!("fn:{number}"),
+            _ => return,
+        };
+        out.push((at, id));
+        if !self.section
+            && matches!(
+                self.style,
+                AnchorStyle::Github | AnchorStyle::Docusaurus
+            )
+        {
+            self.section = true;
+            out.push((at, "footnote-label".to_owned()));
+        }
+    }
+}
+
+/// The `{...}` attribute block at the end of a heading's source, as
+/// GitHub and GitLab show it as text: from the last `{` before the last
+/// `}`.
+fn attribute_block(heading_src: &str) -> Option<&str> {
+    let close = heading_src.rfind('}')?;
+    let open = heading_src[..close].rfind('{')?;
+    Some(&heading_src[open..=close])
+}
+
+/// Every element's `id` and every `a` element's `name` in an HTML page,
+/// character references decoded, in document order. The bytes are read
+/// as UTF-8 (a page in another encoding is decoded first by the
+/// caller); the text of `script`, `style` and the like holds no tags.
+pub fn html_anchors(html: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    scan_ids(html, 0, &mut found);
+    found.into_iter().map(|(_, name)| name).collect()
+}
+
+/// Collects the `id` and `a@name` values of `html` (a page, or a piece of
+/// a Markdown document at offset `base`) with the offsets of their tags.
+fn scan_ids(html: &[u8], base: usize, out: &mut Vec<(usize, String)>) {
+    for_each_id_or_name(html, |tag_start, value| {
+        // `id=""` names nothing (HTML standard: an id is never empty),
+        // and neither does an empty name.
+        if !value.is_empty() {
+            let value = String::from_utf8_lossy(value);
+            out.push((base + tag_start, value.into_owned()));
+        }
+    });
+}

@@ -1,0 +1,225 @@
+//! The anchor a broken fragment most likely meant: the nearest by edit
+//! distance, within a bound that keeps it a likely typo.
+
+/// The anchor in `have` closest to `wanted` by edit distance
+/// (Levenshtein, in characters), when it is close enough to be a likely
+/// typo: at most `max(2, chars(wanted) / 3)` edits. Ties go to the first
+/// in `have`.
+///
+/// ```
+/// use uriscan::checking::anchors::suggest;
+///
+/// let have = ["installation", "usage"];
+/// assert_eq!(suggest("instalation", have), Some("installation"));
+/// assert_eq!(suggest("licence-and-copyright", have), None);
+/// ```
+pub fn suggest<'a>(
+    wanted: &str,
+    have: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut bag = Bag::of(wanted);
+    let wanted: Vec<char> = wanted.chars().collect();
+    let limit = (wanted.len() / 3).max(2);
+    let mut rows = (Vec::new(), Vec::new());
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in have {
+        // The length difference is a lower bound of the distance: most
+        // anchors of a page are ruled out without the table.
+        let len = candidate.chars().count();
+        let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
+        if len.abs_diff(wanted.len()) > bound
+            || bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
+        {
+            continue;
+        }
+        if let Some(d) = levenshtein(&wanted, candidate, bound, &mut rows) {
+            best = Some((d, candidate));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions and
+/// substitutions of one character each) when it is at most `bound`, in
+/// O(n·m) time with two rows. A row's smallest entry never shrinks
+/// further down the table, so the walk stops at the first row whose
+/// entries all pass `bound` (Ukkonen's cut-off): a missing page's name
+/// is held against every name of its directory, and nearly all are far.
+fn levenshtein(
+    a: &[char],
+    b: &str,
+    bound: usize,
+    (prev, cur): &mut (Vec<usize>, Vec<usize>),
+) -> Option<usize> {
+    prev.clear();
+    prev.extend(0..=a.len());
+    for (j, cb) in b.chars().enumerate() {
+        cur.clear();
+        cur.push(j + 1);
+        let mut least = j + 1;
+        for (i, &ca) in a.iter().enumerate() {
+            let substitute = prev[i] + usize::from(ca != cb);
+            let d = substitute.min(prev[i + 1] + 1).min(cur[i] + 1);
+            least = least.min(d);
+            cur.push(d);
+        }
+        if least > bound {
+            return None;
+        }
+        std::mem::swap(prev, cur);
+    }
+    Some(prev[a.len()]).filter(|&d| d <= bound)
+}
+
+/// The characters of an ASCII string, counted: for a lower bound of its
+/// edit distance to others, in linear time. Each edit mends at most one
+/// character that one string has more of than the other (the bag
+/// distance), and most names of a directory are ruled out by it.
+struct Bag {
+    count: [i32; 128],
+    len: usize,
+}
+
+impl Bag {
+    /// The bag of `s`, when it is ASCII.
+    fn of(s: &str) -> Option<Bag> {
+        if !s.is_ascii() {
+            return None;
+        }
+        let mut count = [0i32; 128];
+        for c in s.bytes() {
+            count[usize::from(c)] += 1;
+        }
+        Some(Bag { count, len: s.len() })
+    }
+
+    /// Whether the bag distance to `other` passes `bound` (never when
+    /// `other` is not ASCII). The counts are taken down for `other` and
+    /// put back, which is cheaper than a copy of them for each of
+    /// thousands of names, and the walk stops once `other` has more than
+    /// `bound` characters this string lacks.
+    fn exceeds(&mut self, other: &str, bound: usize) -> bool {
+        if !other.is_ascii() {
+            return false;
+        }
+        let b = other.as_bytes();
+        let (mut common, mut seen) = (0, 0);
+        for &c in b {
+            let n = &mut self.count[usize::from(c)];
+            common += usize::from(*n > 0);
+            *n -= 1;
+            seen += 1;
+            if seen - common > bound {
+                break;
+            }
+        }
+        for &c in &b[..seen] {
+            self.count[usize::from(c)] += 1;
+        }
+        seen - common > bound
+            || (self.len - common).max(b.len() - common) > bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        let have = ["installation", "usage"];
+        assert_eq!(suggest("instalation", have), Some("installation"));
+        assert_eq!(suggest("usag", have), Some("usage"));
+        // Far off: more edits than max(2, len / 3).
+        assert_eq!(suggest("configuration", have), None);
+        assert_eq!(suggest("xyz", have), None);
+        assert_eq!(suggest("anything", []), None);
+        // Ties go to the first; a closer later one wins.
+        assert_eq!(suggest("ab", ["ax", "xb"]), Some("ax"));
+        assert_eq!(suggest("abcd", ["abxy", "abcx"]), Some("abcx"));
+        // Distance is counted in characters, not bytes.
+        assert_eq!(suggest("привет", ["привед"]), Some("привед"));
+    }
+
+    #[test]
+    fn levenshtein_distances() {
+        let mut rows = (Vec::new(), Vec::new());
+        let mut d = |a: &str, b: &str, bound| {
+            let a: Vec<char> = a.chars().collect();
+            levenshtein(&a, b, bound, &mut rows)
+        };
+        assert_eq!(d("kitten", "sitting", 9), Some(3));
+        assert_eq!(d("kitten", "sitting", 3), Some(3));
+        assert_eq!(d("kitten", "sitting", 2), None);
+        assert_eq!(d("", "abc", 9), Some(3));
+        assert_eq!(d("abc", "", 9), Some(3));
+        assert_eq!(d("flaw", "lawn", 9), Some(2));
+        assert_eq!(d("same", "same", 0), Some(0));
+        assert_eq!(d("missing-12.md", "part-0012.md", 4), None);
+        let mut bag = Bag::of("abc");
+        assert!(bag.as_mut().is_some_and(|b| b.exceeds("xyz", 2)));
+        assert!(bag.as_mut().is_some_and(|b| !b.exceeds("cab", 0)));
+    }
+
+    /// The cut-off and the bag distance change no answer: each held to
+    /// the whole table, with no bound.
+    #[test]
+    fn cut_offs_keep_the_distance() {
+        fn full(a: &[char], b: &str) -> usize {
+            let b: Vec<char> = b.chars().collect();
+            let mut prev: Vec<usize> = (0..=a.len()).collect();
+            for (j, cb) in b.iter().enumerate() {
+                let mut cur = vec![j + 1];
+                for (i, ca) in a.iter().enumerate() {
+                    let d = (prev[i] + usize::from(ca != cb))
+                        .min(prev[i + 1] + 1)
+                        .min(cur[i] + 1);
+                    cur.push(d);
+                }
+                prev = cur;
+            }
+            prev[a.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "install",
+            "instalation",
+            "installation",
+            "usage",
+            "part-0001.md",
+            "missing-1.md",
+            "é-x",
+            "x-é",
+            "kitten",
+            "sitting",
+            "aaaa",
+            "bbbb",
+            "abab",
+        ];
+        let mut rows = (Vec::new(), Vec::new());
+        for a in words {
+            let ac: Vec<char> = a.chars().collect();
+            for b in words {
+                let d = full(&ac, b);
+                if let Some(mut bag) = Bag::of(a) {
+                    // A lower bound: never past the distance itself.
+                    assert!(!bag.exceeds(b, d), "{a} {b}");
+                    for bound in 0..d {
+                        bag.exceeds(b, bound);
+                    }
+                    // The counts are put back after each.
+                    let fresh = Bag::of(a).map(|f| f.count);
+                    assert_eq!(Some(bag.count), fresh, "{a} {b}");
+                }
+                for bound in 0..8 {
+                    let want = (d <= bound).then_some(d);
+                    assert_eq!(levenshtein(&ac, b, bound, &mut rows), want);
+                }
+            }
+        }
+    }
+}
