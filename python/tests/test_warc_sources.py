@@ -12,7 +12,7 @@ import pytest
 
 import uriscan
 import uriscan.arrow as ua
-from local_http import serve
+from local_servers import serve, serve_s3
 from test_warc import RECORDS, record
 
 WARC = b"".join(RECORDS)
@@ -208,3 +208,22 @@ def test_an_fsspec_http_file(tmp_path, want):
         with fsspec.open(url, "rb") as f, pytest.warns(UserWarning, match=url):
             (batch, *more) = ua.warc_batches(f, rows=100)
         assert batch.num_rows == 7 and not more
+
+
+def test_s3_objects_by_fsspec_and_boto3(want):
+    pytest.importorskip("moto.server")
+    fsspec = pytest.importorskip("fsspec")
+    pytest.importorskip("s3fs")
+    import boto3
+
+    data = b"".join(gzip.compress(r) for r in RECORDS)
+    with serve_s3("crawl", {"x.warc.gz": data}):
+        for url in ("s3://crawl/x.warc.gz", "s3a://crawl/x.warc.gz"):
+            with fsspec.open(url, "rb") as f:
+                found, errors, messages = read(f)
+            assert [r[:5] for r in found] == [r[:5] for r in want[0]]
+            assert len(errors) == 1 and messages[0].startswith("s3://crawl/x.warc.gz: record"), messages
+        # boto3's StreamingBody: a stream with no name.
+        body = boto3.client("s3").get_object(Bucket="crawl", Key="x.warc.gz")["Body"]
+        found, errors, messages = read(body)
+        assert [r[:5] for r in found] == [r[:5] for r in want[0]] and len(errors) == 1
