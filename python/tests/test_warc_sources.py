@@ -227,3 +227,22 @@ def test_s3_objects_by_fsspec_and_boto3(want):
         body = boto3.client("s3").get_object(Bucket="crawl", Key="x.warc.gz")["Body"]
         found, errors, messages = read(body)
         assert [r[:5] for r in found] == [r[:5] for r in want[0]] and len(errors) == 1
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_threads_read_file_objects_at_once(want):
+    # Each reader takes the GIL back only for its `.read` calls; threads
+    # reading streams at once each get their own file's links.
+    import threading
+
+    out = [None] * 4
+
+    def work(i):
+        out[i] = rows(uriscan.warc_links(Trickle(WARC) if i % 2 else io.BytesIO(WARC)))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(o == want[0] for o in out)
