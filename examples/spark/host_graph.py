@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--num-output-partitions", type=int, default=1)
     args = p.parse_args(argv)
     spark = SparkSession.builder.appName("host_graph").getOrCreate()
+    # The table is partitioned by host: hosts stay strings (an IPv4 host
+    # would be read as a number otherwise).
+    spark.conf.set("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
     try:
         edges = host_graph(spark.read.parquet(args.input))
         edges.coalesce(args.num_output_partitions).write.mode("overwrite").parquet(args.output)

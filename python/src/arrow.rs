@@ -15,7 +15,7 @@ use pyo3::types::PyBytes;
 use uriscan::links::{Format, LinkRef, Page};
 use uriscan::syntax::Parser;
 
-use crate::links::default_extractor;
+use crate::links::{extractor, url_standard};
 
 /// One string or binary column, as Arrow lays it out: `len` values from
 /// bit `bit_offset` of the validity bitmap and the offsets, rebased so
@@ -174,6 +174,9 @@ pub(crate) struct LinkRows {
     rel: StringsOut,
     host: StringsOut,
     parser: Parser,
+    /// Whether targets are the URL Standard's: their hosts are then read
+    /// by it too, since such a target may hold what RFC 3986 forbids.
+    whatwg: bool,
     /// The kinds to keep (`html:a@href`, ...); all when None.
     kinds: Option<Vec<String>>,
     kind_buf: String,
@@ -181,8 +184,8 @@ pub(crate) struct LinkRows {
 
 impl LinkRows {
     /// An empty table that will keep the links of `kinds` (all when
-    /// None).
-    pub(crate) fn new(kinds: Option<Vec<String>>) -> LinkRows {
+    /// None), of targets by the URL Standard when `whatwg`.
+    pub(crate) fn new(kinds: Option<Vec<String>>, whatwg: bool) -> LinkRows {
         LinkRows {
             page: StringsOut::new(),
             link: StringsOut::new(),
@@ -190,6 +193,7 @@ impl LinkRows {
             rel: StringsOut::new(),
             host: StringsOut::new(),
             parser: Parser::new().iri(true),
+            whatwg,
             kinds,
             kind_buf: String::new(),
         }
@@ -219,7 +223,13 @@ impl LinkRows {
             let _ = write!(d, "{}", link.kind());
         });
         self.rel.push(link.rel().map(str::as_bytes));
-        let host = target.and_then(|t| self.parser.parse_uri(t).ok()?.host());
+        let url;
+        let host = if self.whatwg {
+            url = target.and_then(|t| url::Url::parse(t).ok());
+            url.as_ref().and_then(|u| u.host_str())
+        } else {
+            target.and_then(|t| self.parser.parse_uri(t).ok()?.host())
+        };
         match host {
             Some(h) => self.host.push_with(|d| {
                 d.extend(h.bytes().map(|b| b.to_ascii_lowercase()))
@@ -248,29 +258,31 @@ impl LinkRows {
     }
 }
 
-/// _links_columns(content, url, format, kinds=None)
+/// _links_columns(content, url, format, kinds=None, standard="rfc3986")
 /// --
 ///
 /// The links of each row's document (`content`, resolved against `url`)
 /// as the columns of the links table; see `uriscan.arrow.links_batch`.
 #[pyfunction]
-#[pyo3(signature = (content, url, format, kinds=None))]
+#[pyo3(signature = (content, url, format, kinds=None, standard="rfc3986"))]
 pub(crate) fn _links_columns<'py>(
     py: Python<'py>,
     content: ColumnArg<'py>,
     url: ColumnArg<'py>,
     format: &str,
     kinds: Option<Vec<String>>,
+    standard: &str,
 ) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
     let format: Format = crate::links::format(format)?;
+    let whatwg = url_standard(standard)?;
     let content = Strings::new(&content)?;
     let url = Strings::new(&url)?;
     if content.len != url.len {
         return Err(PyValueError::new_err("content and url differ in length"));
     }
     let rows = py.detach(|| -> Result<LinkRows, String> {
-        let extractor = default_extractor();
-        let mut rows = LinkRows::new(kinds);
+        let extractor = extractor(whatwg);
+        let mut rows = LinkRows::new(kinds, whatwg);
         for i in 0..content.len {
             let Some(doc) = content.get(i)? else { continue };
             // A binary URL column may hold bad UTF-8: the page column is

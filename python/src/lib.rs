@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod arrow;
 mod find;
 mod links;
+mod source;
 mod syntax;
 mod text;
 mod warc;

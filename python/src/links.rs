@@ -131,13 +131,33 @@ pub(crate) fn format(name: &str) -> PyResult<Format> {
     }
 }
 
-/// The extractor with the default options, built once and shared.
-pub(crate) fn default_extractor() -> &'static LinkExtractor {
-    static DEFAULT: OnceLock<LinkExtractor> = OnceLock::new();
-    DEFAULT.get_or_init(LinkExtractor::new)
+/// Whether `standard` names the URL Standard (`"whatwg"`) rather than
+/// RFC 3986 (`"rfc3986"`) as the rules of links' targets.
+pub(crate) fn url_standard(standard: &str) -> PyResult<bool> {
+    match standard {
+        "rfc3986" => Ok(false),
+        "whatwg" => Ok(true),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown standard {standard:?}: expected 'rfc3986' or 'whatwg'"
+        ))),
+    }
 }
 
-/// links(data, /, *, format="html", url=None, base=None, root=None, charset=None, include_text=False, include_code=False)
+/// The extractor with the default options, its targets by RFC 3986 or
+/// (`whatwg`) by the URL Standard, built once and shared.
+pub(crate) fn extractor(whatwg: bool) -> &'static LinkExtractor {
+    static RFC3986: OnceLock<LinkExtractor> = OnceLock::new();
+    static WHATWG: OnceLock<LinkExtractor> = OnceLock::new();
+    if whatwg {
+        WHATWG.get_or_init(|| {
+            LinkExtractor::builder().url_standard(true).build()
+        })
+    } else {
+        RFC3986.get_or_init(LinkExtractor::new)
+    }
+}
+
+/// links(data, /, *, format="html", url=None, base=None, root=None, charset=None, include_text=False, include_code=False, standard="rfc3986")
 /// --
 ///
 /// The links of one document, in document order, as a list of `Link`.
@@ -154,12 +174,19 @@ pub(crate) fn default_extractor() -> &'static LinkExtractor {
 /// `include_text` adds the bare URIs of HTML text (kind `text`),
 /// `include_code` those of Markdown code (kind `code`).
 ///
+/// `standard="whatwg"` makes each target the URL Standard's parse of
+/// the link against the base, as a browser fetches it (`http:relpath`
+/// relative, hosts IDNA-processed, default ports dropped, ...); a link
+/// the URL Standard rejects gets `error`. `root` does not apply then.
+/// The default, `"rfc3986"`, resolves by RFC 3986.
+///
 /// Offsets are byte offsets for `bytes`, character offsets for `str`.
 /// The document is read with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (
     data, /, *, format="html", url=None, base=None, root=None,
-    charset=None, include_text=false, include_code=false
+    charset=None, include_text=false, include_code=false,
+    standard="rfc3986"
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn links(
@@ -172,8 +199,10 @@ pub(crate) fn links(
     charset: Option<&str>,
     include_text: bool,
     include_code: bool,
+    standard: &str,
 ) -> PyResult<Vec<PyLink>> {
     let format = self::format(format)?;
+    let whatwg = url_standard(standard)?;
     let input = Input::new(data)?;
     let mut offsets = input.offsets();
     let charset = if input.is_str { Some("utf-8") } else { charset };
@@ -184,10 +213,11 @@ pub(crate) fn links(
             own = LinkExtractor::builder()
                 .include_text(include_text)
                 .include_code(include_code)
+                .url_standard(whatwg)
                 .build();
             &own
         } else {
-            default_extractor()
+            extractor(whatwg)
         };
         let mut page = Page::new(bytes, format);
         if let Some(u) = url {

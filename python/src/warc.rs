@@ -2,51 +2,63 @@
 //! of a WARC (or WET) file, read by `uriscan::warc` with the GIL
 //! released, as objects or as Arrow columns.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyOSError, PyUserWarning};
+use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use uriscan::links::LinkExtractor;
 use uriscan::warc::{WarcError, WarcLink, WarcLinks, WarcReader};
 
 use crate::arrow::LinkRows;
-use crate::links::{PyLink, default_extractor};
+use crate::links::{PyLink, extractor, url_standard};
+use crate::source::{Failure, Source};
 
 /// How many links a read with the GIL released gathers at most.
 const CHUNK: usize = 4096;
 
-/// An open WARC file's links, and the damaged records met so far.
+/// An open archive's links, and the damaged records met so far.
 struct Reader {
-    path: String,
-    links: WarcLinks<'static, File>,
+    name: String,
+    links: WarcLinks<'static, Box<dyn std::io::Read + Send + Sync>>,
     errors: Vec<(u64, String)>,
     done: bool,
+    failure: Failure,
 }
 
 impl Reader {
-    /// Opens `path` (a path that is not UTF-8 is opened as it is, and
-    /// named in messages with U+FFFD for its bad bytes).
-    fn open(path: &Path, max_block: Option<usize>) -> PyResult<Reader> {
-        let name = path.to_string_lossy().into_owned();
-        let file = File::open(path).map_err(|e| {
-            PyOSError::new_err((
-                e.raw_os_error().unwrap_or(0),
-                e.to_string(),
-                name.clone(),
-            ))
-        })?;
-        let mut reader = WarcReader::new(file);
-        if let Some(m) = max_block {
-            reader.max_block(m);
+    /// Starts reading `source` (its first read, with the GIL released):
+    /// an exception of a file object's first `.read` is raised here.
+    fn open(
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        max_block: Option<usize>,
+        extractor: &'static LinkExtractor,
+    ) -> PyResult<Reader> {
+        let Source { name, input, failure } = Source::new(source)?;
+        let reader = py.detach(|| {
+            let mut reader = WarcReader::new(input);
+            if let Some(m) = max_block {
+                reader.max_block(m);
+            }
+            reader
+        });
+        if let Some(e) = failure.take() {
+            return Err(e);
         }
         Ok(Reader {
-            path: name,
-            links: WarcLinks::new(reader, default_extractor()),
+            name,
+            links: WarcLinks::new(reader, extractor),
             errors: Vec::new(),
             done: false,
+            failure,
         })
+    }
+
+    /// The exception of a file object's `.read`, once reading has
+    /// stopped on it.
+    fn failed(&self) -> Option<PyErr> {
+        if self.done { self.failure.take() } else { None }
     }
 
     /// The next link, or None at the end; a damaged record is noted and
@@ -55,6 +67,9 @@ impl Reader {
         while !self.done {
             match self.links.next() {
                 Some(Ok(l)) => return Some(l),
+                // The record a failed `.read` cut short is not damaged:
+                // the exception is raised instead.
+                Some(Err(_)) if self.failure.happened() => self.done = true,
                 Some(Err(e)) => self.note(&e),
                 None => self.done = true,
             }
@@ -67,11 +82,11 @@ impl Reader {
     }
 
     /// Warns of the damaged records noted since `seen`, with the file's
-    /// path: a run over many files goes on, and says which were damaged.
+    /// name: a run over many files goes on, and says which were damaged.
     fn warn(&self, py: Python<'_>, seen: usize) -> PyResult<()> {
         let category = py.get_type::<PyUserWarning>();
         for (_, message) in &self.errors[seen..] {
-            let text = format!("{}: {message}", self.path);
+            let text = format!("{}: {message}", self.name);
             let text = std::ffi::CString::new(text.replace('\0', " "))
                 .expect("no NUL");
             PyErr::warn(py, &category, &text, 1)?;
@@ -194,7 +209,9 @@ impl PyWarcLinks {
             self.reader.warn(py, seen)?;
         }
         let Some(l) = self.pending.next() else {
-            return Ok(None);
+            // The links read before a failed `.read` are handed out
+            // first, then its exception.
+            return self.reader.failed().map_or(Ok(None), Err);
         };
         if *self.page != *l.page() {
             self.page = Arc::from(l.page());
@@ -230,34 +247,48 @@ impl PyWarcLinks {
     }
 }
 
-/// warc_links(path, /, *, max_block=None)
+/// warc_links(source, /, *, max_block=None, standard="rfc3986")
 /// --
 ///
-/// Iterates over the links of a WARC or WET file (`.warc`, `.warc.gz`,
-/// one gzip member per record or one stream; `.wet`, `.wet.gz`), as
-/// `WarcLink` objects: a `Link` with `page` (the record's
-/// `WARC-Target-URI`), `record_id` and `record_offset`.
+/// Iterates over the links of a WARC, ARC or WET file, as `WarcLink`
+/// objects: a `Link` with `page` (the record's `WARC-Target-URI`),
+/// `record_id` and `record_offset`.
+///
+/// `source` is a path (`str` or `os.PathLike`), a binary file object
+/// (anything with `.read(n)`: `open(p, "rb")`, `gzip.open`, an fsspec
+/// file of `s3://` or `https://`, boto3's `StreamingBody`,
+/// `io.BytesIO`), or the file's bytes (`bytes`, `bytearray`,
+/// `memoryview`). The format is known by content: gzip (one member per
+/// record or one stream), WARC, ARC.
 ///
 /// A `response` record gives its redirect's `Location` (kind
 /// `http:location`), `Content-Location` and `Link:` header URIs, then
 /// its HTML (or Markdown) payload's links, resolved against its
 /// `<base href>` else the target URI, decoded by the charset of its
 /// `Content-Type` else of its `<meta charset>`. A WET `conversion`
-/// record gives the URIs of its text.
+/// record gives the URIs of its text. `standard="whatwg"` makes each
+/// target the URL Standard's parse of the link (what a browser
+/// fetches) instead of its RFC 3986 resolution.
 ///
-/// The file is read streaming, with the GIL released. A file that
-/// cannot be opened raises `OSError` with its path; a damaged record is
-/// passed over with a `UserWarning` (and noted in the iterator's
-/// `errors`), and reading goes on at the next record. `max_block` caps
-/// the bytes read of one record (default 64 MiB).
+/// The file is read as a stream with the GIL released; a file object's
+/// `.read` is called with the GIL, for 1 MiB at a time, and an exception
+/// it raises is raised as it is (after the links read before it). A
+/// path that cannot be opened raises `OSError` with its path; a damaged
+/// record is passed over with a `UserWarning` naming the file (a file
+/// object by its `.name`), and noted in the iterator's `errors`, and
+/// reading goes on at the next record. `max_block` caps the bytes read
+/// of one record (default 64 MiB).
 #[pyfunction]
-#[pyo3(signature = (path, /, *, max_block=None))]
+#[pyo3(signature = (source, /, *, max_block=None, standard="rfc3986"))]
 pub(crate) fn warc_links(
-    path: PathBuf,
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
     max_block: Option<usize>,
+    standard: &str,
 ) -> PyResult<PyWarcLinks> {
+    let extractor = extractor(url_standard(standard)?);
     Ok(PyWarcLinks {
-        reader: Reader::open(&path, max_block)?,
+        reader: Reader::open(py, source, max_block, extractor)?,
         pending: Vec::new().into_iter(),
         page: Arc::from(""),
         record_id: Arc::from(""),
@@ -272,6 +303,8 @@ pub(crate) struct PyWarcColumns {
     reader: Reader,
     rows: usize,
     kinds: Option<Vec<String>>,
+    /// Whether targets are the URL Standard's (their hosts read so).
+    whatwg: bool,
 }
 
 #[pymethods]
@@ -285,9 +318,9 @@ impl PyWarcColumns {
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let seen = self.reader.errors.len();
         let (reader, want) = (&mut self.reader, self.rows);
-        let kinds = self.kinds.clone();
+        let (kinds, whatwg) = (self.kinds.clone(), self.whatwg);
         let rows = py.detach(|| {
-            let mut rows = LinkRows::new(kinds);
+            let mut rows = LinkRows::new(kinds, whatwg);
             let mut page: Option<Arc<str>> = None;
             while rows.len() < want {
                 let Some(l) = reader.next() else { break };
@@ -301,7 +334,7 @@ impl PyWarcColumns {
         });
         self.reader.warn(py, seen)?;
         if rows.len() == 0 {
-            return Ok(None);
+            return self.reader.failed().map_or(Ok(None), Err);
         }
         let columns = rows.into_py(py)?;
         Ok(Some(PyTuple::new(py, columns)?.into_any()))
@@ -312,22 +345,27 @@ impl PyWarcColumns {
     }
 }
 
-/// _warc_columns(path, rows, max_block=None, kinds=None)
+/// _warc_columns(source, rows, max_block=None, kinds=None, standard="rfc3986")
 /// --
 ///
-/// The links table of a WARC file as batches of at most `rows` rows; see
+/// The links table of an archive (a path, a binary file object or
+/// bytes) as batches of at most `rows` rows; see
 /// `uriscan.arrow.warc_batches`.
 #[pyfunction]
-#[pyo3(signature = (path, rows, max_block=None, kinds=None))]
+#[pyo3(signature = (source, rows, max_block=None, kinds=None, standard="rfc3986"))]
 pub(crate) fn _warc_columns(
-    path: PathBuf,
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
     rows: usize,
     max_block: Option<usize>,
     kinds: Option<Vec<String>>,
+    standard: &str,
 ) -> PyResult<PyWarcColumns> {
+    let whatwg = url_standard(standard)?;
     Ok(PyWarcColumns {
-        reader: Reader::open(&path, max_block)?,
+        reader: Reader::open(py, source, max_block, extractor(whatwg))?,
         rows: rows.max(1),
         kinds,
+        whatwg,
     })
 }

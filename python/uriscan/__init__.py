@@ -5,14 +5,16 @@ released while a document is read:
 
 - ``find(data)``: the URIs of plain text, with their offsets;
 - ``links(data, format=..., url=..., base=...)``: the links of one HTML,
-  Markdown or text document, resolved against its base;
+  Markdown or text document, resolved against its base (by RFC 3986, or
+  with ``standard="whatwg"`` by the URL Standard, as browsers do);
 - ``parse(s)``, ``resolve(base, ref)``, ``normalize(s)``: RFC 3986's
   grammar (sections 3 and 4), resolution (5) and normalization (6);
-- ``warc_links(path)``: the links of every record of a WARC or WET file,
-  with the page and record they came from;
+- ``warc_links(source)``: the links of every record of a WARC, ARC or
+  WET file (a path, a binary file object such as an fsspec ``s3://``
+  file, or bytes), with the page and record they came from;
 - ``uriscan.arrow.links_batch(batch)``: the links of a ``pyarrow``
   RecordBatch of documents, as a RecordBatch (for Spark's ``mapInArrow``),
-  and ``uriscan.arrow.warc_batches(path)`` those of a WARC file.
+  and ``uriscan.arrow.warc_batches(source)`` those of a WARC file.
 
 Offsets are byte offsets into ``bytes`` and character offsets into
 ``str``.

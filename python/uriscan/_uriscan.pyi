@@ -1,7 +1,7 @@
 """Type stubs of the native module; import these names from ``uriscan``."""
 
 from os import PathLike
-from typing import Iterator, Sequence, final
+from typing import IO, Iterator, Sequence, final
 
 from typing_extensions import disjoint_base
 
@@ -179,6 +179,7 @@ def links(
     charset: str | None = None,
     include_text: bool = False,
     include_code: bool = False,
+    standard: str = "rfc3986",
 ) -> list[Link]:
     """The links of one HTML, Markdown or text document, in order."""
 
@@ -191,15 +192,27 @@ def resolve(base: str, reference: str, /, *, iri: bool = False) -> str:
 def normalize(s: str, /, *, scheme_based: bool = False, iri: bool = False) -> str:
     """The normal form of a URI reference (RFC 3986 section 6)."""
 
-def warc_links(path: str | PathLike[str], /, *, max_block: int | None = None) -> WarcLinks:
-    """The links of a WARC or WET file, record by record."""
+def warc_links(
+    source: str | PathLike[str] | IO[bytes] | bytes | bytearray | memoryview,
+    /,
+    *,
+    max_block: int | None = None,
+    standard: str = "rfc3986",
+) -> WarcLinks:
+    """The links of a WARC, ARC or WET file (a path, a binary file object
+    or its bytes), record by record."""
 
 def _warc_columns(
-    path: str | PathLike[str],
+    source: str | PathLike[str] | IO[bytes] | bytes | bytearray | memoryview,
     rows: int,
     max_block: int | None = None,
     kinds: list[str] | None = None,
+    standard: str = "rfc3986",
 ) -> Iterator[tuple]: ...
 def _links_columns(
-    content: tuple, url: tuple, format: str, kinds: list[str] | None = None
+    content: tuple,
+    url: tuple,
+    format: str,
+    kinds: list[str] | None = None,
+    standard: str = "rfc3986",
 ) -> list[tuple[str, tuple[bytes | None, bytes, bytes, bool]]]: ...

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Iterable, Iterator
+from typing import IO, Iterable, Iterator, Union
 
 import pyarrow as pa
 
@@ -32,6 +32,10 @@ from uriscan import _uriscan
 SPARK_SCHEMA = "page string, link string, kind string, rel string"
 #: The same with the link's host (``host=True``).
 SPARK_SCHEMA_WITH_HOST = SPARK_SCHEMA + ", host string"
+
+#: What ``warc_batches`` reads: a path, a binary file object (anything
+#: with ``.read(n)``) or the file's bytes.
+WarcSource = Union[str, "os.PathLike[str]", IO[bytes], bytes, bytearray, memoryview]
 
 _LAYOUTS = {
     pa.string(): False,
@@ -110,6 +114,7 @@ def links_batch(
     format: str = "html",
     host: bool = False,
     kinds: Iterable[str] | None = None,
+    standard: str = "rfc3986",
 ) -> pa.RecordBatch:
     """The links of every document of ``batch``, one row per link.
 
@@ -125,8 +130,11 @@ def links_batch(
     ``rel`` (the link's ``rel`` values, space-separated, null when it
     has none), and with ``host=True`` ``host`` (the host of the target,
     ASCII-lowercased; null without one). ``kinds`` keeps only the links
-    of those kinds (``["html:a@href", "html:img@src"]``). The extraction
-    runs in Rust with the GIL released.
+    of those kinds (``["html:a@href", "html:img@src"]``).
+    ``standard="whatwg"`` makes each target the URL Standard's parse of
+    the link, as a browser fetches it (see ``uriscan.links``); the
+    default, ``"rfc3986"``, resolves by RFC 3986. The extraction runs in
+    Rust with the GIL released.
     """
     if content not in batch.schema.names:
         raise KeyError(f"no column {content!r} in {batch.schema.names}")
@@ -137,31 +145,37 @@ def links_batch(
         if url not in batch.schema.names:
             raise KeyError(f"no column {url!r} in {batch.schema.names}")
         urls = _column(batch.column(url))
-    columns = _uriscan._links_columns(docs, urls, format, _kinds(kinds))
+    columns = _uriscan._links_columns(docs, urls, format, _kinds(kinds), standard)
     names = ["page", "link", "kind", "rel"] + (["host"] if host else [])
     wanted = dict(columns)
     return pa.RecordBatch.from_arrays([_array(wanted[n]) for n in names], names=names)
 
 
 def warc_batches(
-    path: str | os.PathLike[str],
+    source: WarcSource,
     *,
     host: bool = False,
     rows: int = 65536,
     max_block: int | None = None,
     kinds: Iterable[str] | None = None,
+    standard: str = "rfc3986",
 ) -> Iterator[pa.RecordBatch]:
-    """The links of a WARC (or WET) file, as the batches of
+    """The links of a WARC, ARC or WET file, as the batches of
     ``links_batch`` (``page`` is each record's WARC-Target-URI), of at
     most ``rows`` rows each, with the links of ``kinds`` only if given.
 
-    The file is read by the Rust WARC reader (see ``uriscan.warc_links``),
-    a batch at a time with the GIL released. A file that cannot be opened
-    raises ``OSError``; a damaged record is passed over with a
-    ``UserWarning`` naming the file and the record's offset.
+    ``source`` is a path, a binary file object (an fsspec file of
+    ``s3://`` or ``https://``, boto3's ``StreamingBody``, ``gzip.open``,
+    ``io.BytesIO``, ...) or the file's bytes, read as a stream by the
+    Rust WARC reader (see ``uriscan.warc_links``), a batch at a time
+    with the GIL released. A path that cannot be opened raises
+    ``OSError``, and an exception of a file object's ``.read`` is raised
+    as it is; a damaged record is passed over with a ``UserWarning``
+    naming the file and the record's offset. ``standard`` is as for
+    ``links_batch``.
     """
     names = ["page", "link", "kind", "rel"] + (["host"] if host else [])
-    for columns in _uriscan._warc_columns(path, rows, max_block, _kinds(kinds)):
+    for columns in _uriscan._warc_columns(source, rows, max_block, _kinds(kinds), standard):
         wanted = dict(columns)
         yield pa.RecordBatch.from_arrays([_array(wanted[n]) for n in names], names=names)
 
@@ -174,9 +188,12 @@ def map_links(
     format: str = "html",
     host: bool = False,
     kinds: Iterable[str] | None = None,
+    standard: str = "rfc3986",
 ) -> Iterator[pa.RecordBatch]:
     """``links_batch`` over each batch: the function Spark's
     ``DataFrame.mapInArrow`` takes, with ``SPARK_SCHEMA`` (or
     ``SPARK_SCHEMA_WITH_HOST``) as its schema."""
     for batch in batches:
-        yield links_batch(batch, content=content, url=url, format=format, host=host, kinds=kinds)
+        yield links_batch(
+            batch, content=content, url=url, format=format, host=host, kinds=kinds, standard=standard
+        )

@@ -1,7 +1,9 @@
 """The two Spark jobs, run with spark-submit in local mode (local[2]) on
 WARC files made from the shared corpus: real pages with their HTTP
 headers, redirects, a `<base href>`, Content-Location and Link headers,
-a gzip file and a plain one, and a missing file in the list."""
+a gzip file and a plain one, and a missing file in the list; read from
+the local disk, from an HTTP server and from moto's S3 server, both on
+127.0.0.1."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 JOBS = HERE.parent
 sys.path.insert(0, str(JOBS))
+# The local HTTP and S3 servers of the Python package's tests.
+sys.path.insert(0, str(JOBS.parents[1] / "python" / "tests"))
 
+import local_servers  # noqa: E402
 import make_warc  # noqa: E402
 
 pq = pytest.importorskip("pyarrow.parquet")
@@ -38,12 +43,14 @@ import uriscan  # noqa: E402
 PAGES = 40
 
 
-def spark_submit(*args: str) -> subprocess.CompletedProcess:
-    """Runs a job with spark-submit in local[2], with this Python."""
+def spark_submit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Runs a job with spark-submit in local[2], with this Python (and
+    `env` added to the environment)."""
     submit = Path(sys.executable).parent / "spark-submit"
     # Everything on the loopback interface: no packet leaves the machine.
     env = dict(
         os.environ,
+        **(env or {}),
         PYSPARK_PYTHON=sys.executable,
         PYSPARK_DRIVER_PYTHON=sys.executable,
         SPARK_LOCAL_IP="127.0.0.1",
@@ -68,7 +75,7 @@ def spark_submit(*args: str) -> subprocess.CompletedProcess:
         env=env,
         timeout=600,
     )
-    errors = [l for l in run.stderr.splitlines() if " INFO " not in l]
+    errors = [l for l in output(run).splitlines() if " INFO " not in l]
     assert run.returncode == 0, "\n".join(errors[-80:])
     return run
 
@@ -89,10 +96,27 @@ def crawl(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def links(crawl):
-    """The rows of the links job (uriscan), and the job's stderr."""
+    """The rows of the links job (uriscan), and what it printed."""
     d, listing, _ = crawl
     run = spark_submit(str(JOBS / "warc_links.py"), str(listing), str(d / "links"))
-    return pq.read_table(d / "links").to_pylist(), run.stderr
+    return read_links(d / "links"), output(run)
+
+
+def output(run: subprocess.CompletedProcess) -> str:
+    """What a job printed: the driver's Python prints to spark-submit's
+    standard output, the executors' to its standard error."""
+    return run.stdout + run.stderr
+
+
+def read_links(table: Path) -> list[dict]:
+    """The rows of a links table partitioned by host, in the job's
+    column order."""
+    rows = pq.read_table(table, partitioning="hive").to_pylist()
+    return [{k: r[k] for k in ("page", "link", "kind", "rel", "host")} for r in rows]
+
+
+def sorted_rows(rows: list[dict]) -> list[tuple]:
+    return sorted(tuple("" if v is None else v for v in r.values()) for r in rows)
 
 
 def rows_of(rows, page):
@@ -174,12 +198,60 @@ def test_hosts_are_the_links_hosts(links):
             assert r["host"] == parts.hostname, r
 
 
-def test_missing_file_is_reported_and_the_rest_read(crawl, links):
+def test_missing_file_is_counted_and_the_rest_read(crawl, links):
     d, _, _ = crawl
-    rows, stderr = links
-    assert f"{d / 'missing.warc.gz'}" in stderr
+    rows, printed = links
+    # Counted in the driver's summary, not only on an executor's stderr.
+    assert "warc_links: 3 files, 2 read, 1 failed" in printed
+    assert f"warc_links: failed: {d / 'missing.warc.gz'}: FileNotFoundError" in printed
     pages = {r["page"] for r in rows}
     assert len(pages) == PAGES + len(range(0, PAGES, make_warc.REDIRECT_EVERY))
+
+
+def test_output_is_partitioned_by_host(crawl, links):
+    d, _, _ = crawl
+    rows, _ = links
+    dirs = {p.name for p in (d / "links").iterdir() if p.is_dir()}
+    hosts = {r["host"] for r in rows}
+    assert dirs == {"host=__HIVE_DEFAULT_PARTITION__" if h is None else f"host={h}" for h in hosts}
+    assert "host=cdn.example.net" in dirs
+
+
+def test_archives_over_http(crawl, links):
+    # The same files served over HTTP (fsspec reads them as streams), the
+    # table written from 2 tasks holding whole hosts: the same rows, one
+    # file per host, and a missing URL counted.
+    d, _, _ = crawl
+    rows, _ = links
+    with local_servers.serve(d) as base:
+        listing = d / "http_paths.txt"
+        listing.write_text(f"{base}a.warc.gz\n{base}b.warc\n{base}missing.warc.gz\n")
+        run = spark_submit(str(JOBS / "warc_links.py"), "--partitions", "2", str(listing), str(d / "http"))
+    assert sorted_rows(read_links(d / "http")) == sorted_rows(rows)
+    assert "warc_links: 3 files, 2 read, 1 failed" in output(run)
+    assert f"warc_links: failed: {base}missing.warc.gz: FileNotFoundError" in output(run)
+    per_host = [list(p.glob("*.parquet")) for p in (d / "http").iterdir() if p.is_dir()]
+    assert per_host and all(len(files) == 1 for files in per_host)
+
+
+def test_archives_in_s3(crawl, links):
+    # The files and their listing in a bucket of moto's S3 server, read
+    # as s3:// and s3a:// URLs: no file of the job is on the local disk.
+    pytest.importorskip("moto.server")
+    pytest.importorskip("s3fs")
+    d, _, _ = crawl
+    rows, _ = links
+    files = {
+        "crawl/a.warc.gz": (d / "a.warc.gz").read_bytes(),
+        "crawl/b.warc": (d / "b.warc").read_bytes(),
+        "warc_paths.txt": b"s3://commoncrawl/crawl/a.warc.gz\ns3a://commoncrawl/crawl/b.warc\n",
+    }
+    with local_servers.serve_s3("commoncrawl", files) as env:
+        run = spark_submit(
+            str(JOBS / "warc_links.py"), "s3://commoncrawl/warc_paths.txt", str(d / "s3"), env=env
+        )
+    assert sorted_rows(read_links(d / "s3")) == sorted_rows(rows)
+    assert "warc_links: 2 files, 2 read, 0 failed" in output(run)
 
 
 def test_host_graph(crawl, links):
@@ -209,7 +281,7 @@ def test_lxml_job_finds_the_same_anchors_and_images(crawl, links):
     d, listing, _ = crawl
     rows, _ = links
     spark_submit(str(JOBS / "warc_links.py"), "--extractor", "lxml", str(listing), str(d / "lxml"))
-    theirs = collections.Counter((r["page"], r["link"], r["kind"]) for r in pq.read_table(d / "lxml").to_pylist())
+    theirs = collections.Counter((r["page"], r["link"], r["kind"]) for r in read_links(d / "lxml"))
     ours = collections.Counter(
         (r["page"], r["link"], r["kind"]) for r in rows if r["kind"] in ("html:a@href", "html:img@src")
     )
