@@ -430,6 +430,14 @@ pub enum CheckAnchors {
     Mdbook,
 }
 
+/// `--deny`: what else fails the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckDeny {
+    /// Warnings (unused and duplicate Markdown definitions) fail the run
+    /// as broken links do.
+    Warnings,
+}
+
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -516,6 +524,15 @@ pub struct CheckArgs {
     /// An entry point for --orphans. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Checking")]
     pub entry: Vec<PathBuf>,
+    /// Fail the run on these too: `warnings` (unused and duplicate
+    /// Markdown definitions, which are reported but pass by default).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Checking"
+    )]
+    pub deny: Vec<CheckDeny>,
     /// Read settings from FILE (TOML, the long flags' names as keys);
     /// default: `uriscan.toml` in the first PATH, else in the current
     /// directory, when there is one. Flags win over the file.

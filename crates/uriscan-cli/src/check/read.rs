@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use uriscan::checking::{Checked, Collector};
-use uriscan::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
+use uriscan::links::{
+    Format, Kind, Link, LinkExtractor, LinkRef, Page, Reference,
+};
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
@@ -181,8 +183,12 @@ fn is_excluded(
 /// Whether `check` checks the link: every link the document defines, and
 /// a URI in its prose only when GitHub's Markdown links it (`http:`,
 /// `https:`, `ftp:`, `www.`, `mailto:`, `xmpp:`) or with `include_text`: `see
-/// file:line` is not a link.
+/// file:line` is not a link. A Markdown reference link is checked once, at
+/// the definition it uses, which lists the lines of its uses.
 fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
+    if matches!(link.reference(), Some(Reference::Use { .. })) {
+        return false;
+    }
     if include_text || link.kind() != Kind::Text {
         return true;
     }

@@ -10,7 +10,7 @@ use uriscan::links::LinkExtractor;
 use uriscan::walking::WalkerBuilder;
 
 use super::{Env, use_color, walker};
-use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
+use crate::args::{CheckAnchors, CheckArgs, CheckDeny, CheckFormat};
 #[cfg(feature = "remote")]
 use crate::args::{
     RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
@@ -71,6 +71,8 @@ pub struct CheckConfig {
     pub color: bool,
     pub orphans: bool,
     pub entries: Vec<PathBuf>,
+    /// `--deny warnings`: warnings fail the run.
+    pub deny_warnings: bool,
     /// `--changed-since`: what the change asks to read and report.
     pub changed: Option<ChangedScope>,
     #[cfg(feature = "remote")]
@@ -191,6 +193,7 @@ impl TryFrom<CheckArgs> for CheckConfig {
             color: use_color(args.color, Env::current(), args.json),
             orphans: args.orphans,
             entries: args.entry,
+            deny_warnings: args.deny.contains(&CheckDeny::Warnings),
             changed,
             #[cfg(feature = "remote")]
             remote: args.remote,
@@ -226,6 +229,7 @@ struct FileConfig {
     include_text: Option<bool>,
     exclude: Option<Vec<String>>,
     exclude_path: Option<Vec<String>>,
+    deny: Option<Vec<String>>,
     #[cfg(feature = "remote")]
     #[serde(flatten)]
     remote: RemoteKeys,
@@ -309,6 +313,13 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     }
     if args.exclude_path.is_empty() {
         args.exclude_path = file.exclude_path.unwrap_or_default();
+    }
+    if args.deny.is_empty() {
+        for d in file.deny.unwrap_or_default() {
+            args.deny.push(CheckDeny::from_str(&d, true).map_err(|_| {
+                anyhow::anyhow!("{}: deny = {d:?}: warnings", path.display())
+            })?);
+        }
     }
     Ok(())
 }

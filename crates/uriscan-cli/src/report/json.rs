@@ -267,6 +267,9 @@ pub struct CheckRow<'a> {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Cow<'a, str>>,
+    /// For a Markdown definition, the lines of the links that use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uses: Option<&'a [u64]>,
 }
 
 /// One row of `check --json` for a remote link: the fields of `links

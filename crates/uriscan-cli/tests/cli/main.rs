@@ -7,6 +7,7 @@ mod support;
 mod action;
 mod changed;
 mod check;
+mod definitions;
 mod links;
 mod readme;
 #[cfg(feature = "remote")]

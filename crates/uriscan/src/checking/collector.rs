@@ -131,7 +131,9 @@ impl<T> Collector<T> {
             };
             for f in other.facts.iter_mut().flat_map(|d| &mut d.links) {
                 f.path = at(&paths, f.path);
-                f.text = at(&texts, f.text);
+                if f.text_is_interned() {
+                    f.text = at(&texts, f.text);
+                }
             }
         }
         self.facts.append(&mut other.facts);
@@ -331,5 +333,54 @@ mod tests {
         assert_eq!(v.status(), super::super::Status::Excluded);
         assert!(!v.is_local());
         assert_eq!(checked.linked_paths(), [Path::new("/nowhere/b.html")]);
+    }
+
+    /// An unused definition and a duplicate one are warnings, whose
+    /// targets are not checked; a used one is checked. Merged from
+    /// another check's collector, a duplicate keeps the line it names.
+    #[test]
+    fn unused_and_duplicate_definitions_are_warnings() {
+        use super::super::{Reason, Status};
+        let md = b"[a]\n\n[a]: gone.md\n[b]: gone.md\n[A]: other.md\n";
+        let page = Page::new(md, Format::Markdown).url("file:///nowhere/a.md");
+        let doc = Document {
+            path: "/nowhere/a.md".into(),
+            root: "/nowhere".into(),
+            links: LinkExtractor::new().extract(&page).collect(),
+            ids: None,
+            disabled: vec![],
+        };
+        let checker = Checker::new();
+        let mut one = checker.collector();
+        let mut two = checker.collector();
+        // Another table, whose texts are numbered apart.
+        two.ingest(
+            &self::doc("/nowhere/c.html", br#"<a href="z.html#w">"#),
+            (),
+        );
+        two.ingest(&doc, ());
+        one.ingest(
+            &self::doc("/nowhere/d.html", br#"<a href="y.html#v">"#),
+            (),
+        );
+        one.merge(two);
+        let checked = one.finish();
+        let v = &checked.documents[2].verdicts;
+        let got: Vec<_> =
+            v.iter().map(|v| (v.status(), v.reason().cloned())).collect();
+        assert_eq!(
+            got,
+            [
+                (Status::Broken, Some(Reason::NoSuchFile)),
+                (Status::Broken, Some(Reason::NoSuchFile)),
+                (Status::Warning, Some(Reason::UnusedDefinition)),
+                (Status::Warning, Some(Reason::DuplicateDefinition(3))),
+            ]
+        );
+        assert_eq!(
+            Reason::DuplicateDefinition(3).to_string(),
+            "duplicate of the definition at line 3"
+        );
+        assert_eq!(Status::Warning.as_str(), "warning");
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
+    Link, LinkRef, Reference, file_path_bytes, path_from_bytes, percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -74,6 +74,11 @@ pub(crate) enum TargetKind {
     Address(bool),
     /// Anything else: not checked offline.
     Other,
+    /// A Markdown definition that no link uses.
+    UnusedDefinition,
+    /// A Markdown definition that an earlier one overrides; `text` holds
+    /// the earlier one's line.
+    DuplicateDefinition,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -111,6 +116,17 @@ impl LinkTable {
     /// The facts of one link.
     pub(crate) fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
+        // A definition that is never rendered: nothing to check.
+        match link.reference() {
+            Some(Reference::Definition { uses }) if uses.is_empty() => {
+                return fact(TargetKind::UnusedDefinition, NO_PATH, NO_PATH);
+            }
+            Some(Reference::Duplicate { first_line }) => {
+                let line = u32::try_from(*first_line).unwrap_or(u32::MAX - 1);
+                return fact(TargetKind::DuplicateDefinition, NO_PATH, line);
+            }
+            _ => {}
+        }
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
             return fact(TargetKind::Malformed, NO_PATH, e);
@@ -226,6 +242,16 @@ impl LinkFacts {
     pub(crate) fn fragment(&self) -> Option<u32> {
         (self.what == TargetKind::File && self.text != NO_PATH)
             .then_some(self.text)
+    }
+    /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
+    /// line).
+    pub(crate) fn text_is_interned(&self) -> bool {
+        self.what != TargetKind::DuplicateDefinition
+    }
+    /// The line of the definition a duplicate one repeats.
+    pub(crate) fn first_definition_line(&self) -> Option<u64> {
+        (self.what == TargetKind::DuplicateDefinition)
+            .then_some(u64::from(self.text))
     }
     /// The number of the error of a malformed link.
     pub(crate) fn error(&self) -> Option<u32> {
