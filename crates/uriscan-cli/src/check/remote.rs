@@ -252,7 +252,11 @@ impl Remote {
         for (di, (kept, vs)) in kept.iter().zip(verdicts).enumerate() {
             let mut mine = vec![NONE; vs.len()];
             for (li, link) in kept.iter() {
-                if vs[li].status() != Status::Skipped {
+                // Skipped for a reason of its own (a template): not a
+                // web link to ask.
+                if vs[li].status() != Status::Skipped
+                    || vs[li].reason().is_some()
+                {
                     continue;
                 }
                 let Some(uri) = link.target().and_then(request_uri) else {

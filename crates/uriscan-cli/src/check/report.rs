@@ -144,6 +144,9 @@ fn summary_line(
     if counts.skipped > 0 {
         line.push_str(&format!("{} skipped (remote), ", counts.skipped));
     }
+    if counts.templates > 0 {
+        line.push_str(&format!("{} skipped (template), ", counts.templates));
+    }
     if counts.warnings > 0 {
         line.push_str(&format!("{}, ", counted(counts.warnings, "warning")));
     }
@@ -166,6 +169,8 @@ struct Counts {
     skipped: u64,
     excluded: u64,
     warnings: u64,
+    /// Skipped as templates, not web links.
+    templates: u64,
 }
 
 impl Counts {
@@ -173,6 +178,7 @@ impl Counts {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,
+            Status::Skipped if v.reason().is_some() => self.templates += 1,
             Status::Skipped => self.skipped += 1,
             Status::Excluded => self.excluded += 1,
             Status::Warning => self.warnings += 1,

@@ -16,4 +16,5 @@ mod report_forms;
 mod search;
 mod snapshots;
 mod syntax;
+mod templates;
 mod warc;

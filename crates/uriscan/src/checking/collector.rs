@@ -383,4 +383,29 @@ mod tests {
         );
         assert_eq!(Status::Warning.as_str(), "warning");
     }
+
+    /// A link that still holds template syntax is skipped as a template,
+    /// with a reason (a web link skipped offline has none), and its
+    /// target is not linked.
+    #[test]
+    fn template_links_are_skipped_as_templates() {
+        use super::super::{Reason, Status};
+        let checker = Checker::new();
+        let mut c = checker.collector();
+        c.ingest(
+            &doc(
+                "/nowhere/t.html",
+                br#"<a href="{{ url }}/a.html"></a><a href="https://e.org/{% x %}"></a><a href="https://e.org/"></a>"#,
+            ),
+            (),
+        );
+        let checked = c.finish();
+        let v = &checked.documents[0].verdicts;
+        assert_eq!(v[0].status(), Status::Skipped);
+        assert_eq!(v[0].reason(), Some(&Reason::Template));
+        assert_eq!(v[1].reason(), Some(&Reason::Template));
+        assert_eq!((v[2].status(), v[2].reason()), (Status::Skipped, None));
+        assert!(checked.linked_paths().is_empty());
+        assert_eq!(Reason::Template.to_string(), "template");
+    }
 }

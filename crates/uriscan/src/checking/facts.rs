@@ -74,6 +74,8 @@ pub(crate) enum TargetKind {
     Address(bool),
     /// Anything else: not checked offline.
     Other,
+    /// A link that still holds template syntax.
+    Template,
     /// A Markdown definition that no link uses.
     UnusedDefinition,
     /// A Markdown definition that an earlier one overrides; `text` holds
@@ -126,6 +128,11 @@ impl LinkTable {
                 return fact(TargetKind::DuplicateDefinition, NO_PATH, line);
             }
             _ => {}
+        }
+        // A theme's or a page's template that was never rendered: its
+        // links are not links yet (before the error: `{{ x }}` is none).
+        if holds_template(link.link()) {
+            return fact(TargetKind::Template, NO_PATH, NO_PATH);
         }
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
@@ -297,6 +304,24 @@ fn checked_fragment(target: &str) -> Option<&str> {
     Some(raw)
 }
 
+/// Whether `link` still holds template syntax: `{{ … }}` (Jinja, Liquid,
+/// Go templates, Handlebars) or `{% … %}` (Jinja, Liquid tags).
+pub(crate) fn holds_template(link: &str) -> bool {
+    let bytes = link.as_bytes();
+    // Most links hold no brace: one search says so.
+    let Some(open) = memchr::memchr(b'{', bytes) else {
+        return false;
+    };
+    memchr::memchr_iter(b'{', &bytes[open..]).any(|i| {
+        let rest = &bytes[open + i..];
+        match rest.get(1) {
+            Some(b'{') => memchr::memmem::find(&rest[2..], b"}}").is_some(),
+            Some(b'%') => memchr::memmem::find(&rest[2..], b"%}").is_some(),
+            _ => false,
+        }
+    })
+}
+
 /// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a
 /// `tel:` with a number (RFC 3966: digits and visual separators, `+`).
 fn address_ok(scheme: &str, target: &str) -> bool {
@@ -343,6 +368,29 @@ mod tests {
         assert_eq!(paths.len(), 2);
         assert_eq!(paths[a as usize], Path::new("/a/b.html"));
         assert_eq!(paths[b as usize], Path::new("/a/c.html"));
+    }
+
+    #[test]
+    fn template_syntax() {
+        for t in [
+            "{{ site.baseurl }}/a.md",
+            "{{site.url}}",
+            "/x/{% link _posts/a.md %}",
+            "https://{{ .Site.BaseURL }}/a",
+            "a{b}{{c}}",
+        ] {
+            assert!(holds_template(t), "{t}");
+        }
+        for t in [
+            "a.md",
+            "{{ unclosed",
+            "{% unclosed",
+            "{x}",
+            "%7B%7Bx%7D%7D",
+            "}}{{",
+        ] {
+            assert!(!holds_template(t), "{t}");
+        }
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub enum Reason {
     NoSuchLine(String),
     /// A `mailto:` or `tel:` link that is not one.
     BadAddress,
+    /// A link that still holds template syntax (`{{ … }}`, `{% … %}`): a
+    /// template, not a page, whose links are made when it is rendered
+    /// (the reason of a skipped link).
+    Template,
     /// A Markdown definition that no link uses: CommonMark renders
     /// nothing for it (a warning).
     UnusedDefinition,
@@ -100,6 +104,7 @@ impl fmt::Display for Reason {
             Reason::NoAnchor(a) => write!(f, "no anchor '#{a}' in the target"),
             Reason::NoSuchLine(l) => write!(f, "the file has no line '#{l}'"),
             Reason::BadAddress => f.write_str("not a valid address"),
+            Reason::Template => f.write_str("template"),
             Reason::UnusedDefinition => f.write_str("unused definition"),
             Reason::DuplicateDefinition(line) => {
                 write!(f, "duplicate of the definition at line {line}")
@@ -148,6 +153,11 @@ impl Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion }));
         Verdict { status: Status::Broken, local: false, broken }
     }
+    /// Skipped, for a reason (not a web link left to the remote check).
+    fn skipped_for(reason: Reason) -> Verdict {
+        let broken = Some(Box::new(Broken { reason, suggestion: None }));
+        Verdict { status: Status::Skipped, local: false, broken }
+    }
     fn warning(reason: Reason) -> Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion: None }));
         Verdict { status: Status::Warning, local: false, broken }
@@ -168,7 +178,8 @@ impl Verdict {
     pub fn is_local(&self) -> bool {
         self.local
     }
-    /// Why it is broken, or a warning.
+    /// Why it is broken, a warning, or skipped for a reason of its own
+    /// ([`Reason::Template`]; a web link skipped offline has none).
     pub fn reason(&self) -> Option<&Reason> {
         self.broken.as_ref().map(|b| &b.reason)
     }
@@ -540,6 +551,9 @@ impl Checker {
                 return Verdict::broken(Reason::BadAddress, None);
             }
             TargetKind::Other => return Verdict::skipped(),
+            TargetKind::Template => {
+                return Verdict::skipped_for(Reason::Template);
+            }
             TargetKind::UnusedDefinition => {
                 return Verdict::warning(Reason::UnusedDefinition);
             }
