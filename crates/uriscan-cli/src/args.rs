@@ -524,6 +524,24 @@ pub struct CheckArgs {
     /// An entry point for --orphans. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Checking")]
     pub entry: Vec<PathBuf>,
+    /// Map a link's target before it is checked: the first match of
+    /// REGEX replaced by REPLACEMENT (`$1` names a group), as lychee's
+    /// `--remap` does, e.g. `'^https://docs.example.com/(.*) file:///srv/site/$1'`.
+    /// A local result must stay under the root; a web one is checked
+    /// with `--remote` like any web link. Repeatable; the first rule that
+    /// matches maps.
+    #[arg(
+        long,
+        value_name = "'REGEX REPLACEMENT'",
+        help_heading = "Checking"
+    )]
+    pub remap: Vec<String>,
+    /// The repository whose web views (`https://github.com/OWNER/REPO/blob/BRANCH/path`,
+    /// `/tree/`, `/raw/`, GitLab's `/-/blob/`) are mapped to its local
+    /// files, on the checked-out branch and the remote's default one;
+    /// default: the URL of the git remote (`origin`).
+    #[arg(long, value_name = "URL", help_heading = "Checking")]
+    pub repo_url: Option<String>,
     /// Fail the run on these too: `warnings` (unused and duplicate
     /// Markdown definitions, which are reported but pass by default).
     #[arg(

@@ -195,7 +195,7 @@ impl ChangedScope {
 
 /// Runs git in `dir`; its standard output, or its standard error as the
 /// error.
-fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)

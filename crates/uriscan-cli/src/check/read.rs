@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use uriscan::checking::{Checked, Collector};
+use uriscan::checking::{Checked, Collector, Mapped, Remapper};
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, Page, Reference,
 };
@@ -78,7 +78,7 @@ pub fn read(
                     &page,
                     (path.to_path_buf(), place),
                     (cfg.keep, cfg.include_text),
-                    &cfg.exclude,
+                    (&cfg.exclude, &cfg.remap),
                 );
             }
             if mine.held.len() >= 64 {
@@ -119,15 +119,16 @@ struct Place {
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
-/// print (`keep`), and marking those `exclude` matches. The URIs of
-/// prose that no renderer links are left out but with `include_text`.
+/// print (`keep`), marking those `exclude` matches, and checking the
+/// target `remap` gives those it maps. The URIs of prose that no renderer
+/// links are left out but with `include_text`.
 fn digest(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
     (keep, include_text): (KeepLinks, bool),
-    exclude: &regex::RegexSet,
+    (exclude, remap): (&regex::RegexSet, &Remapper),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
@@ -140,6 +141,8 @@ fn digest(
         }
         if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
+        } else if let Some(mapped) = remap_target(remap, l) {
+            d.push_mapped(l, &mapped.target);
         } else {
             d.push(l);
         }
@@ -154,6 +157,17 @@ fn digest(
         i += 1;
     });
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+}
+
+/// The remap step: what `--remap`, or the repository's web views, map
+/// the link's target to, when they map it. Kept apart from the site
+/// model's mapping of site URLs to sources: this one rewrites targets
+/// the user named (or the repository's own web address).
+pub fn remap_target(remap: &Remapper, link: LinkRef<'_>) -> Option<Mapped> {
+    if remap.is_empty() {
+        return None;
+    }
+    remap.map(link.target()?)
 }
 
 /// Whether an `--exclude` pattern matches the link: as written, and for

@@ -48,8 +48,12 @@ impl RemoteStage {
         verdicts: &[Vec<Verdict>],
         progress: Option<&ProgressBar>,
     ) -> anyhow::Result<RemoteStage> {
-        let mut remote =
-            Remote::plan(&cfg.remote, &cfg.cache_dir, &docs.kept, verdicts)?;
+        let mut remote = Remote::plan(
+            &cfg.remote,
+            &cfg.cache_dir,
+            (&docs.kept, &cfg.remap),
+            verdicts,
+        )?;
         let stream = matches!(cfg.form, CheckForm::Json { .. });
         if let Some(r) = &mut remote
             && !stream
@@ -197,7 +201,7 @@ impl Remote {
     fn plan(
         args: &RemoteArgs,
         root: &Path,
-        kept: &[KeptLinks],
+        (kept, remap): (&[KeptLinks], &uriscan::checking::Remapper),
         verdicts: &[Vec<Verdict>],
     ) -> anyhow::Result<Option<Remote>> {
         if !args.remote {
@@ -259,7 +263,13 @@ impl Remote {
                 {
                     continue;
                 }
-                let Some(uri) = link.target().and_then(request_uri) else {
+                // A mapped link is asked at the URI it was mapped to.
+                let mapped = super::read::remap_target(remap, link.as_ref());
+                let target = match &mapped {
+                    Some(m) => Some(m.target.as_str()),
+                    None => link.target(),
+                };
+                let Some(uri) = target.and_then(request_uri) else {
                     continue;
                 };
                 let t = *index.entry(uri.clone()).or_insert_with(|| {

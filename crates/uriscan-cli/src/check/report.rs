@@ -90,7 +90,8 @@ fn write_all(
                 ));
                 continue;
             };
-            report.link(label, doc.root(), link, v);
+            let mapped = super::read::remap_target(&cfg.remap, link.as_ref());
+            report.link(label, doc.root(), link, v, mapped.as_ref());
             if !report.spill() {
                 return Ok(None);
             }

@@ -73,6 +73,8 @@ pub struct CheckConfig {
     pub entries: Vec<PathBuf>,
     /// `--deny warnings`: warnings fail the run.
     pub deny_warnings: bool,
+    /// `--remap`, and the repository's web views.
+    pub remap: uriscan::checking::Remapper,
     /// `--changed-since`: what the change asks to read and report.
     pub changed: Option<ChangedScope>,
     #[cfg(feature = "remote")]
@@ -194,6 +196,11 @@ impl TryFrom<CheckArgs> for CheckConfig {
             orphans: args.orphans,
             entries: args.entry,
             deny_warnings: args.deny.contains(&CheckDeny::Warnings),
+            remap: super::remap::remapper(
+                &args.remap,
+                args.repo_url.as_deref(),
+                &paths,
+            )?,
             changed,
             #[cfg(feature = "remote")]
             remote: args.remote,
@@ -230,6 +237,7 @@ struct FileConfig {
     exclude: Option<Vec<String>>,
     exclude_path: Option<Vec<String>>,
     deny: Option<Vec<String>>,
+    remap: Option<Vec<String>>,
     #[cfg(feature = "remote")]
     #[serde(flatten)]
     remote: RemoteKeys,
@@ -313,6 +321,11 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     }
     if args.exclude_path.is_empty() {
         args.exclude_path = file.exclude_path.unwrap_or_default();
+    }
+    // The tree's own remaps widen nothing: a local result stays under
+    // the root, and a web one meets the remote check's guards.
+    if args.remap.is_empty() {
+        args.remap = file.remap.unwrap_or_default();
     }
     if args.deny.is_empty() {
         for d in file.deny.unwrap_or_default() {

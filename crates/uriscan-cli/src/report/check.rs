@@ -4,7 +4,7 @@
 use std::io::{self, Write as _};
 use std::path::Path;
 
-use uriscan::checking::{Status, Verdict};
+use uriscan::checking::{Mapped, Status, Verdict};
 use uriscan::links::{Link, Reference};
 
 use super::findings::{Finding, Findings};
@@ -79,14 +79,25 @@ impl<'c> CheckReport<'c> {
         root: &Path,
         link: &Link,
         v: &Verdict,
+        mapped: Option<&Mapped>,
     ) {
         let broken = v.status() == Status::Broken;
         let warning = v.status() == Status::Warning;
+        // A mapped link's reason says what it was mapped from, and by what.
+        let reason = || {
+            let reason = v.reason().map(|r| r.to_string());
+            match (mapped, link.target()) {
+                (Some(m), Some(from)) => Some(format!(
+                    "{} (mapped from '{from}' by {})",
+                    reason.unwrap_or_default(),
+                    m.by
+                )),
+                _ => reason,
+            }
+        };
         let why = || {
-            let why = text::broken_reason(
-                v.reason().map(|r| r.to_string()),
-                v.suggestion(link).as_deref(),
-            );
+            let why =
+                text::broken_reason(reason(), v.suggestion(link).as_deref());
             match uses_of(link) {
                 Some(uses) if !uses.is_empty() => {
                     format!("{why} {}", text::used_on(uses))
@@ -109,9 +120,15 @@ impl<'c> CheckReport<'c> {
                         self.cwd,
                     ),
                     status: v.status().as_str(),
-                    reason: v.reason().map(|r| r.to_string()),
+                    reason: if broken || warning {
+                        reason()
+                    } else {
+                        v.reason().map(|r| r.to_string())
+                    },
                     suggestion: v.suggestion(link),
                     uses: uses_of(link),
+                    mapped_to: mapped.map(|m| m.target.as_str()),
+                    mapped_by: mapped.map(|m| m.by.to_string()),
                 };
                 let _ = serde_json::to_writer(&mut self.out, &row);
                 self.out.push(b'\n');
@@ -125,7 +142,7 @@ impl<'c> CheckReport<'c> {
                 self.sarif_results.push(result);
             }
             CheckForm::Markdown | CheckForm::Junit => {
-                let reason = v.reason().map(|r| r.to_string());
+                let reason = reason();
                 let finding = Finding {
                     line: at.0,
                     column: at.1,

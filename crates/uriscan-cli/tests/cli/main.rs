@@ -10,6 +10,7 @@ mod check;
 mod definitions;
 mod links;
 mod readme;
+mod remap;
 #[cfg(feature = "remote")]
 mod remote;
 mod report_forms;

@@ -229,6 +229,16 @@ impl<T> DocumentDigest<'_, T> {
         self.links.push(f);
     }
 
+    /// Takes the document's next link with the target a mapping gave it
+    /// ([`Remapper::map`](super::Remapper::map)): a local target must stay
+    /// under the document's root even where other links may leave it.
+    pub fn push_mapped(&mut self, link: LinkRef<'_>, mapped_target: &str) {
+        self.push(link.with_target(mapped_target));
+        if let Some(f) = self.links.last_mut() {
+            f.mapped();
+        }
+    }
+
     /// Takes the document's next link, left out of the check (an
     /// exclusion of the caller's): its local path still counts as linked.
     pub fn push_excluded(&mut self, link: LinkRef<'_>) {
@@ -407,5 +417,41 @@ mod tests {
         assert_eq!((v[2].status(), v[2].reason()), (Status::Skipped, None));
         assert!(checked.linked_paths().is_empty());
         assert_eq!(Reason::Template.to_string(), "template");
+    }
+
+    /// A mapped local target stays under the root even where other links
+    /// may leave it; its fragment and path are those of the mapping.
+    #[test]
+    fn mapped_targets_stay_under_the_root() {
+        use super::super::{Reason, RemapRule, Remapper, Status};
+        let mut b = Checker::builder();
+        b.allow_outside_root(true);
+        let checker = b.build();
+        let mut remap = Remapper::new();
+        remap.rule(
+            RemapRule::parse("^https://e.org/(.*)$ file:///r/../$1").unwrap(),
+        );
+        let mut c = checker.collector();
+        let page = Page::new(
+            br#"<a href="https://e.org/etc/passwd"></a><a href="/etc/passwd"></a>"#,
+            Format::Html,
+        )
+        .url("file:///r/a.html");
+        let mut d = c.document(vec![]);
+        LinkExtractor::new().for_each(&page, |l| {
+            match l.target().and_then(|t| remap.map(t)) {
+                Some(m) => d.push_mapped(l, &m.target),
+                None => d.push(l),
+            }
+        });
+        d.finish("/r/a.html".into(), "/r".into(), None, ());
+        let checked = c.finish();
+        let v = &checked.documents[0].verdicts;
+        assert_eq!(v[0].status(), Status::Broken);
+        assert_eq!(v[0].reason(), Some(&Reason::OutsideRoot));
+        assert!(v[0].is_local());
+        // Unmapped, the same target may leave the root here.
+        assert_ne!(v[1].reason(), Some(&Reason::OutsideRoot));
+        assert_eq!(checked.linked_paths().len(), 1);
     }
 }

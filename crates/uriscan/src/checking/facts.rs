@@ -70,6 +70,9 @@ pub(crate) enum TargetKind {
     Malformed,
     /// A `file:` URI: a local target, or one on another host.
     File,
+    /// A `file:` URI that a mapping made: it stays under the root,
+    /// whatever the check allows other links.
+    MappedFile,
     /// A `mailto:` or `tel:` link, and whether it holds an address.
     Address(bool),
     /// Anything else: not checked offline.
@@ -234,7 +237,13 @@ impl LinkFacts {
     }
     /// Whether the target is a `file:` URI.
     pub(crate) fn is_file(&self) -> bool {
-        self.what == TargetKind::File
+        matches!(self.what, TargetKind::File | TargetKind::MappedFile)
+    }
+    /// Marks a `file:` target as made by a mapping.
+    pub(crate) fn mapped(&mut self) {
+        if self.what == TargetKind::File {
+            self.what = TargetKind::MappedFile;
+        }
     }
     /// The number of the local path it names in the [`LinkTable`]: an
     /// index into [`LinkTable::paths`].
@@ -247,8 +256,7 @@ impl LinkFacts {
     /// The number of the fragment to look up, as written in the target,
     /// in [`LinkTable::texts`].
     pub(crate) fn fragment(&self) -> Option<u32> {
-        (self.what == TargetKind::File && self.text != NO_PATH)
-            .then_some(self.text)
+        (self.is_file() && self.text != NO_PATH).then_some(self.text)
     }
     /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
     /// line).

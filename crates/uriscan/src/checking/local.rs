@@ -561,13 +561,17 @@ impl Checker {
                 let line = facts.first_definition_line().unwrap_or(0);
                 return Verdict::warning(Reason::DuplicateDefinition(line));
             }
-            TargetKind::File => {}
+            TargetKind::File | TargetKind::MappedFile => {}
         }
         let Some((path, found)) = path else {
             // A file: URI with a host names another machine.
             return Verdict::skipped();
         };
-        if !self.opts.allow_outside_root && !is_under(path, &doc.root) {
+        // A mapped target never leaves the root: a mapping (which a
+        // checked tree's configuration may hold) widens nothing.
+        let may_leave = self.opts.allow_outside_root
+            && facts.what() != TargetKind::MappedFile;
+        if !may_leave && !is_under(path, &doc.root) {
             return Verdict::broken(Reason::OutsideRoot, None);
         }
         let doc_path = match found {

@@ -443,6 +443,10 @@ impl<'a> LinkRef<'a> {
             _ => Role::Other,
         }
     }
+    /// The link with another target (a mapped one), and no error.
+    pub fn with_target(&self, target: &'a str) -> LinkRef<'a> {
+        LinkRef { target: Some(target), error: None, ..*self }
+    }
     /// The link, kept: its texts copied into one allocation.
     pub fn to_link(&self) -> Link {
         Link::new(
