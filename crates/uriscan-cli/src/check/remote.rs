@@ -14,7 +14,7 @@ use uriscan::checking::remote::{Cache, CacheEntry, unix_seconds};
 use uriscan::checking::remote::{
     RemoteChecker, RemoteResult, RemoteStatus, RemoteTarget, request_uri,
 };
-use uriscan::checking::{Status, Verdict};
+use uriscan::checking::{Remapper, Status, Verdict};
 use uriscan::links::Link;
 
 use super::read::{KeptLinks, ReadDocs};
@@ -35,6 +35,8 @@ pub struct RemoteStage {
     failed: u64,
     /// Those of them skipped, as links to a local host.
     skipped: u64,
+    /// The run's mappings, which a remote link's reason names.
+    remap: Remapper,
 }
 
 impl RemoteStage {
@@ -60,7 +62,14 @@ impl RemoteStage {
         {
             r.run(progress, |_, _, _| {})?;
         }
-        Ok(RemoteStage { remote, stream, checked: 0, failed: 0, skipped: 0 })
+        Ok(RemoteStage {
+            remote,
+            stream,
+            checked: 0,
+            failed: 0,
+            skipped: 0,
+            remap: cfg.remap.clone(),
+        })
     }
 
     /// Reports link `li` of document `di` when it is a web link checked
@@ -81,6 +90,7 @@ impl RemoteStage {
         if let Some(v) = r.verdict(di, li, link) {
             let tally =
                 (&mut self.checked, &mut self.failed, &mut self.skipped);
+            let v = mapped(&self.remap, link, v);
             write_verdict(tally, report, docs, di, link, v);
         }
         true
@@ -100,6 +110,7 @@ impl RemoteStage {
         }
         let (checked, failed, skipped) =
             (&mut self.checked, &mut self.failed, &mut self.skipped);
+        let remap = &self.remap;
         let mut written = true;
         r.run(progress, |plan, results, t| {
             for &(di, li) in plan.links_of(t) {
@@ -109,6 +120,7 @@ impl RemoteStage {
                     continue;
                 };
                 let tally = (&mut *checked, &mut *failed, &mut *skipped);
+                let v = mapped(remap, link, v);
                 write_verdict(tally, report, docs, di, link, v);
             }
             written &= report.flush();
@@ -142,6 +154,25 @@ impl RemoteStage {
     pub fn fails_run(&self) -> bool {
         self.failed > 0 && self.remote.as_ref().is_some_and(|r| !r.warn_only())
     }
+}
+
+/// `v` with its reason saying what the link was mapped from, when a
+/// mapping gave the URI that was asked.
+fn mapped<'r>(
+    remap: &Remapper,
+    link: &Link,
+    mut v: LinkVerdict<'r>,
+) -> LinkVerdict<'r> {
+    if let Some(m) = super::read::remap_target(remap, link.as_ref())
+        && let Some(from) = link.target()
+    {
+        let by = format!("mapped from '{from}' by {}", m.by);
+        v.reason = Some(match v.reason {
+            Some(r) => format!("{r} ({by})"),
+            None => by,
+        });
+    }
+    v
 }
 
 /// Writes the verdict of a remote link of document `di`, and counts it

@@ -171,7 +171,11 @@ fn a_tree_s_remap_meets_the_remote_guards() {
     // Mapped to this machine: skipped as private, never requested.
     let w = row("https://web.example.com/admin");
     assert_eq!(w["status"], "skipped", "{rows:?}");
-    assert_eq!(w["reason"], "private address (not requested)");
+    assert_eq!(
+        w["reason"],
+        "private address (not requested) (mapped from \
+         'https://web.example.com/admin' by remap '^https://web.example.com/(.*)$')"
+    );
     // Mapped to a local file: checked offline, not fetched.
     let v = row("https://github.com/o/r/blob/main/docs/a.md");
     assert_eq!(v["status"], "ok");

@@ -86,10 +86,7 @@ Text [x]: prose.md
 [y]: <with space.md>
 [ Y ]: <y2.md> \"title\"
 ";
-    let defs: Vec<_> = definitions(md)
-        .into_iter()
-        .map(|(line, link, r)| (line, link, r))
-        .collect();
+    let defs = definitions(md);
     assert_eq!(
         defs,
         [
