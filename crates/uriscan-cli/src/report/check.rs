@@ -108,7 +108,8 @@ impl<'c> CheckReport<'c> {
         let at = (link.line(), link.column());
         match self.form {
             CheckForm::Json { errors_only } => {
-                if errors_only && !broken {
+                // A denied warning fails the run as an error does.
+                if errors_only && !broken && !(warning && self.deny_warnings) {
                     return;
                 }
                 let label = Label::path(label, false);

@@ -81,6 +81,16 @@ fn json_has_the_status_and_the_uses() {
     let (_, broken, _) =
         dir.run(&["check", "--json", "--errors-only", "--no-progress"]);
     assert_eq!(broken.lines().count(), 1, "{broken}");
+    // Denied, the warnings are errors.
+    let (_, denied, _) = dir.run(&[
+        "check",
+        "--json",
+        "--errors-only",
+        "--deny",
+        "warnings",
+        "--no-progress",
+    ]);
+    assert_eq!(denied.lines().count(), 3, "{denied}");
 }
 
 #[test]
