@@ -105,3 +105,78 @@ fn a_document_without_definitions_has_no_duplicates() {
     assert!(definitions("Text [x]: y\n\n[x]\n").is_empty());
     assert!(definitions("").is_empty());
 }
+
+/// The lines a generated document is made of; `L` is a label, `D` a
+/// destination.
+const LINES: &[&str] = &[
+    "[L]: D",
+    "> [L]: D",
+    "- [L]: D",
+    "1. [L]: D",
+    "  [L]: D",
+    "    [L]: D",
+    "[L]:\n  D",
+    "[L]: D \"title\"",
+    "```",
+    "text",
+    "Text [L]: D",
+    "",
+    "> text",
+    "- item",
+    "[^L]: a footnote",
+    "[L]",
+    "| a | b |\n| - | - |",
+    "<div>",
+    "</div>",
+    "# [L]: D",
+    "***",
+];
+
+/// The document of `picks`, each definition's label `x` (`same`) or
+/// `x` and its number, and its destination `/d` and its number.
+fn generated(picks: &[usize], same: bool) -> String {
+    let mut out = String::new();
+    for (i, &p) in picks.iter().enumerate() {
+        let label = if same { "x".to_string() } else { format!("x{i}") };
+        let line =
+            LINES[p].replace('L', &label).replace('D', &format!("/d{i}"));
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+proptest::proptest! {
+    /// With every label made unique, which changes no block, the parser
+    /// itself says where the definitions stand: the first of them is the
+    /// one kept, the others are the duplicates.
+    #[test]
+    fn duplicates_are_the_parsers_definitions_after_the_first(
+        picks in proptest::collection::vec(0..LINES.len(), 0..14),
+    ) {
+        let unique = generated(&picks, false);
+        let opts = pulldown_cmark::Options::ENABLE_TABLES
+            | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
+            | pulldown_cmark::Options::ENABLE_FOOTNOTES
+            | pulldown_cmark::Options::ENABLE_TASKLISTS
+            | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES
+            | pulldown_cmark::Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+            | pulldown_cmark::Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
+        let parser = pulldown_cmark::Parser::new_ext(&unique, opts);
+        let mut all: Vec<(usize, String)> = parser
+            .reference_definitions()
+            .iter()
+            .map(|(_, d)| (d.span.start, d.dest.to_string()))
+            .collect();
+        all.sort();
+        let want: Vec<String> = all.into_iter().map(|(_, d)| d).collect();
+        let same = generated(&picks, true);
+        let defs = definitions(&same);
+        let got: Vec<String> = defs.iter().map(|d| d.1.clone()).collect();
+        proptest::prop_assert_eq!(&got, &want, "{}", same);
+        for (k, d) in defs.iter().enumerate() {
+            let duplicate = matches!(d.2, Reference::Duplicate { .. });
+            proptest::prop_assert_eq!(duplicate, k > 0, "{}", same);
+        }
+    }
+}
