@@ -121,8 +121,11 @@ impl LinkTable {
     /// The facts of one link.
     pub(crate) fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
-        // A definition that is never rendered: nothing to check.
-        match link.reference() {
+        // A definition that is never rendered: nothing to check. But for
+        // the comment idiom (`[//]: # (a comment)`, `[//]: <>`), whose
+        // destination links nowhere on purpose.
+        let comment = matches!(link.link(), "" | "#");
+        match link.reference().filter(|_| !comment) {
             Some(Reference::Definition { uses }) if uses.is_empty() => {
                 return fact(TargetKind::UnusedDefinition, NO_PATH, NO_PATH);
             }
