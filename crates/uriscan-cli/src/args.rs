@@ -438,6 +438,14 @@ pub enum CheckAnchors {
     Jekyll,
 }
 
+/// `--deny`: what else fails the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckDeny {
+    /// Warnings (unused and duplicate Markdown definitions) fail the run
+    /// as broken links do.
+    Warnings,
+}
+
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -524,6 +532,33 @@ pub struct CheckArgs {
     /// An entry point for --orphans. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Checking")]
     pub entry: Vec<PathBuf>,
+    /// Map a link's target before it is checked: the first match of
+    /// REGEX replaced by REPLACEMENT (`$1` names a group), as lychee's
+    /// `--remap` does, e.g. `'^https://docs.example.com/(.*) file:///srv/site/$1'`.
+    /// A local result must stay under the root; a web one is checked
+    /// with `--remote` like any web link. Repeatable; the first rule that
+    /// matches maps.
+    #[arg(
+        long,
+        value_name = "'REGEX REPLACEMENT'",
+        help_heading = "Checking"
+    )]
+    pub remap: Vec<String>,
+    /// The repository whose web views (`https://github.com/OWNER/REPO/blob/BRANCH/path`,
+    /// `/tree/`, `/raw/`, GitLab's `/-/blob/`) are mapped to its local
+    /// files, on the checked-out branch and the remote's default one;
+    /// default: the URL of the git remote (`origin`).
+    #[arg(long, value_name = "URL", help_heading = "Checking")]
+    pub repo_url: Option<String>,
+    /// Fail the run on these too: `warnings` (unused and duplicate
+    /// Markdown definitions, which are reported but pass by default).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Checking"
+    )]
+    pub deny: Vec<CheckDeny>,
     /// Read settings from FILE (TOML, the long flags' names as keys);
     /// default: `uriscan.toml` in the first PATH, else in the current
     /// directory, when there is one. Flags win over the file.

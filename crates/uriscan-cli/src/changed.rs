@@ -202,8 +202,6 @@ impl ChangedScope {
     }
 }
 
-/// Runs git in `dir`; its standard output, or its standard error as the
-/// error.
 /// Whether HEAD names a branch that has no commit yet.
 fn unborn_head(top: &Path) -> bool {
     git(top, &["symbolic-ref", "--quiet", "HEAD"]).is_ok()
@@ -217,7 +215,9 @@ fn empty_tree(top: &Path) -> anyhow::Result<String> {
     git(top, &["hash-object", "-t", "tree", "--stdin"])
 }
 
-fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
+/// Runs git in `dir`; its standard output, or its standard error as the
+/// error.
+pub(crate) fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)

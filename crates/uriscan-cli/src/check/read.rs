@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use uriscan::checking::{Checked, Collector};
-use uriscan::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
+use uriscan::checking::{Checked, Collector, Mapped, Remapper};
+use uriscan::links::{
+    Format, Kind, Link, LinkExtractor, LinkRef, Page, Reference,
+};
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
@@ -76,7 +78,7 @@ pub fn read(
                     &page,
                     (path.to_path_buf(), place),
                     (cfg.keep, cfg.include_text),
-                    &cfg.exclude,
+                    (&cfg.exclude, &cfg.remap),
                 );
             }
             if mine.held.len() >= 64 {
@@ -117,15 +119,16 @@ struct Place {
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
-/// print (`keep`), and marking those `exclude` matches. The URIs of
-/// prose that no renderer links are left out but with `include_text`.
+/// print (`keep`), marking those `exclude` matches, and checking the
+/// target `remap` gives those it maps. The URIs of prose that no renderer
+/// links are left out but with `include_text`.
 fn digest(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
     extractor: &LinkExtractor,
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
     (keep, include_text): (KeepLinks, bool),
-    exclude: &regex::RegexSet,
+    (exclude, remap): (&regex::RegexSet, &Remapper),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
@@ -138,6 +141,8 @@ fn digest(
         }
         if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
+        } else if let Some(mapped) = remap_target(remap, l) {
+            d.push_mapped(l, &mapped.target);
         } else {
             d.push(l);
         }
@@ -152,6 +157,17 @@ fn digest(
         i += 1;
     });
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+}
+
+/// The remap step: what `--remap`, or the repository's web views, map
+/// the link's target to, when they map it. Kept apart from the site
+/// model's mapping of site URLs to sources: this one rewrites targets
+/// the user named (or the repository's own web address).
+pub fn remap_target(remap: &Remapper, link: LinkRef<'_>) -> Option<Mapped> {
+    if remap.is_empty() {
+        return None;
+    }
+    remap.map(link.target()?)
 }
 
 /// Whether an `--exclude` pattern matches the link: as written, and for
@@ -181,8 +197,12 @@ fn is_excluded(
 /// Whether `check` checks the link: every link the document defines, and
 /// a URI in its prose only when GitHub's Markdown links it (`http:`,
 /// `https:`, `ftp:`, `www.`, `mailto:`, `xmpp:`) or with `include_text`: `see
-/// file:line` is not a link.
+/// file:line` is not a link. A Markdown reference link is checked once, at
+/// the definition it uses, which lists the lines of its uses.
 fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
+    if matches!(link.reference(), Some(Reference::Use { .. })) {
+        return false;
+    }
     if include_text || link.kind() != Kind::Text {
         return true;
     }

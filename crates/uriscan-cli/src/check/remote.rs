@@ -14,7 +14,7 @@ use uriscan::checking::remote::{Cache, CacheEntry, unix_seconds};
 use uriscan::checking::remote::{
     RemoteChecker, RemoteResult, RemoteStatus, RemoteTarget, request_uri,
 };
-use uriscan::checking::{Status, Verdict};
+use uriscan::checking::{Remapper, Status, Verdict};
 use uriscan::links::Link;
 
 use super::read::{KeptLinks, ReadDocs};
@@ -35,6 +35,8 @@ pub struct RemoteStage {
     failed: u64,
     /// Those of them skipped, as links to a local host.
     skipped: u64,
+    /// The run's mappings, which a remote link's reason names.
+    remap: Remapper,
 }
 
 impl RemoteStage {
@@ -48,15 +50,26 @@ impl RemoteStage {
         verdicts: &[Vec<Verdict>],
         progress: Option<&ProgressBar>,
     ) -> anyhow::Result<RemoteStage> {
-        let mut remote =
-            Remote::plan(&cfg.remote, &cfg.cache_dir, &docs.kept, verdicts)?;
+        let mut remote = Remote::plan(
+            &cfg.remote,
+            &cfg.cache_dir,
+            (&docs.kept, &cfg.remap),
+            verdicts,
+        )?;
         let stream = matches!(cfg.form, CheckForm::Json { .. });
         if let Some(r) = &mut remote
             && !stream
         {
             r.run(progress, |_, _, _| {})?;
         }
-        Ok(RemoteStage { remote, stream, checked: 0, failed: 0, skipped: 0 })
+        Ok(RemoteStage {
+            remote,
+            stream,
+            checked: 0,
+            failed: 0,
+            skipped: 0,
+            remap: cfg.remap.clone(),
+        })
     }
 
     /// Reports link `li` of document `di` when it is a web link checked
@@ -77,6 +90,7 @@ impl RemoteStage {
         if let Some(v) = r.verdict(di, li, link) {
             let tally =
                 (&mut self.checked, &mut self.failed, &mut self.skipped);
+            let v = mapped(&self.remap, link, v);
             write_verdict(tally, report, docs, di, link, v);
         }
         true
@@ -96,6 +110,7 @@ impl RemoteStage {
         }
         let (checked, failed, skipped) =
             (&mut self.checked, &mut self.failed, &mut self.skipped);
+        let remap = &self.remap;
         let mut written = true;
         r.run(progress, |plan, results, t| {
             for &(di, li) in plan.links_of(t) {
@@ -105,6 +120,7 @@ impl RemoteStage {
                     continue;
                 };
                 let tally = (&mut *checked, &mut *failed, &mut *skipped);
+                let v = mapped(remap, link, v);
                 write_verdict(tally, report, docs, di, link, v);
             }
             written &= report.flush();
@@ -138,6 +154,25 @@ impl RemoteStage {
     pub fn fails_run(&self) -> bool {
         self.failed > 0 && self.remote.as_ref().is_some_and(|r| !r.warn_only())
     }
+}
+
+/// `v` with its reason saying what the link was mapped from, when a
+/// mapping gave the URI that was asked.
+fn mapped<'r>(
+    remap: &Remapper,
+    link: &Link,
+    mut v: LinkVerdict<'r>,
+) -> LinkVerdict<'r> {
+    if let Some(m) = super::read::remap_target(remap, link.as_ref())
+        && let Some(from) = link.target()
+    {
+        let by = format!("mapped from '{from}' by {}", m.by);
+        v.reason = Some(match v.reason {
+            Some(r) => format!("{r} ({by})"),
+            None => by,
+        });
+    }
+    v
 }
 
 /// Writes the verdict of a remote link of document `di`, and counts it
@@ -197,7 +232,7 @@ impl Remote {
     fn plan(
         args: &RemoteArgs,
         root: &Path,
-        kept: &[KeptLinks],
+        (kept, remap): (&[KeptLinks], &uriscan::checking::Remapper),
         verdicts: &[Vec<Verdict>],
     ) -> anyhow::Result<Option<Remote>> {
         if !args.remote {
@@ -252,10 +287,20 @@ impl Remote {
         for (di, (kept, vs)) in kept.iter().zip(verdicts).enumerate() {
             let mut mine = vec![NONE; vs.len()];
             for (li, link) in kept.iter() {
-                if vs[li].status() != Status::Skipped {
+                // Skipped for a reason of its own (a template): not a
+                // web link to ask.
+                if vs[li].status() != Status::Skipped
+                    || vs[li].reason().is_some()
+                {
                     continue;
                 }
-                let Some(uri) = link.target().and_then(request_uri) else {
+                // A mapped link is asked at the URI it was mapped to.
+                let mapped = super::read::remap_target(remap, link.as_ref());
+                let target = match &mapped {
+                    Some(m) => Some(m.target.as_str()),
+                    None => link.target(),
+                };
+                let Some(uri) = target.and_then(request_uri) else {
                     continue;
                 };
                 let t = *index.entry(uri.clone()).or_insert_with(|| {

@@ -14,7 +14,7 @@ use crate::report::check::CheckReport;
 
 /// How far the report was written.
 pub enum Written {
-    /// Whole; whether some link is broken.
+    /// Whole; whether some link is broken (or a warning is denied).
     All { broken: bool },
     /// Cut short by its reader closing standard output: a quiet end.
     Closed,
@@ -22,7 +22,8 @@ pub enum Written {
     Failed,
 }
 
-/// Writes the report.
+/// Writes the report. A run fails on a broken link, and on a warning
+/// under `--deny warnings`.
 pub fn report(
     cfg: &CheckConfig,
     plan: &Plan,
@@ -30,7 +31,12 @@ pub fn report(
     verdicts: &[Vec<Verdict>],
     remote: &mut RemoteStage,
 ) -> anyhow::Result<Written> {
-    let mut report = CheckReport::new(cfg.form, cfg.color, &cfg.sources.cwd);
+    let mut report = CheckReport::new(
+        cfg.form,
+        cfg.color,
+        &cfg.sources.cwd,
+        cfg.deny_warnings,
+    );
     let broken = write_all(cfg, plan, docs, verdicts, remote, &mut report)?;
     Ok(match broken {
         Some(broken) => Written::All { broken },
@@ -72,7 +78,9 @@ fn write_all(
                 continue;
             }
             counts.add(v.is_local(), v);
-            if v.status() != Status::Broken && cfg.keep != KeepLinks::All {
+            let printed =
+                matches!(v.status(), Status::Broken | Status::Warning);
+            if !printed && cfg.keep != KeepLinks::All {
                 continue;
             }
             let Some(link) = reread.link(&docs.kept[di], di, li, label) else {
@@ -82,12 +90,14 @@ fn write_all(
                 ));
                 continue;
             };
-            report.link(label, doc.root(), link, v);
+            let mapped = super::read::remap_target(&cfg.remap, link.as_ref());
+            report.link(label, doc.root(), link, v, mapped.as_ref());
             if !report.spill() {
                 return Ok(None);
             }
         }
     }
+    report.end_of_links();
     if cfg.orphans {
         for label in orphans(docs, &cfg.entries) {
             report.orphan(label);
@@ -110,7 +120,7 @@ fn write_all(
             cfg.started.elapsed().as_secs_f64()
         );
     }
-    Ok(Some(counts.broken > 0))
+    Ok(Some(counts.broken > 0 || cfg.deny_warnings && counts.warnings > 0))
 }
 
 /// The summary's counts, without the time: on standard error for the
@@ -135,6 +145,12 @@ fn summary_line(
     if counts.skipped > 0 {
         line.push_str(&format!("{} skipped (remote), ", counts.skipped));
     }
+    if counts.templates > 0 {
+        line.push_str(&format!("{} skipped (template), ", counts.templates));
+    }
+    if counts.warnings > 0 {
+        line.push_str(&format!("{}, ", counted(counts.warnings, "warning")));
+    }
     line.push_str(&format!("{} excluded", counts.excluded));
     line
 }
@@ -153,6 +169,9 @@ struct Counts {
     broken: u64,
     skipped: u64,
     excluded: u64,
+    warnings: u64,
+    /// Skipped as templates, not web links.
+    templates: u64,
 }
 
 impl Counts {
@@ -160,8 +179,10 @@ impl Counts {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,
+            Status::Skipped if v.reason().is_some() => self.templates += 1,
             Status::Skipped => self.skipped += 1,
             Status::Excluded => self.excluded += 1,
+            Status::Warning => self.warnings += 1,
             _ => {}
         }
         if local {

@@ -10,7 +10,7 @@ use uriscan::links::LinkExtractor;
 use uriscan::walking::WalkerBuilder;
 
 use super::{Env, use_color, walker};
-use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
+use crate::args::{CheckAnchors, CheckArgs, CheckDeny, CheckFormat};
 #[cfg(feature = "remote")]
 use crate::args::{
     RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
@@ -71,6 +71,10 @@ pub struct CheckConfig {
     pub color: bool,
     pub orphans: bool,
     pub entries: Vec<PathBuf>,
+    /// `--deny warnings`: warnings fail the run.
+    pub deny_warnings: bool,
+    /// `--remap`, and the repository's web views.
+    pub remap: uriscan::checking::Remapper,
     /// `--changed-since`: what the change asks to read and report.
     pub changed: Option<ChangedScope>,
     #[cfg(feature = "remote")]
@@ -197,6 +201,12 @@ impl TryFrom<CheckArgs> for CheckConfig {
             color: use_color(args.color, Env::current(), args.json),
             orphans: args.orphans,
             entries: args.entry,
+            deny_warnings: args.deny.contains(&CheckDeny::Warnings),
+            remap: super::remap::remapper(
+                &args.remap,
+                args.repo_url.as_deref(),
+                &paths,
+            )?,
             changed,
             #[cfg(feature = "remote")]
             remote: args.remote,
@@ -232,6 +242,8 @@ struct FileConfig {
     include_text: Option<bool>,
     exclude: Option<Vec<String>>,
     exclude_path: Option<Vec<String>>,
+    deny: Option<Vec<String>>,
+    remap: Option<Vec<String>>,
     #[cfg(feature = "remote")]
     #[serde(flatten)]
     remote: RemoteKeys,
@@ -316,6 +328,18 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
     }
     if args.exclude_path.is_empty() {
         args.exclude_path = file.exclude_path.unwrap_or_default();
+    }
+    // The tree's own remaps widen nothing: a local result stays under
+    // the root, and a web one meets the remote check's guards.
+    if args.remap.is_empty() {
+        args.remap = file.remap.unwrap_or_default();
+    }
+    if args.deny.is_empty() {
+        for d in file.deny.unwrap_or_default() {
+            args.deny.push(CheckDeny::from_str(&d, true).map_err(|_| {
+                anyhow::anyhow!("{}: deny = {d:?}: warnings", path.display())
+            })?);
+        }
     }
     Ok(())
 }

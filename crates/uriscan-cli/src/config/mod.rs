@@ -5,6 +5,7 @@
 
 mod check;
 mod links;
+mod remap;
 
 pub use check::{CheckConfig, CheckForm, KeepLinks};
 pub use links::LinksConfig;

@@ -4,13 +4,21 @@
 use std::io::{self, Write as _};
 use std::path::Path;
 
-use uriscan::checking::{Status, Verdict};
-use uriscan::links::Link;
+use uriscan::checking::{Mapped, Status, Verdict};
+use uriscan::links::{Link, Reference};
 
 use super::findings::{Finding, Findings};
 use super::json::{CheckRow, LinkRow};
 use super::{Label, github, json, junit, markdown, sarif, text, write_stdout};
 use crate::config::CheckForm;
+
+/// The lines of the uses of a Markdown definition.
+fn uses_of(link: &Link) -> Option<&[u64]> {
+    match link.reference() {
+        Some(Reference::Definition { uses }) => Some(uses),
+        _ => None,
+    }
+}
 
 /// The size at which the report's buffer is written out.
 const FLUSH_AT: usize = 1 << 16;
@@ -28,6 +36,10 @@ pub struct CheckReport<'c> {
     closed: bool,
     /// The documents and broken links of the Markdown and JUnit forms.
     findings: Findings,
+    /// The human report's warnings, written after the broken links.
+    warnings: Vec<u8>,
+    /// `--deny warnings`: warnings fail the run, and say so.
+    deny_warnings: bool,
 }
 
 impl<'c> CheckReport<'c> {
@@ -35,6 +47,7 @@ impl<'c> CheckReport<'c> {
         form: CheckForm,
         color: bool,
         cwd: &'c Path,
+        deny_warnings: bool,
     ) -> CheckReport<'c> {
         CheckReport {
             form,
@@ -44,6 +57,8 @@ impl<'c> CheckReport<'c> {
             sarif_results: vec![],
             closed: false,
             findings: Findings::default(),
+            warnings: vec![],
+            deny_warnings,
         }
     }
 
@@ -56,26 +71,45 @@ impl<'c> CheckReport<'c> {
     }
 
     /// The verdict of a link checked offline, at `label` whose root is
-    /// `root`. Only broken links are printed, but for JSON without
-    /// `--errors-only`.
+    /// `root`. Only broken links and warnings are printed, but for JSON
+    /// without `--errors-only`.
     pub fn link(
         &mut self,
         label: &Path,
         root: &Path,
         link: &Link,
         v: &Verdict,
+        mapped: Option<&Mapped>,
     ) {
         let broken = v.status() == Status::Broken;
+        let warning = v.status() == Status::Warning;
+        // A mapped link's reason says what it was mapped from, and by what.
+        let reason = || {
+            let reason = v.reason().map(|r| r.to_string());
+            match (mapped, link.target()) {
+                (Some(m), Some(from)) => Some(format!(
+                    "{} (mapped from '{from}' by {})",
+                    reason.unwrap_or_default(),
+                    m.by
+                )),
+                _ => reason,
+            }
+        };
         let why = || {
-            text::broken_reason(
-                v.reason().map(|r| r.to_string()),
-                v.suggestion(link).as_deref(),
-            )
+            let why =
+                text::broken_reason(reason(), v.suggestion(link).as_deref());
+            match uses_of(link) {
+                Some(uses) if !uses.is_empty() => {
+                    format!("{why} {}", text::used_on(uses))
+                }
+                _ => why,
+            }
         };
         let at = (link.line(), link.column());
         match self.form {
             CheckForm::Json { errors_only } => {
-                if errors_only && !broken {
+                // A denied warning fails the run as an error does.
+                if errors_only && !broken && !(warning && self.deny_warnings) {
                     return;
                 }
                 let label = Label::path(label, false);
@@ -87,38 +121,62 @@ impl<'c> CheckReport<'c> {
                         self.cwd,
                     ),
                     status: v.status().as_str(),
-                    reason: v.reason().map(|r| r.to_string()),
+                    reason: if broken || warning {
+                        reason()
+                    } else {
+                        v.reason().map(|r| r.to_string())
+                    },
                     suggestion: v.suggestion(link),
+                    uses: uses_of(link),
+                    mapped_to: mapped.map(|m| m.target.as_str()),
+                    mapped_by: mapped.map(|m| m.by.to_string()),
                 };
                 let _ = serde_json::to_writer(&mut self.out, &row);
                 self.out.push(b'\n');
             }
-            _ if !broken => {}
+            _ if !broken && !warning => {}
             CheckForm::Sarif => {
-                self.sarif_results.push(sarif::broken_link(label, link, v));
+                let (rule, level) = self.rule_and_level(warning);
+                let message = text::link_message(warning, link.link(), &why());
+                let result =
+                    sarif::result_at(label, link, rule, level, &message);
+                self.sarif_results.push(result);
             }
             CheckForm::Markdown | CheckForm::Junit => {
+                let reason = reason();
                 let finding = Finding {
                     line: at.0,
                     column: at.1,
                     link: link.link().to_string(),
-                    reason: v
-                        .reason()
-                        .map(|r| r.to_string())
-                        .unwrap_or_default(),
+                    reason: match uses_of(link) {
+                        Some(uses) if !uses.is_empty() => format!(
+                            "{} {}",
+                            reason.unwrap_or_default(),
+                            text::used_on(uses)
+                        ),
+                        _ => reason.unwrap_or_default(),
+                    },
                     suggestion: v.suggestion(link).map(|s| s.into_owned()),
                 };
-                self.findings.add(label, finding);
+                if warning {
+                    self.findings.warn(label, finding);
+                } else {
+                    self.findings.add(label, finding);
+                }
             }
             CheckForm::Github => {
-                let message =
-                    format!("broken link '{}': {}", link.link(), why());
-                github::annotation(
-                    &mut self.out,
-                    "error",
+                let message = text::link_message(warning, link.link(), &why());
+                let level = self.rule_and_level(warning).1;
+                github::annotation(&mut self.out, level, label, at, &message);
+            }
+            CheckForm::Human if warning => {
+                text::link_warning(
+                    &mut self.warnings,
+                    self.color,
                     label,
                     at,
-                    &message,
+                    link.link(),
+                    &why(),
                 );
             }
             CheckForm::Human => {
@@ -132,6 +190,22 @@ impl<'c> CheckReport<'c> {
                 );
             }
         }
+    }
+
+    /// The SARIF rule and the level of a broken link or a warning: a
+    /// warning is an error when denied.
+    fn rule_and_level(&self, warning: bool) -> (&'static str, &'static str) {
+        match (warning, self.deny_warnings) {
+            (false, _) => ("broken-link", "error"),
+            (true, false) => ("link-warning", "warning"),
+            (true, true) => ("link-warning", "error"),
+        }
+    }
+
+    /// The links are all reported: the human report's warnings follow
+    /// its broken links.
+    pub fn end_of_links(&mut self) {
+        self.out.append(&mut self.warnings);
     }
 
     /// The verdict of a web link: its status and reason, and its URI's
@@ -230,7 +304,8 @@ impl<'c> CheckReport<'c> {
         if self.form == CheckForm::Markdown {
             markdown::write(&mut self.out, &self.findings, summary);
         } else if self.form == CheckForm::Junit {
-            junit::write(&mut self.out, &self.findings, summary);
+            let deny = self.deny_warnings;
+            junit::write(&mut self.out, &self.findings, summary, deny);
         } else if self.form == CheckForm::Sarif {
             let results = std::mem::take(&mut self.sarif_results);
             let _ = serde_json::to_writer_pretty(

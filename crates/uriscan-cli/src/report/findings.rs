@@ -18,6 +18,9 @@ pub struct DocFindings {
     /// The path as walked, without a leading `./`.
     pub path: String,
     pub findings: Vec<Finding>,
+    /// Its warnings (unused and duplicate definitions), which fail
+    /// nothing unless denied.
+    pub warnings: Vec<Finding>,
 }
 
 /// Every checked document, in the report's order.
@@ -30,19 +33,40 @@ impl Findings {
     /// A document is checked; its findings follow.
     pub fn document(&mut self, label: &Path) {
         let path = display_path(label);
-        self.docs.push(DocFindings { path, findings: vec![] });
+        self.docs.push(DocFindings {
+            path,
+            findings: vec![],
+            warnings: vec![],
+        });
     }
 
     /// A finding of the document at `label`: the last one opened, else a
     /// new entry (a remote verdict may come after its document).
     pub fn add(&mut self, label: &Path, finding: Finding) {
+        self.doc(label).findings.push(finding);
+    }
+
+    /// A warning of the document at `label`.
+    pub fn warn(&mut self, label: &Path, finding: Finding) {
+        self.doc(label).warnings.push(finding);
+    }
+
+    /// The entry of the document at `label`: the last one opened, else a
+    /// new one.
+    fn doc(&mut self, label: &Path) -> &mut DocFindings {
         let path = display_path(label);
-        match self.docs.iter_mut().rev().find(|d| d.path == path) {
-            Some(doc) => doc.findings.push(finding),
+        match self.docs.iter().rposition(|d| d.path == path) {
+            Some(i) => &mut self.docs[i],
             None => {
-                self.docs.push(DocFindings { path, findings: vec![finding] })
+                self.document(label);
+                self.docs.last_mut().expect("just pushed")
             }
         }
+    }
+
+    /// The number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.docs.iter().map(|d| d.warnings.len()).sum()
     }
 
     /// The number of findings.

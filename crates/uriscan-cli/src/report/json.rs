@@ -268,6 +268,15 @@ pub struct CheckRow<'a> {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Cow<'a, str>>,
+    /// For a Markdown definition, the lines of the links that use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uses: Option<&'a [u64]>,
+    /// For a mapped link, the target it was checked as, and what mapped
+    /// it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapped_to: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapped_by: Option<String>,
 }
 
 /// One row of `check --json` for a remote link: the fields of `links

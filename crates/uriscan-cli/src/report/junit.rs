@@ -8,10 +8,22 @@ use super::findings::Findings;
 use super::text::broken_reason;
 
 /// Writes the whole XML document; `summary` goes in the suite's
-/// `system-out`.
-pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
+/// `system-out`. Warnings are a test case's `system-out`, or failures
+/// when `deny_warnings`.
+pub fn write(
+    out: &mut Vec<u8>,
+    findings: &Findings,
+    summary: &str,
+    deny_warnings: bool,
+) {
     let tests = findings.docs.len();
-    let failures = findings.failing_docs();
+    let failures = findings
+        .docs
+        .iter()
+        .filter(|d| {
+            !d.findings.is_empty() || deny_warnings && !d.warnings.is_empty()
+        })
+        .count();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let _ = writeln!(
         out,
@@ -23,7 +35,7 @@ pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
     );
     for doc in &findings.docs {
         let path = escape(&doc.path);
-        if doc.findings.is_empty() {
+        if doc.findings.is_empty() && doc.warnings.is_empty() {
             let _ = writeln!(
                 out,
                 r#"    <testcase name="{path}" classname="uriscan.check" file="{path}"/>"#
@@ -38,11 +50,32 @@ pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
             let why =
                 broken_reason(Some(f.reason.clone()), f.suggestion.as_deref());
             let message = format!("broken link '{}': {why}", f.link);
-            let message = escape(&message);
+            failure(out, &path, f, &message, "broken-link");
+        }
+        let warning = |f: &super::findings::Finding| {
+            format!("warning for '{}': {}", f.link, f.reason)
+        };
+        if deny_warnings {
+            for f in &doc.warnings {
+                failure(out, &path, f, &warning(f), "warning");
+            }
+        } else if !doc.warnings.is_empty() {
+            let lines: Vec<String> = doc
+                .warnings
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{path}:{}:{}: {}",
+                        f.line,
+                        f.column,
+                        escape(&warning(f))
+                    )
+                })
+                .collect();
             let _ = writeln!(
                 out,
-                r#"      <failure message="{message}" type="broken-link">{path}:{}:{}: {message}</failure>"#,
-                f.line, f.column
+                "      <system-out>{}</system-out>",
+                lines.join("&#10;")
             );
         }
         let _ = writeln!(out, "    </testcase>");
@@ -50,6 +83,23 @@ pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
     let _ = writeln!(out, "    <system-out>{}</system-out>", escape(summary));
     let _ = writeln!(out, "  </testsuite>");
     let _ = writeln!(out, "</testsuites>");
+}
+
+/// One `failure` element of `kind` for finding `f` of the document at
+/// `path` (escaped).
+fn failure(
+    out: &mut Vec<u8>,
+    path: &str,
+    f: &super::findings::Finding,
+    message: &str,
+    kind: &str,
+) {
+    let message = escape(message);
+    let _ = writeln!(
+        out,
+        r#"      <failure message="{message}" type="{kind}">{path}:{}:{}: {message}</failure>"#,
+        f.line, f.column
+    );
 }
 
 /// Text for an XML attribute or element: the five special characters as

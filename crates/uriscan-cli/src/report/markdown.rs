@@ -38,7 +38,34 @@ pub fn write(out: &mut Vec<u8>, findings: &Findings, summary: &str) {
         }
         out.push(b'\n');
     }
+    write_warnings(out, findings);
     let _ = writeln!(out, "{summary}");
+}
+
+/// The warnings, after the broken links: one table for the run.
+fn write_warnings(out: &mut Vec<u8>, findings: &Findings) {
+    let count = findings.warning_count();
+    if count == 0 {
+        return;
+    }
+    let s = if count == 1 { "" } else { "s" };
+    let _ = writeln!(out, "### {count} warning{s}\n");
+    let _ = writeln!(out, "| File | Line | Link | Reason |");
+    let _ = writeln!(out, "| --- | ---: | --- | --- |");
+    for doc in &findings.docs {
+        for w in &doc.warnings {
+            let _ = writeln!(
+                out,
+                "| {} | {}:{} | {} | {} |",
+                escape(&doc.path),
+                w.line,
+                w.column,
+                escape(&w.link),
+                escape(&w.reason),
+            );
+        }
+    }
+    out.push(b'\n');
 }
 
 /// Text made inert in Markdown and in a table cell: every ASCII

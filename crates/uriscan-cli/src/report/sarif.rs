@@ -3,24 +3,7 @@
 
 use std::path::Path;
 
-use uriscan::checking::Verdict;
 use uriscan::links::Link;
-
-use super::text::broken_reason;
-
-/// One SARIF result: a broken link, at its line and bytes.
-pub fn broken_link(
-    label: &Path,
-    link: &Link,
-    v: &Verdict,
-) -> serde_json::Value {
-    let why = broken_reason(
-        v.reason().map(|r| r.to_string()),
-        v.suggestion(link).as_deref(),
-    );
-    let text = format!("broken link '{}': {why}", link.link());
-    result_at(label, link, "broken-link", "error", &text)
-}
 
 /// A SARIF result of `rule` at `link`.
 pub fn result_at(
@@ -52,7 +35,7 @@ pub fn result_at(
 
 /// The SARIF 2.1.0 log of one run.
 pub fn log(results: Vec<serde_json::Value>) -> serde_json::Value {
-    serde_json::json!({
+    let mut log = serde_json::json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "runs": [{
@@ -71,5 +54,23 @@ pub fn log(results: Vec<serde_json::Value>) -> serde_json::Value {
             },
             "results": results
         }]
-    })
+    });
+    // The warnings' rule is listed when some result is one.
+    if results_use(&log, "link-warning")
+        && let Some(rules) = log.pointer_mut("/runs/0/tool/driver/rules")
+        && let Some(rules) = rules.as_array_mut()
+    {
+        rules.push(serde_json::json!({
+            "id": "link-warning",
+            "shortDescription": { "text": "A Markdown definition that no link uses, or that an earlier one overrides" }
+        }));
+    }
+    log
+}
+
+/// Whether a result of `log` is of `rule`.
+fn results_use(log: &serde_json::Value, rule: &str) -> bool {
+    log.pointer("/runs/0/results")
+        .and_then(|r| r.as_array())
+        .is_some_and(|r| r.iter().any(|r| r["ruleId"] == rule))
 }

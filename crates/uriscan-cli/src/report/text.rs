@@ -93,17 +93,59 @@ pub fn broken_link(
     out: &mut Vec<u8>,
     color: bool,
     path: &Path,
-    (line, column): (u64, u64),
+    at: (u64, u64),
     link: &str,
+    why: &str,
+) {
+    verdict_line(out, color, path, at, ("broken link", link), why);
+}
+
+/// `check`'s line for a warning (an unused or duplicate definition);
+/// `why` is the reason.
+pub fn link_warning(
+    out: &mut Vec<u8>,
+    color: bool,
+    path: &Path,
+    at: (u64, u64),
+    link: &str,
+    why: &str,
+) {
+    verdict_line(out, color, path, at, ("warning for", link), why);
+}
+
+/// `path:line:column: WORDS 'LINK': WHY`, the path and link coloured.
+fn verdict_line(
+    out: &mut Vec<u8>,
+    color: bool,
+    path: &Path,
+    (line, column): (u64, u64),
+    (words, link): (&str, &str),
     why: &str,
 ) {
     let (p, r) = if color { (PATH_COLOR, RESET) } else { ("", "") };
     let (l, lr) = if color { (URI_COLOR, RESET) } else { ("", "") };
     let _ = writeln!(
         out,
-        "{p}{}{r}:{line}:{column}: broken link '{l}{link}{lr}': {why}",
+        "{p}{}{r}:{line}:{column}: {words} '{l}{link}{lr}': {why}",
         path.display(),
     );
+}
+
+/// The message of a broken link or a warning in an annotation or a
+/// SARIF result.
+pub fn link_message(warning: bool, link: &str, why: &str) -> String {
+    if warning {
+        format!("warning for '{link}': {why}")
+    } else {
+        format!("broken link '{link}': {why}")
+    }
+}
+
+/// Where a definition is used: `(used on line 3)`, `(used on lines 3, 9)`.
+pub fn used_on(lines: &[u64]) -> String {
+    let list: Vec<String> = lines.iter().map(u64::to_string).collect();
+    let noun = if lines.len() == 1 { "line" } else { "lines" };
+    format!("(used on {noun} {})", list.join(", "))
 }
 
 #[cfg(feature = "remote")]

@@ -7,12 +7,15 @@ mod support;
 mod action;
 mod changed;
 mod check;
+mod definitions;
 mod links;
 mod readme;
+mod remap;
 #[cfg(feature = "remote")]
 mod remote;
 mod report_forms;
 mod search;
 mod snapshots;
 mod syntax;
+mod templates;
 mod warc;

@@ -131,7 +131,9 @@ impl<T> Collector<T> {
             };
             for f in other.facts.iter_mut().flat_map(|d| &mut d.links) {
                 f.path = at(&paths, f.path);
-                f.text = at(&texts, f.text);
+                if f.text_is_interned() {
+                    f.text = at(&texts, f.text);
+                }
             }
         }
         self.facts.append(&mut other.facts);
@@ -225,6 +227,16 @@ impl<T> DocumentDigest<'_, T> {
             self.redirect = Some(link.file_path());
         }
         self.links.push(f);
+    }
+
+    /// Takes the document's next link with the target a mapping gave it
+    /// ([`Remapper::map`](super::Remapper::map)): a local target must stay
+    /// under the document's root even where other links may leave it.
+    pub fn push_mapped(&mut self, link: LinkRef<'_>, mapped_target: &str) {
+        self.push(link.with_target(mapped_target));
+        if let Some(f) = self.links.last_mut() {
+            f.mapped();
+        }
     }
 
     /// Takes the document's next link, left out of the check (an
@@ -331,5 +343,115 @@ mod tests {
         assert_eq!(v.status(), super::super::Status::Excluded);
         assert!(!v.is_local());
         assert_eq!(checked.linked_paths(), [Path::new("/nowhere/b.html")]);
+    }
+
+    /// An unused definition and a duplicate one are warnings, whose
+    /// targets are not checked; a used one is checked. Merged from
+    /// another check's collector, a duplicate keeps the line it names.
+    #[test]
+    fn unused_and_duplicate_definitions_are_warnings() {
+        use super::super::{Reason, Status};
+        let md = b"[a]\n\n[a]: gone.md\n[b]: gone.md\n[A]: other.md\n";
+        let page = Page::new(md, Format::Markdown).url("file:///nowhere/a.md");
+        let doc = Document {
+            path: "/nowhere/a.md".into(),
+            root: "/nowhere".into(),
+            links: LinkExtractor::new().extract(&page).collect(),
+            ids: None,
+            disabled: vec![],
+        };
+        let checker = Checker::new();
+        let mut one = checker.collector();
+        let mut two = checker.collector();
+        // Another table, whose texts are numbered apart.
+        two.ingest(
+            &self::doc("/nowhere/c.html", br#"<a href="z.html#w">"#),
+            (),
+        );
+        two.ingest(&doc, ());
+        one.ingest(
+            &self::doc("/nowhere/d.html", br#"<a href="y.html#v">"#),
+            (),
+        );
+        one.merge(two);
+        let checked = one.finish();
+        let v = &checked.documents[2].verdicts;
+        let got: Vec<_> =
+            v.iter().map(|v| (v.status(), v.reason().cloned())).collect();
+        assert_eq!(
+            got,
+            [
+                (Status::Broken, Some(Reason::NoSuchFile)),
+                (Status::Broken, Some(Reason::NoSuchFile)),
+                (Status::Warning, Some(Reason::UnusedDefinition)),
+                (Status::Warning, Some(Reason::DuplicateDefinition(3))),
+            ]
+        );
+        assert_eq!(
+            Reason::DuplicateDefinition(3).to_string(),
+            "duplicate of the definition at line 3"
+        );
+        assert_eq!(Status::Warning.as_str(), "warning");
+    }
+
+    /// A link that still holds template syntax is skipped as a template,
+    /// with a reason (a web link skipped offline has none), and its
+    /// target is not linked.
+    #[test]
+    fn template_links_are_skipped_as_templates() {
+        use super::super::{Reason, Status};
+        let checker = Checker::new();
+        let mut c = checker.collector();
+        c.ingest(
+            &doc(
+                "/nowhere/t.html",
+                br#"<a href="{{ url }}/a.html"></a><a href="https://e.org/{% x %}"></a><a href="https://e.org/"></a>"#,
+            ),
+            (),
+        );
+        let checked = c.finish();
+        let v = &checked.documents[0].verdicts;
+        assert_eq!(v[0].status(), Status::Skipped);
+        assert_eq!(v[0].reason(), Some(&Reason::Template));
+        assert_eq!(v[1].reason(), Some(&Reason::Template));
+        assert_eq!((v[2].status(), v[2].reason()), (Status::Skipped, None));
+        assert!(checked.linked_paths().is_empty());
+        assert_eq!(Reason::Template.to_string(), "template");
+    }
+
+    /// A mapped local target stays under the root even where other links
+    /// may leave it; its fragment and path are those of the mapping.
+    #[test]
+    fn mapped_targets_stay_under_the_root() {
+        use super::super::{Reason, RemapRule, Remapper, Status};
+        let mut b = Checker::builder();
+        b.allow_outside_root(true);
+        let checker = b.build();
+        let mut remap = Remapper::new();
+        remap.rule(
+            RemapRule::parse("^https://e.org/(.*)$ file:///r/../$1").unwrap(),
+        );
+        let mut c = checker.collector();
+        let page = Page::new(
+            br#"<a href="https://e.org/etc/passwd"></a><a href="/etc/passwd"></a>"#,
+            Format::Html,
+        )
+        .url("file:///r/a.html");
+        let mut d = c.document(vec![]);
+        LinkExtractor::new().for_each(&page, |l| {
+            match l.target().and_then(|t| remap.map(t)) {
+                Some(m) => d.push_mapped(l, &m.target),
+                None => d.push(l),
+            }
+        });
+        d.finish("/r/a.html".into(), "/r".into(), None, ());
+        let checked = c.finish();
+        let v = &checked.documents[0].verdicts;
+        assert_eq!(v[0].status(), Status::Broken);
+        assert_eq!(v[0].reason(), Some(&Reason::OutsideRoot));
+        assert!(v[0].is_local());
+        // Unmapped, the same target may leave the root here.
+        assert_ne!(v[1].reason(), Some(&Reason::OutsideRoot));
+        assert_eq!(checked.linked_paths().len(), 1);
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
+    Link, LinkRef, Reference, file_path_bytes, path_from_bytes, percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -70,10 +70,20 @@ pub(crate) enum TargetKind {
     Malformed,
     /// A `file:` URI: a local target, or one on another host.
     File,
+    /// A `file:` URI that a mapping made: it stays under the root,
+    /// whatever the check allows other links.
+    MappedFile,
     /// A `mailto:` or `tel:` link, and whether it holds an address.
     Address(bool),
     /// Anything else: not checked offline.
     Other,
+    /// A link that still holds template syntax.
+    Template,
+    /// A Markdown definition that no link uses.
+    UnusedDefinition,
+    /// A Markdown definition that an earlier one overrides; `text` holds
+    /// the earlier one's line.
+    DuplicateDefinition,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -111,6 +121,25 @@ impl LinkTable {
     /// The facts of one link.
     pub(crate) fn facts(&self, link: LinkRef<'_>) -> LinkFacts {
         let fact = |what, path, text| LinkFacts { what, path, text };
+        // A definition that is never rendered: nothing to check. But for
+        // the comment idiom (`[//]: # (a comment)`, `[//]: <>`), whose
+        // destination links nowhere on purpose.
+        let comment = matches!(link.link(), "" | "#");
+        match link.reference().filter(|_| !comment) {
+            Some(Reference::Definition { uses }) if uses.is_empty() => {
+                return fact(TargetKind::UnusedDefinition, NO_PATH, NO_PATH);
+            }
+            Some(Reference::Duplicate { first_line }) => {
+                let line = u32::try_from(*first_line).unwrap_or(u32::MAX - 1);
+                return fact(TargetKind::DuplicateDefinition, NO_PATH, line);
+            }
+            _ => {}
+        }
+        // A theme's or a page's template that was never rendered: its
+        // links are not links yet (before the error: `{{ x }}` is none).
+        if holds_template(link.link()) {
+            return fact(TargetKind::Template, NO_PATH, NO_PATH);
+        }
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
             return fact(TargetKind::Malformed, NO_PATH, e);
@@ -211,7 +240,13 @@ impl LinkFacts {
     }
     /// Whether the target is a `file:` URI.
     pub(crate) fn is_file(&self) -> bool {
-        self.what == TargetKind::File
+        matches!(self.what, TargetKind::File | TargetKind::MappedFile)
+    }
+    /// Marks a `file:` target as made by a mapping.
+    pub(crate) fn mapped(&mut self) {
+        if self.what == TargetKind::File {
+            self.what = TargetKind::MappedFile;
+        }
     }
     /// The number of the local path it names in the [`LinkTable`]: an
     /// index into [`LinkTable::paths`].
@@ -224,8 +259,17 @@ impl LinkFacts {
     /// The number of the fragment to look up, as written in the target,
     /// in [`LinkTable::texts`].
     pub(crate) fn fragment(&self) -> Option<u32> {
-        (self.what == TargetKind::File && self.text != NO_PATH)
-            .then_some(self.text)
+        (self.is_file() && self.text != NO_PATH).then_some(self.text)
+    }
+    /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
+    /// line).
+    pub(crate) fn text_is_interned(&self) -> bool {
+        self.what != TargetKind::DuplicateDefinition
+    }
+    /// The line of the definition a duplicate one repeats.
+    pub(crate) fn first_definition_line(&self) -> Option<u64> {
+        (self.what == TargetKind::DuplicateDefinition)
+            .then_some(u64::from(self.text))
     }
     /// The number of the error of a malformed link.
     pub(crate) fn error(&self) -> Option<u32> {
@@ -269,6 +313,24 @@ fn checked_fragment(target: &str) -> Option<&str> {
         return None;
     }
     Some(raw)
+}
+
+/// Whether `link` still holds template syntax: `{{ … }}` (Jinja, Liquid,
+/// Go templates, Handlebars) or `{% … %}` (Jinja, Liquid tags).
+pub(crate) fn holds_template(link: &str) -> bool {
+    let bytes = link.as_bytes();
+    // Most links hold no brace: one search says so.
+    let Some(open) = memchr::memchr(b'{', bytes) else {
+        return false;
+    };
+    memchr::memchr_iter(b'{', &bytes[open..]).any(|i| {
+        let rest = &bytes[open + i..];
+        match rest.get(1) {
+            Some(b'{') => memchr::memmem::find(&rest[2..], b"}}").is_some(),
+            Some(b'%') => memchr::memmem::find(&rest[2..], b"%}").is_some(),
+            _ => false,
+        }
+    })
 }
 
 /// A `mailto:` with an address (RFC 6068: `addr-spec` has an `@`), or a
@@ -317,6 +379,29 @@ mod tests {
         assert_eq!(paths.len(), 2);
         assert_eq!(paths[a as usize], Path::new("/a/b.html"));
         assert_eq!(paths[b as usize], Path::new("/a/c.html"));
+    }
+
+    #[test]
+    fn template_syntax() {
+        for t in [
+            "{{ site.baseurl }}/a.md",
+            "{{site.url}}",
+            "/x/{% link _posts/a.md %}",
+            "https://{{ .Site.BaseURL }}/a",
+            "a{b}{{c}}",
+        ] {
+            assert!(holds_template(t), "{t}");
+        }
+        for t in [
+            "a.md",
+            "{{ unclosed",
+            "{% unclosed",
+            "{x}",
+            "%7B%7Bx%7D%7D",
+            "}}{{",
+        ] {
+            assert!(!holds_template(t), "{t}");
+        }
     }
 
     #[test]

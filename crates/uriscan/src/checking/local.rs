@@ -31,21 +31,26 @@ pub enum Status {
     Skipped,
     /// Left out by an exclusion.
     Excluded,
+    /// Not broken, but worth a look: a Markdown definition that no link
+    /// uses, or that repeats an earlier one's label. It fails a run only
+    /// when the caller says so.
+    Warning,
 }
 
 impl Status {
-    /// `ok`, `broken`, `skipped` or `excluded`.
+    /// `ok`, `broken`, `skipped`, `excluded` or `warning`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Ok => "ok",
             Status::Broken => "broken",
             Status::Skipped => "skipped",
             Status::Excluded => "excluded",
+            Status::Warning => "warning",
         }
     }
 }
 
-/// Why a link is broken.
+/// Why a link is broken, or is a warning.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Reason {
@@ -69,6 +74,16 @@ pub enum Reason {
     NoSuchLine(String),
     /// A `mailto:` or `tel:` link that is not one.
     BadAddress,
+    /// A link that still holds template syntax (`{{ … }}`, `{% … %}`): a
+    /// template, not a page, whose links are made when it is rendered
+    /// (the reason of a skipped link).
+    Template,
+    /// A Markdown definition that no link uses: CommonMark renders
+    /// nothing for it (a warning).
+    UnusedDefinition,
+    /// A Markdown definition of a label that the definition at this line
+    /// already defines: CommonMark keeps the first (a warning).
+    DuplicateDefinition(u64),
 }
 
 impl fmt::Display for Reason {
@@ -89,6 +104,11 @@ impl fmt::Display for Reason {
             Reason::NoAnchor(a) => write!(f, "no anchor '#{a}' in the target"),
             Reason::NoSuchLine(l) => write!(f, "the file has no line '#{l}'"),
             Reason::BadAddress => f.write_str("not a valid address"),
+            Reason::Template => f.write_str("template"),
+            Reason::UnusedDefinition => f.write_str("unused definition"),
+            Reason::DuplicateDefinition(line) => {
+                write!(f, "duplicate of the definition at line {line}")
+            }
         }
     }
 }
@@ -133,6 +153,15 @@ impl Verdict {
         let broken = Some(Box::new(Broken { reason, suggestion }));
         Verdict { status: Status::Broken, local: false, broken }
     }
+    /// Skipped, for a reason (not a web link left to the remote check).
+    fn skipped_for(reason: Reason) -> Verdict {
+        let broken = Some(Box::new(Broken { reason, suggestion: None }));
+        Verdict { status: Status::Skipped, local: false, broken }
+    }
+    fn warning(reason: Reason) -> Verdict {
+        let broken = Some(Box::new(Broken { reason, suggestion: None }));
+        Verdict { status: Status::Warning, local: false, broken }
+    }
     fn skipped() -> Verdict {
         Verdict { status: Status::Skipped, local: false, broken: None }
     }
@@ -149,7 +178,8 @@ impl Verdict {
     pub fn is_local(&self) -> bool {
         self.local
     }
-    /// Why it is broken.
+    /// Why it is broken, a warning, or skipped for a reason of its own
+    /// ([`Reason::Template`]; a web link skipped offline has none).
     pub fn reason(&self) -> Option<&Reason> {
         self.broken.as_ref().map(|b| &b.reason)
     }
@@ -521,13 +551,27 @@ impl Checker {
                 return Verdict::broken(Reason::BadAddress, None);
             }
             TargetKind::Other => return Verdict::skipped(),
-            TargetKind::File => {}
+            TargetKind::Template => {
+                return Verdict::skipped_for(Reason::Template);
+            }
+            TargetKind::UnusedDefinition => {
+                return Verdict::warning(Reason::UnusedDefinition);
+            }
+            TargetKind::DuplicateDefinition => {
+                let line = facts.first_definition_line().unwrap_or(0);
+                return Verdict::warning(Reason::DuplicateDefinition(line));
+            }
+            TargetKind::File | TargetKind::MappedFile => {}
         }
         let Some((path, found)) = path else {
             // A file: URI with a host names another machine.
             return Verdict::skipped();
         };
-        if !self.opts.allow_outside_root && !is_under(path, &doc.root) {
+        // A mapped target never leaves the root: a mapping (which a
+        // checked tree's configuration may hold) widens nothing.
+        let may_leave = self.opts.allow_outside_root
+            && facts.what() != TargetKind::MappedFile;
+        if !may_leave && !is_under(path, &doc.root) {
             return Verdict::broken(Reason::OutsideRoot, None);
         }
         let doc_path = match found {

@@ -11,6 +11,8 @@
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
+//! - [`Remapper`] maps targets before they are checked: `REGEX
+//!   REPLACEMENT` rules, and the repository's own web views;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
@@ -20,6 +22,7 @@ mod disabled;
 mod facts;
 mod fxhash;
 mod local;
+mod remap;
 #[cfg(feature = "remote")]
 pub mod remote;
 mod suggest;
@@ -28,3 +31,6 @@ pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;
 pub use facts::Document;
 pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};
+pub use remap::{
+    Mapped, MappedBy, RemapError, RemapRule, Remapper, RepoViews,
+};

@@ -12,6 +12,33 @@ pub(super) struct Extra {
     /// The `rel` tokens, lowercased, one space between.
     pub(super) rel: Option<Box<str>>,
     pub(super) hreflang: Option<Box<str>>,
+    /// How a Markdown link takes part in references.
+    pub(super) reference: Option<Reference>,
+}
+
+/// How a Markdown link takes part in link references (CommonMark 4.7):
+/// a use of a definition, or a definition and its uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reference {
+    /// A reference link or image (`[text][label]`, `[label]`), which
+    /// takes its destination from the definition at this line.
+    Use {
+        /// The line of the definition.
+        definition_line: u64,
+    },
+    /// A definition that CommonMark renders: the lines of the links that
+    /// use it, in document order; none when no link does.
+    Definition {
+        /// The lines of its uses.
+        uses: Box<[u64]>,
+    },
+    /// A definition whose label an earlier one already defines: CommonMark
+    /// keeps the first, and this one is never rendered.
+    Duplicate {
+        /// The line of the definition that is kept.
+        first_line: u64,
+    },
 }
 
 impl Extra {
@@ -38,7 +65,15 @@ impl Extra {
             .filter(|h| !h.is_empty())
             .map(|h| String::from_utf8_lossy(h).into());
         (rel.is_some() || hreflang.is_some())
-            .then(|| Box::new(Extra { rel, hreflang }))
+            .then(|| Box::new(Extra { rel, hreflang, reference: None }))
+    }
+
+    /// The extra facts of a Markdown reference or definition.
+    pub(super) fn reference(reference: Reference) -> Option<Box<Extra>> {
+        Some(Box::new(Extra {
+            reference: Some(reference),
+            ..Extra::default()
+        }))
     }
 }
 
@@ -210,6 +245,25 @@ impl Link {
     pub fn role(&self) -> Role {
         self.as_ref().role()
     }
+    /// How a Markdown link takes part in references: see [`Reference`].
+    ///
+    /// ```
+    /// use uriscan::links::{Format, LinkExtractor, Page, Reference};
+    ///
+    /// let md = b"[a][x] and [b][x]\n\n[x]: a.md\n[X]: b.md\n[y]: c.md\n";
+    /// let links: Vec<_> =
+    ///     LinkExtractor::new().extract(&Page::new(md, Format::Markdown)).collect();
+    /// assert_eq!(links[0].reference(), Some(&Reference::Use { definition_line: 3 }));
+    /// assert_eq!(
+    ///     links[2].reference(),
+    ///     Some(&Reference::Definition { uses: vec![1, 1].into() })
+    /// );
+    /// assert_eq!(links[3].reference(), Some(&Reference::Duplicate { first_line: 3 }));
+    /// assert_eq!(links[4].reference(), Some(&Reference::Definition { uses: [].into() }));
+    /// ```
+    pub fn reference(&self) -> Option<&Reference> {
+        self.as_ref().reference()
+    }
 
     /// A link of an HTTP header field (`Location`, `Link`, ...) of kind
     /// `kind`: `value` at `span`, resolved against `base`.
@@ -369,6 +423,10 @@ impl<'a> LinkRef<'a> {
     pub fn hreflang(&self) -> Option<&'a str> {
         self.extra?.hreflang.as_deref()
     }
+    /// How a Markdown link takes part in references: see [`Reference`].
+    pub fn reference(&self) -> Option<&'a Reference> {
+        self.extra?.reference.as_ref()
+    }
     /// Whether following the link navigates, embeds, or neither.
     pub fn role(&self) -> Role {
         match self.kind {
@@ -384,6 +442,10 @@ impl<'a> LinkRef<'a> {
             }
             _ => Role::Other,
         }
+    }
+    /// The link with another target (a mapped one), and no error.
+    pub fn with_target(&self, target: &'a str) -> LinkRef<'a> {
+        LinkRef { target: Some(target), error: None, ..*self }
     }
     /// The link, kept: its texts copied into one allocation.
     pub fn to_link(&self) -> Link {

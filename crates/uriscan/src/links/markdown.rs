@@ -15,6 +15,8 @@ use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 use crate::Span;
 use crate::syntax::chars::Table;
 
+use super::link::{Extra, Reference};
+use super::md_references::Definitions;
 use super::{Kind, RawLink};
 
 /// The parser options: CommonMark, or CommonMark with the GitHub
@@ -49,19 +51,32 @@ pub(crate) struct Regions {
 /// in the order written) and returning the regions for the other readers.
 pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
     let parser = Parser::new_ext(src, options(gfm));
-    // Each definition's destination as written, and as the link when it
-    // differs (the parser's borrow of the definitions ends here).
-    let mut defs: Vec<RawLink> = parser
-        .reference_definitions()
-        .iter()
-        .map(|(_, d)| {
-            let span = &d.span;
-            let raw = definition_destination(src.as_bytes(), span.clone())
-                .unwrap_or(Span::new(span.start, span.start));
-            let written = &src.as_bytes()[raw.range()];
-            RawLink::new(Kind::MdDefinition, raw, written, &d.dest, None)
-        })
-        .collect();
+    // Each definition's label and range, and its destination as written
+    // and as the link when it differs (the parser's borrow of the
+    // definitions ends here).
+    let (labelled, mut defs): (Vec<(&str, Range<usize>)>, Vec<RawLink>) =
+        parser
+            .reference_definitions()
+            .iter()
+            .map(|(label, d)| {
+                let span = &d.span;
+                let raw = definition_destination(src.as_bytes(), span.clone())
+                    .unwrap_or(Span::new(span.start, span.start));
+                let written = &src.as_bytes()[raw.range()];
+                let link = RawLink::new(
+                    Kind::MdDefinition,
+                    raw,
+                    written,
+                    &d.dest,
+                    None,
+                );
+                ((label, span.clone()), link)
+            })
+            .unzip();
+    let (mut references, order) = Definitions::new(src, &labelled);
+    // The byte ranges of what the parser reported outside containers, in
+    // document order: a dropped definition is outside all of them.
+    let mut blocks: Vec<Range<usize>> = vec![];
     let mut regions = Regions::default();
     // Inside link text or an image's alt text: no bare URIs there (a link
     // cannot hold another, CommonMark 6.3).
@@ -84,6 +99,11 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
         }
     };
     for (event, range) in parser.into_offset_iter() {
+        if !is_container(&event)
+            && blocks.last().is_none_or(|b| b.end <= range.start)
+        {
+            blocks.push(range.clone());
+        }
         // Everything inside an open link moves its text end.
         if let Some(top) = opened.last_mut()
             && !matches!(event, Event::End(TagEnd::Link | TagEnd::Image))
@@ -131,8 +151,8 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
             Event::Start(Tag::MetadataBlock(_)) => {
                 close_run(&mut run, &mut regions);
             }
-            Event::Start(Tag::Link { link_type, dest_url, .. })
-            | Event::Start(Tag::Image { link_type, dest_url, .. }) => {
+            Event::Start(Tag::Link { link_type, dest_url, id, .. })
+            | Event::Start(Tag::Image { link_type, dest_url, id, .. }) => {
                 close_run(&mut run, &mut regions);
                 let image = src.as_bytes().get(range.start) == Some(&b'!');
                 let kind = match (link_type, image) {
@@ -166,7 +186,17 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
                     opened.push((text_start, None, image));
                 } else if let Some(span) = raw {
                     let written = &src.as_bytes()[span.range()];
-                    links.push(RawLink::new(kind, span, written, &link, None));
+                    let extra = is_reference(link_type)
+                        .then(|| references.find(&id))
+                        .flatten()
+                        .and_then(|def| {
+                            let line = references.used(def, range.start);
+                            Extra::reference(Reference::Use {
+                                definition_line: line,
+                            })
+                        });
+                    links
+                        .push(RawLink::new(kind, span, written, &link, extra));
                     opened.push((text_start, None, image));
                 } else {
                     opened.push((text_start, Some((kind, link)), image));
@@ -200,10 +230,65 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
         }
     }
     close_run(&mut run, &mut regions);
-    // Definitions, used or not, in the order written.
-    defs.sort_by_key(|d| d.span.start);
-    links.append(&mut defs);
+    // Definitions, used or not, in the order written, each with the lines
+    // of its uses; then those the parser dropped as duplicates.
+    let uses = references.use_lines(src);
+    let mut defs: Vec<Option<RawLink>> = defs.drain(..).map(Some).collect();
+    for (k, uses) in order.into_iter().zip(uses) {
+        if let Some(mut d) = defs[k].take() {
+            d.extra = Extra::reference(Reference::Definition { uses });
+            links.push(d);
+        }
+    }
+    for dup in references.duplicates(src, &blocks, gfm) {
+        let written = &src.as_bytes()[dup.destination.range()];
+        let link = String::from_utf8_lossy(written);
+        let extra = Extra::reference(Reference::Duplicate {
+            first_line: references.line(dup.first),
+        });
+        links.push(RawLink::new(
+            Kind::MdDefinition,
+            dup.destination,
+            written,
+            &link,
+            extra,
+        ));
+    }
     regions
+}
+
+/// Whether a link of this type takes its destination from a definition.
+fn is_reference(link_type: LinkType) -> bool {
+    matches!(
+        link_type,
+        LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut
+    )
+}
+
+/// Whether the event opens or closes a container block, whose range holds
+/// other blocks (and the definitions in them).
+fn is_container(event: &Event<'_>) -> bool {
+    use pulldown_cmark::{Tag as T, TagEnd as E};
+    matches!(
+        event,
+        Event::Start(
+            T::BlockQuote(_)
+                | T::List(_)
+                | T::Item
+                | T::FootnoteDefinition(_)
+                | T::DefinitionList
+                | T::DefinitionListTitle
+                | T::DefinitionListDefinition
+        ) | Event::End(
+            E::BlockQuote(_)
+                | E::List(_)
+                | E::Item
+                | E::FootnoteDefinition
+                | E::DefinitionList
+                | E::DefinitionListTitle
+                | E::DefinitionListDefinition
+        )
+    )
 }
 
 /// The destination of an inline link as written: after the `](` that
@@ -240,7 +325,11 @@ fn definition_destination(src: &[u8], span: Range<usize>) -> Option<Span> {
 /// A link destination starting at `at` (after optional whitespace,
 /// including one line break): `<...>` or a run of non-space characters
 /// with balanced parentheses (CommonMark 6.3).
-fn destination_at(src: &[u8], mut at: usize, end: usize) -> Option<Span> {
+pub(super) fn destination_at(
+    src: &[u8],
+    mut at: usize,
+    end: usize,
+) -> Option<Span> {
     let end = end.min(src.len());
     while at < end && matches!(src[at], b' ' | b'\t' | b'\n' | b'\r') {
         at += 1;

@@ -83,6 +83,7 @@ mod html;
 mod kind;
 mod link;
 mod markdown;
+mod md_references;
 #[cfg(any(test, feature = "internals"))]
 mod oracle;
 mod page;
@@ -100,7 +101,7 @@ mod url_standard;
 pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
-pub use link::{Link, LinkRef};
+pub use link::{Link, LinkRef, Reference};
 pub use page::{Format, Page};
 pub use target::{
     BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,

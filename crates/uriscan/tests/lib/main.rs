@@ -8,6 +8,7 @@ mod support;
 mod links_commonmark;
 mod links_passages;
 mod links_props;
+mod links_references;
 #[cfg(feature = "remote")]
 mod remote;
 #[cfg(feature = "remote")]

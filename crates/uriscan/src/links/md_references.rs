@@ -1,0 +1,226 @@
+//! Markdown's link references (CommonMark 4.7): which definition each
+//! reference link uses, the lines of each definition's uses, and the
+//! duplicate definitions that the parser drops without a trace.
+//!
+//! pulldown-cmark keeps the first definition of a label and says nothing
+//! of a later one. A later one stands outside every leaf block the parser
+//! reports (a definition is no paragraph), so it is found here: at each
+//! `]:` outside those blocks and outside the kept definitions, where the
+//! line up to its `[` holds only container markers, and whose label a kept
+//! definition has.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use unicase::UniCase;
+
+use crate::Span;
+
+/// The kept definitions of a document, in the order written, and their
+/// uses as they are met.
+#[derive(Debug, Default)]
+pub(super) struct Definitions {
+    /// Each definition's label, folded as the parser folds it, to its
+    /// index.
+    by_label: HashMap<UniCase<String>, usize>,
+    /// Each definition's byte range, in the order written.
+    spans: Vec<Range<usize>>,
+    /// Each definition's line.
+    lines: Vec<u64>,
+    /// The offsets of each definition's uses, in document order.
+    uses: Vec<Vec<usize>>,
+}
+
+/// A definition the parser dropped: its destination, and the index of the
+/// kept definition of the same label.
+#[derive(Debug)]
+pub(super) struct Duplicate {
+    pub destination: Span,
+    pub first: usize,
+}
+
+impl Definitions {
+    /// The definitions of `src` as (label, byte range), in any order;
+    /// returns the order written as indexes into `labelled`.
+    pub(super) fn new(
+        src: &str,
+        labelled: &[(&str, Range<usize>)],
+    ) -> (Definitions, Vec<usize>) {
+        let mut order: Vec<usize> = (0..labelled.len()).collect();
+        order.sort_by_key(|&i| labelled[i].1.start);
+        let spans: Vec<Range<usize>> =
+            order.iter().map(|&i| labelled[i].1.clone()).collect();
+        let by_label = order
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (UniCase::new(labelled[i].0.to_string()), k))
+            .collect();
+        let lines = lines_at(src.as_bytes(), spans.iter().map(|s| s.start));
+        let uses = vec![vec![]; spans.len()];
+        (Definitions { by_label, spans, lines, uses }, order)
+    }
+
+    /// The index of the definition of `label`.
+    pub(super) fn find(&self, label: &str) -> Option<usize> {
+        if self.spans.is_empty() {
+            return None;
+        }
+        self.by_label.get(&UniCase::new(label.to_string())).copied()
+    }
+
+    /// A use of definition `def` at offset `at`; the definition's line.
+    pub(super) fn used(&mut self, def: usize, at: usize) -> u64 {
+        self.uses[def].push(at);
+        self.lines[def]
+    }
+
+    /// The line of definition `def`.
+    pub(super) fn line(&self, def: usize) -> u64 {
+        self.lines[def]
+    }
+
+    /// The lines of each definition's uses, in the order written.
+    pub(super) fn use_lines(&self, src: &str) -> Vec<Box<[u64]>> {
+        let mut all: Vec<(usize, usize)> = self
+            .uses
+            .iter()
+            .enumerate()
+            .flat_map(|(d, u)| u.iter().map(move |&at| (at, d)))
+            .collect();
+        all.sort_unstable();
+        let lines = lines_at(src.as_bytes(), all.iter().map(|&(at, _)| at));
+        let mut out = vec![vec![]; self.uses.len()];
+        for ((_, d), line) in all.into_iter().zip(lines) {
+            out[d].push(line);
+        }
+        out.into_iter().map(Vec::into_boxed_slice).collect()
+    }
+
+    /// The definitions that repeat a kept one's label, in the order
+    /// written. `blocks` are the byte ranges of the leaf blocks the parser
+    /// reported, in document order; `gfm` when `[^label]:` is a footnote.
+    pub(super) fn duplicates(
+        &self,
+        src: &str,
+        blocks: &[Range<usize>],
+        gfm: bool,
+    ) -> Vec<Duplicate> {
+        let bytes = src.as_bytes();
+        let mut out = vec![];
+        // Most documents hold no `]:` but their definitions': nothing to
+        // look for then.
+        if self.spans.is_empty() {
+            return out;
+        }
+        for colon in memchr::memmem::find_iter(bytes, b"]:") {
+            if inside(&self.spans, colon) || inside(blocks, colon) {
+                continue;
+            }
+            let Some(open) = label_start(bytes, colon) else { continue };
+            let label = &src[open + 1..colon];
+            if gfm && label.starts_with('^') {
+                continue;
+            }
+            let Some(first) = self.find(&normalize_label(label)) else {
+                continue;
+            };
+            // The destination may stand on the next line, no further.
+            let end = line_end(bytes, line_end(bytes, colon) + 1);
+            let Some(destination) =
+                super::markdown::destination_at(bytes, colon + 2, end)
+            else {
+                continue;
+            };
+            if destination.is_empty() {
+                continue;
+            }
+            out.push(Duplicate { destination, first });
+        }
+        out
+    }
+}
+
+/// Whether `at` is inside one of `ranges` (sorted by start, apart from
+/// each other).
+fn inside(ranges: &[Range<usize>], at: usize) -> bool {
+    let i = ranges.partition_point(|r| r.start <= at);
+    i > 0 && ranges[i - 1].contains(&at)
+}
+
+/// The `[` that opens the label ending at `close`, on the same line, when
+/// only container markers (spaces, `>`, list markers) stand before it and
+/// the label holds no unescaped bracket.
+fn label_start(bytes: &[u8], close: usize) -> Option<usize> {
+    let line =
+        bytes[..close].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut open = None;
+    let mut i = line;
+    while i < close {
+        match bytes[i] {
+            b'\\' if open.is_some() => i += 1,
+            b'[' if open.is_none() => open = Some(i),
+            b'[' | b']' => return None,
+            b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' => {}
+            b if b.is_ascii_digit() && open.is_none() => {}
+            _ if open.is_none() => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    open.filter(|&o| o + 1 < close)
+}
+
+/// A label as the parser keys it: its runs of whitespace one space,
+/// trimmed.
+fn normalize_label(label: &str) -> String {
+    label.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The offset of the `\n` ending the line at `at`, or the end.
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    let at = at.min(bytes.len());
+    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
+}
+
+/// The 1-based line of each offset, counted forward (from the start again
+/// for an offset before the last).
+fn lines_at(bytes: &[u8], offsets: impl Iterator<Item = usize>) -> Vec<u64> {
+    let (mut pos, mut line) = (0usize, 1u64);
+    offsets
+        .map(|at| {
+            let at = at.min(bytes.len());
+            if at < pos {
+                (pos, line) = (0, 1);
+            }
+            line += memchr::memchr_iter(b'\n', &bytes[pos..at]).count() as u64;
+            pos = at;
+            line
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_open_after_container_markers_only() {
+        let at = |s: &str| label_start(s.as_bytes(), s.find("]:").unwrap());
+        assert_eq!(at("[a]: x"), Some(0));
+        assert_eq!(at("> - [a]: x"), Some(4));
+        assert_eq!(at("1. [a]: x"), Some(3));
+        assert_eq!(at("text [a]: x"), None);
+        assert_eq!(at("[a[b]: x"), None);
+        assert_eq!(at("[a\\]b]: x"), Some(0));
+        assert_eq!(at("[]: x"), None);
+    }
+
+    #[test]
+    fn lines_count_forward_and_back() {
+        let src = b"a\nb\nc\n";
+        assert_eq!(
+            lines_at(src, [0, 2, 4, 1, 99].into_iter()),
+            [1, 2, 3, 1, 4]
+        );
+    }
+}
