@@ -74,6 +74,8 @@ pub(crate) enum TargetKind {
     Address(bool),
     /// Anything else: not checked offline.
     Other,
+    /// A local link to nothing its site serves; the text is why.
+    Unavailable,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -135,6 +137,29 @@ impl LinkTable {
             return fact(TargetKind::Address(ok), NO_PATH, NO_PATH);
         }
         fact(TargetKind::Other, NO_PATH, NO_PATH)
+    }
+
+    /// The facts of a link whose target a site maps to the local file
+    /// `path`, with the fragment `fragment` (as written).
+    pub(crate) fn facts_at(
+        &self,
+        path: &Path,
+        fragment: Option<&str>,
+    ) -> LinkFacts {
+        let path = self.paths.intern(path.as_os_str().as_encoded_bytes());
+        let fragment = fragment
+            .map(|f| format!("#{f}"))
+            .as_deref()
+            .and_then(checked_fragment)
+            .filter(|_| self.fragments)
+            .map_or(NO_PATH, |f| self.texts.intern(f.as_bytes()));
+        LinkFacts { what: TargetKind::File, path, text: fragment }
+    }
+
+    /// The facts of a link to nothing its site serves, for `reason`.
+    pub(crate) fn unavailable(&self, reason: &str) -> LinkFacts {
+        let text = self.texts.intern(reason.as_bytes());
+        LinkFacts { what: TargetKind::Unavailable, path: NO_PATH, text }
     }
 
     /// Every local path the links name, indexed by their numbers.
@@ -209,9 +234,10 @@ impl LinkFacts {
         self.what = TargetKind::Excluded;
         self.text = NO_PATH;
     }
-    /// Whether the target is a `file:` URI.
+    /// Whether the target is a `file:` URI (or a site's URL that names
+    /// nothing local).
     pub(crate) fn is_file(&self) -> bool {
-        self.what == TargetKind::File
+        matches!(self.what, TargetKind::File | TargetKind::Unavailable)
     }
     /// The number of the local path it names in the [`LinkTable`]: an
     /// index into [`LinkTable::paths`].
@@ -227,9 +253,11 @@ impl LinkFacts {
         (self.what == TargetKind::File && self.text != NO_PATH)
             .then_some(self.text)
     }
-    /// The number of the error of a malformed link.
+    /// The number of the error of a malformed link, or of why a site
+    /// serves nothing there.
     pub(crate) fn error(&self) -> Option<u32> {
-        (self.what == TargetKind::Malformed).then_some(self.text)
+        matches!(self.what, TargetKind::Malformed | TargetKind::Unavailable)
+            .then_some(self.text)
     }
 }
 

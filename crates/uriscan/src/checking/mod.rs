@@ -11,6 +11,9 @@
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
+//! - [`site`] knows the site generators (MkDocs, mdBook, Docusaurus,
+//!   Hugo, Jekyll): which generator builds a part of the tree, and how
+//!   it turns a page's links into files;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
@@ -22,6 +25,7 @@ mod fxhash;
 mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
+pub mod site;
 mod suggest;
 
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
