@@ -3,8 +3,9 @@
 //! pass), keeping whole only the links the report will print.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use uriscan::checking::site::Site;
 use uriscan::checking::{Checked, Collector};
 use uriscan::links::{Format, Kind, Link, LinkExtractor, LinkRef, Page};
 use uriscan::walking::Flow;
@@ -62,6 +63,7 @@ pub fn read(
                     uriscan::checking::disabled_lines(reader.doc())
                 };
                 let place = Place {
+                    site: super::site::site_of(&plan.sites, &loaded.abs),
                     path: loaded.abs.clone(),
                     root: loaded
                         .root
@@ -85,7 +87,46 @@ pub fn read(
             Flow::Continue
         }
     });
-    docs.into_inner().unwrap_or_else(|e| e.into_inner())
+    let mut collector = docs.into_inner().unwrap_or_else(|e| e.into_inner());
+    if cfg.changed.is_none() {
+        nav_documents(cfg, plan, &mut collector);
+    }
+    collector
+}
+
+/// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one
+/// more document, its configuration file, whose links are all kept: no
+/// reader could read them again.
+fn nav_documents(
+    cfg: &CheckConfig,
+    plan: &Plan,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+) {
+    for site in super::site::nav_sites(&plan.sites, cfg.sources.walked()) {
+        let links = site.nav_links();
+        if links.is_empty() {
+            continue;
+        }
+        let config = site.config_file();
+        let mut d = collector.document(vec![]);
+        let mut kept = vec![];
+        for (i, l) in links.into_iter().enumerate() {
+            if !cfg.exclude.is_empty()
+                && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
+            {
+                d.push_excluded(l.as_ref());
+            } else {
+                d.push(l.as_ref());
+            }
+            kept.push((i as u32, l));
+        }
+        let label = match config.strip_prefix(&cfg.sources.cwd) {
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => config.to_path_buf(),
+        };
+        let root = config.parent().unwrap_or(config).to_path_buf();
+        d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
+    }
 }
 
 /// The links of one document kept for the report, with their indexes.
@@ -111,6 +152,8 @@ impl KeptLinks {
 ///
 /// [`Document`]: uriscan::checking::Document
 struct Place {
+    /// The site whose rules its links follow.
+    site: Option<Arc<Site>>,
     path: PathBuf,
     root: PathBuf,
     disabled: Vec<std::ops::RangeInclusive<u64>>,
@@ -138,6 +181,8 @@ fn digest(
         }
         if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
+        } else if let Some(site) = &place.site {
+            super::site::push(&mut d, site, &place.path, l);
         } else {
             d.push(l);
         }

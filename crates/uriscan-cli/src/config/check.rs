@@ -10,7 +10,7 @@ use uriscan::links::LinkExtractor;
 use uriscan::walking::WalkerBuilder;
 
 use super::{Env, use_color, walker};
-use crate::args::{CheckAnchors, CheckArgs, CheckFormat};
+use crate::args::{CheckAnchors, CheckArgs, CheckFormat, CheckSite};
 #[cfg(feature = "remote")]
 use crate::args::{
     RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
@@ -59,6 +59,11 @@ pub struct CheckConfig {
     pub fallback_extensions: Vec<String>,
     pub fragments: bool,
     pub anchors: AnchorStyle,
+    /// Whether `--anchors` was given: then no site changes the style
+    /// outside its sources.
+    pub anchors_given: bool,
+    /// `--site`.
+    pub site: CheckSite,
     pub allow_outside_root: bool,
     pub include_text: bool,
     pub search_zip: bool,
@@ -167,12 +172,18 @@ impl TryFrom<CheckArgs> for CheckConfig {
                 first.parent().map(Path::to_path_buf).unwrap_or_default()
             }
         });
+        let site = args.site.unwrap_or(CheckSite::Auto);
+        if site == CheckSite::Mdbook && args.fallback_extensions.is_empty() {
+            args.fallback_extensions = vec!["md".into(), "html".into()];
+        }
         Ok(CheckConfig {
             started,
             sources,
             walker,
             exclude,
             index_files,
+            anchors_given: args.anchors.is_some(),
+            site,
             fallback_extensions: args.fallback_extensions,
             fragments: !args.no_fragments,
             anchors: match args.anchors.unwrap_or(CheckAnchors::Github) {
@@ -221,6 +232,7 @@ struct FileConfig {
     fallback_extensions: Option<Vec<String>>,
     no_fragments: Option<bool>,
     anchors: Option<String>,
+    site: Option<String>,
     allow_outside_root: Option<bool>,
     root: Option<PathBuf>,
     include_text: Option<bool>,
@@ -300,6 +312,16 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
                     path.display()
                 )
             })?);
+    }
+    if args.site.is_none()
+        && let Some(name) = file.site
+    {
+        args.site = Some(CheckSite::from_str(&name, true).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: site = {name:?}: auto, github, gitlab, mkdocs, docusaurus, hugo, jekyll or mdbook",
+                path.display()
+            )
+        })?);
     }
     if args.root.is_none() {
         args.root = file.root.map(|r| base.join(r));

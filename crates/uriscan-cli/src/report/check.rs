@@ -58,20 +58,27 @@ impl<'c> CheckReport<'c> {
     /// The verdict of a link checked offline, at `label` whose root is
     /// `root`. Only broken links are printed, but for JSON without
     /// `--errors-only`.
+    /// `mapped` says how a site's rules mapped the link to a local
+    /// target, when they did: JSON gives it as `mapped`, the other forms
+    /// after the reason.
     pub fn link(
         &mut self,
         label: &Path,
         root: &Path,
         link: &Link,
         v: &Verdict,
+        mapped: Option<&str>,
     ) {
         let broken = v.status() == Status::Broken;
-        let why = || {
-            text::broken_reason(
-                v.reason().map(|r| r.to_string()),
-                v.suggestion(link).as_deref(),
-            )
+        let reason = || {
+            let r = v.reason().map(|r| r.to_string());
+            match (r, mapped) {
+                (Some(r), Some(m)) => Some(format!("{r} ({m})")),
+                (r, _) => r,
+            }
         };
+        let why =
+            || text::broken_reason(reason(), v.suggestion(link).as_deref());
         let at = (link.line(), link.column());
         match self.form {
             CheckForm::Json { errors_only } => {
@@ -89,23 +96,22 @@ impl<'c> CheckReport<'c> {
                     status: v.status().as_str(),
                     reason: v.reason().map(|r| r.to_string()),
                     suggestion: v.suggestion(link),
+                    mapped,
                 };
                 let _ = serde_json::to_writer(&mut self.out, &row);
                 self.out.push(b'\n');
             }
             _ if !broken => {}
             CheckForm::Sarif => {
-                self.sarif_results.push(sarif::broken_link(label, link, v));
+                self.sarif_results
+                    .push(sarif::broken_link(label, link, v, mapped));
             }
             CheckForm::Markdown | CheckForm::Junit => {
                 let finding = Finding {
                     line: at.0,
                     column: at.1,
                     link: link.link().to_string(),
-                    reason: v
-                        .reason()
-                        .map(|r| r.to_string())
-                        .unwrap_or_default(),
+                    reason: reason().unwrap_or_default(),
                     suggestion: v.suggestion(link).map(|s| s.into_owned()),
                 };
                 self.findings.add(label, finding);

@@ -267,6 +267,9 @@ pub struct CheckRow<'a> {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Cow<'a, str>>,
+    /// How a site's rules mapped the link to a local target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapped: Option<&'a str>,
 }
 
 /// One row of `check --json` for a remote link: the fields of `links

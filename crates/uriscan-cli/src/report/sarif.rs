@@ -13,11 +13,13 @@ pub fn broken_link(
     label: &Path,
     link: &Link,
     v: &Verdict,
+    mapped: Option<&str>,
 ) -> serde_json::Value {
-    let why = broken_reason(
-        v.reason().map(|r| r.to_string()),
-        v.suggestion(link).as_deref(),
-    );
+    let reason = v.reason().map(|r| match mapped {
+        Some(m) => format!("{r} ({m})"),
+        None => r.to_string(),
+    });
+    let why = broken_reason(reason, v.suggestion(link).as_deref());
     let text = format!("broken link '{}': {why}", link.link());
     result_at(label, link, "broken-link", "error", &text)
 }
