@@ -120,10 +120,7 @@ fn nav_documents(
             }
             kept.push((i as u32, l));
         }
-        let label = match config.strip_prefix(&cfg.sources.cwd) {
-            Ok(rel) => rel.to_path_buf(),
-            Err(_) => config.to_path_buf(),
-        };
+        let label = label_of(cfg, config);
         let root = config.parent().unwrap_or(config).to_path_buf();
         d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
     }
@@ -146,6 +143,19 @@ impl KeptLinks {
     pub fn iter(&self) -> impl Iterator<Item = (usize, &Link)> {
         self.0.iter().map(|(i, l)| (*i as usize, l))
     }
+}
+
+/// A file's label as a walk of the paths named would write it: under the
+/// first of them that holds it (`./mkdocs.yml` for `.`).
+fn label_of(cfg: &CheckConfig, abs: &Path) -> PathBuf {
+    cfg.paths
+        .iter()
+        .find_map(|p| {
+            let base = crate::documents::absolute(&cfg.sources.cwd, p);
+            let rel = abs.strip_prefix(&base).ok()?;
+            Some(p.join(rel))
+        })
+        .unwrap_or_else(|| abs.to_path_buf())
 }
 
 /// Where a document stands, as [`Document`] has it.

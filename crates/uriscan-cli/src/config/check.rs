@@ -51,6 +51,8 @@ pub struct CheckConfig {
     /// When the run began, for the summary's time.
     pub started: Instant,
     pub sources: Sources,
+    /// The paths named on the command line, as written (`.` by default).
+    pub paths: Vec<PathBuf>,
     /// The walker, with `--exclude-path` as negated globs.
     pub walker: WalkerBuilder,
     /// `--exclude`.
@@ -179,6 +181,7 @@ impl TryFrom<CheckArgs> for CheckConfig {
         Ok(CheckConfig {
             started,
             sources,
+            paths,
             walker,
             exclude,
             index_files,

@@ -13,6 +13,7 @@ mod readme;
 mod remote;
 mod report_forms;
 mod search;
+mod sites;
 mod snapshots;
 mod syntax;
 mod warc;
