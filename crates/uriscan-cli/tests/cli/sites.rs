@@ -251,3 +251,28 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A link on the site's own URL is checked offline, never fetched: the
+/// site URL here is a closed local port, which a fetch would report.
+#[cfg(feature = "remote")]
+#[test]
+fn the_sites_own_urls_are_not_fetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "mkdocs.yml", "site_name: x\nsite_url: http://127.0.0.1:9/s/\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n[a](http://127.0.0.1:9/s/a/#part) [b](http://127.0.0.1:9/s/gone/)\n",
+    );
+    write(d, "docs/a.md", "# A\n\n## Part\n");
+    let (rows, err, code) = rows(d, &["--remote"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/index.md:3 md:link http://127.0.0.1:9/s/a/#part: ok (mapped)",
+            "./docs/index.md:3 md:link http://127.0.0.1:9/s/gone/: broken: no page at the site URL 'http://127.0.0.1:9/s/gone/'",
+        ]
+    );
+}
