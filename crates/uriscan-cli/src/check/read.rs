@@ -95,7 +95,7 @@ pub fn read(
 }
 
 /// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one
-/// more document, its configuration file, whose links are all kept: no
+/// more document, the file it is in, whose links are all kept: no
 /// reader could read them again.
 fn nav_documents(
     cfg: &CheckConfig,
@@ -107,7 +107,7 @@ fn nav_documents(
         if links.is_empty() {
             continue;
         }
-        let config = site.config_file();
+        let config = site.nav_file();
         let mut d = collector.document(vec![]);
         let mut kept = vec![];
         for (i, l) in links.into_iter().enumerate() {

@@ -151,7 +151,7 @@ pub fn nav_sites(plan: &SitePlan, walked: &[PathBuf]) -> Vec<Arc<Site>> {
     sites
         .sites()
         .into_iter()
-        .filter(|s| walked.iter().any(|w| s.config_file().starts_with(w)))
+        .filter(|s| walked.iter().any(|w| s.nav_file().starts_with(w)))
         .collect()
 }
 

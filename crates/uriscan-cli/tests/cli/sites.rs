@@ -276,3 +276,67 @@ fn the_sites_own_urls_are_not_fetched() {
         ]
     );
 }
+
+/// The models of the generators whose URLs come from front matter and
+/// configuration: each sample's every verdict.
+#[test]
+fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
+    let (rows_docusaurus, err, code) = rows(&sample("docusaurus"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_docusaurus,
+        [
+            "./blog/2021-01-02-hello.md:3 md:link /docs/intro: ok (mapped)",
+            "./blog/2021-01-02-hello.md:3 md:link /blog/2021/01/02/hello: ok (mapped)",
+            "./docs/01-intro.md:6 md:link guide/install.md#setup: ok",
+            "./docs/01-intro.md:7 md:link /docs/guide/install#setup: ok (mapped)",
+            "./docs/01-intro.md:8 md:link https://docu.example.org/docs/guide/install: ok (mapped)",
+            "./docs/01-intro.md:9 md:link _snippet.md: broken: a partial ('_'-prefixed), not a page",
+            "./docs/01-intro.md:10 md:link /docs/guide/nope: broken: no page at the site URL '/docs/guide/nope'",
+            "./docs/01-intro.md:11 md:image /img/logo.png: ok (mapped)",
+            "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
+            "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
+            "./sidebars.json:3 site:nav intro: ok",
+            "./sidebars.json:4 site:nav guide/install: ok",
+            "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
+        ]
+    );
+    let (rows_hugo, err, code) = rows(&sample("hugo"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_hugo,
+        [
+            "./content/_index.md:3 md:link /docs/guide/setup-guide/#setup: ok (mapped)",
+            "./content/_index.md:4 md:link guide/setup-guide/: ok (mapped)",
+            "./content/_index.md:5 md:link /docs/old-install/: ok (mapped)",
+            "./content/_index.md:6 md:link posts/bundle/pic.png: ok",
+            "./content/_index.md:7 md:image /docs/img/logo.png: ok (mapped)",
+            "./content/_index.md:8 md:link https://hugo.example.org/docs/guide/: ok (mapped)",
+            "./content/_index.md:9 md:link /docs/guide/install/: broken: no page at the site URL '/docs/guide/install/'",
+            "./content/guide/install.md:9 md:link ../: ok (mapped)",
+            "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
+            "./content/posts/bundle/index.md:3 md:image pic.png: ok",
+        ]
+    );
+    let (rows_jekyll, err, code) = rows(&sample("jekyll"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_jekyll,
+        [
+            "./_posts/2020-01-02-hello.md:3 md:link /blog/about/: ok (mapped)",
+            "./about.md:3 md:link ../: ok (mapped)",
+            "./index.md:3 md:link /blog/about/: ok (mapped)",
+            "./index.md:4 md:link about/: ok (mapped)",
+            "./index.md:5 md:link /blog/2020/01/02/hello/: ok (mapped)",
+            "./index.md:6 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
+            "./index.md:7 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
+            "./index.md:8 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
+            "./index.md:9 md:image /blog/assets/logo.png: ok (mapped)",
+        ]
+    );
+    let (_, err, _) = human(&sample("docusaurus"), &["."]);
+    assert!(
+        err.starts_with("site: docusaurus (docusaurus.config.js); baseUrl: not a literal, '/' used\n"),
+        "{err}"
+    );
+}

@@ -6,11 +6,12 @@
 //! (not yet in the versioned docs folders).
 //! The configuration is read, never run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::front_matter::field;
 use super::indexed::{Indexed, markdown_sources};
 use super::jsconfig::{self, Literal, Token};
+use super::nav::Entry;
 use super::url::{normalize, strip_extension};
 use super::{AnchorSettings, Loaded, Rules};
 
@@ -121,7 +122,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
         table.page(&rel, &join(under, ""));
     }
     table.copied("static/", "");
-    let nav = sidebar(dir, &docs, &ids, &mut notes);
+    let (nav, nav_file) = sidebar(dir, &docs, &ids, &mut notes);
     let site_url = (!url.is_empty())
         .then(|| format!("{}{}", url.trim_end_matches('/'), base_url));
     let site_url = site_url.or_else(|| Some(base_url.clone()));
@@ -130,6 +131,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
         site_url,
         rules: Box::new(Docusaurus { table, docs }),
         nav,
+        nav_file,
         notes,
         anchors: AnchorSettings::default(),
     }
@@ -179,35 +181,36 @@ fn strip_number(s: &str) -> &str {
     }
 }
 
-/// The doc ids the sidebars file names, as paths of their sources (an
-/// unknown id keeps its own name, which names no file).
+/// The doc ids the sidebars file names, pointing at their sources (an
+/// unknown id at its own name under the docs, which names no file).
 fn sidebar(
     dir: &Path,
     docs: &str,
     ids: &[(String, String)],
     notes: &mut Vec<String>,
-) -> Vec<(u32, String)> {
-    let Some(text) = ["sidebars.json", "sidebars.js", "sidebars.ts"]
+) -> (Vec<Entry>, Option<PathBuf>) {
+    let Some((file, text)) = ["sidebars.json", "sidebars.js", "sidebars.ts"]
         .iter()
-        .find_map(|f| std::fs::read(dir.join(f)).ok())
+        .find_map(|f| Some((dir.join(f), std::fs::read(dir.join(f)).ok()?)))
     else {
-        return vec![];
+        return (vec![], None);
     };
     let toks = jsconfig::tokens(&String::from_utf8_lossy(&text));
     let entries = jsconfig::sidebar_ids(&toks);
     if entries.is_empty() && !toks.is_empty() {
         notes.push("the sidebars name no doc id that could be read".into());
     }
-    entries
+    let entries = entries
         .into_iter()
         .map(|(line, id)| {
-            let rel = ids
+            let to = ids
                 .iter()
                 .find(|(i, _)| *i == id)
                 .map_or_else(|| format!("{docs}/{id}"), |(_, r)| r.clone());
-            (line, rel)
+            Entry { line, written: id, to }
         })
-        .collect()
+        .collect();
+    (entries, Some(file))
 }
 
 impl Rules for Docusaurus {

@@ -84,6 +84,7 @@ pub(crate) fn load(
         site_url: get("baseURL").or_else(|| get("baseurl")),
         rules: Box::new(table),
         nav: vec![],
+        nav_file: None,
         notes: vec![],
         anchors: AnchorSettings {
             hugo_auto_heading_id_type: id_type,

@@ -99,6 +99,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         site_url,
         rules: Box::new(table),
         nav: vec![],
+        nav_file: None,
         notes: vec![],
         anchors,
     })

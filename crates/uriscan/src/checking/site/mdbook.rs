@@ -55,6 +55,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         site_url,
         rules: Box::new(Mdbook { chapters, first }),
         nav: vec![],
+        nav_file: None,
         notes,
         anchors: AnchorSettings::default(),
     })

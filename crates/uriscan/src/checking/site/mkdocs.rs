@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use super::nav::Entry;
 use super::url::{extension, is_markdown_ext, strip_extension};
 use super::yaml::{self, Node, Value};
 use super::{AnchorSettings, Loaded, Rules};
@@ -44,6 +45,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         site_url,
         rules: Box::new(Mkdocs { directory_urls }),
         nav,
+        nav_file: None,
         notes: vec![],
         anchors,
     })
@@ -51,12 +53,12 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
 
 /// The `nav` tree's links, in order: `- a.md`, `- Title: a.md`, and the
 /// sections' own lists (without recursion: the tree may be deep).
-fn nav_entries(nav: &Node, out: &mut Vec<(u32, String)>) {
+fn nav_entries(nav: &Node, out: &mut Vec<Entry>) {
     let mut stack = vec![nav];
     let mut found = vec![];
     while let Some(n) = stack.pop() {
         match &n.value {
-            Value::Str(s) => found.push((n.line, s.clone())),
+            Value::Str(s) => found.push(Entry::path(n.line, s)),
             Value::Seq(items) => stack.extend(items.iter().rev()),
             Value::Map(entries) => {
                 stack.extend(entries.iter().rev().map(|(_, v)| v))
@@ -210,9 +212,10 @@ mod tests {
         let l = load(Path::new("/r"), text).unwrap();
         assert_eq!(l.sources, Path::new("/r/text"));
         assert_eq!(l.site_url.as_deref(), Some("https://e.org/p/"));
-        let nav: Vec<&str> = l.nav.iter().map(|(_, s)| s.as_str()).collect();
+        let nav: Vec<&str> =
+            l.nav.iter().map(|e| e.written.as_str()).collect();
         assert_eq!(nav, ["index.md", "guide/a.md", "https://e.com/"]);
-        assert_eq!(l.nav[0].0, 5);
+        assert_eq!(l.nav[0].line, 5);
         assert_eq!(
             l.anchors.mkdocs_toc_slugify,
             Some((

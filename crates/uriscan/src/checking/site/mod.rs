@@ -219,8 +219,10 @@ struct Loaded {
     /// The site's own URL or base path, as configured.
     site_url: Option<String>,
     rules: Box<dyn Rules>,
-    /// The navigation's entries: line and link, relative to the sources.
-    nav: Vec<(u32, String)>,
+    /// The navigation's entries.
+    nav: Vec<nav::Entry>,
+    /// The file they are in, when it is not the configuration.
+    nav_file: Option<PathBuf>,
     /// The defaults used for keys that could not be read.
     notes: Vec<String>,
     anchors: AnchorSettings,
@@ -237,7 +239,8 @@ pub struct Site {
     /// The path the site is served under: `/`, or `/proj/`.
     base_path: String,
     rules: Box<dyn Rules>,
-    nav: Vec<(u32, String)>,
+    nav: Vec<nav::Entry>,
+    nav_file: Option<PathBuf>,
     notes: Vec<String>,
     anchors: AnchorSettings,
 }
@@ -285,6 +288,7 @@ impl Site {
             base_path,
             rules: loaded.rules,
             nav: loaded.nav,
+            nav_file: loaded.nav_file,
             notes: loaded.notes,
             anchors: loaded.anchors,
         })
@@ -321,8 +325,14 @@ impl Site {
         doc.starts_with(&self.sources)
     }
 
-    /// Its navigation entries as links of kind `site:nav`, of the
-    /// configuration file (MkDocs `nav`, Docusaurus sidebars).
+    /// The file its navigation is in: the configuration (MkDocs `nav`),
+    /// or a file of its own (Docusaurus' `sidebars.json`).
+    pub fn nav_file(&self) -> &Path {
+        self.nav_file.as_deref().unwrap_or(&self.config_file)
+    }
+
+    /// Its navigation entries as links of kind `site:nav`, of
+    /// [`nav_file`](Self::nav_file) (MkDocs `nav`, Docusaurus sidebars).
     pub fn nav_links(&self) -> Vec<Link> {
         nav::links(&self.sources, &self.nav)
     }

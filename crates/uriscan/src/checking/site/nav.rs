@@ -6,17 +6,34 @@ use std::path::Path;
 use super::url;
 use crate::links::{Kind, Link, PathKind, file_uri, percent_decode};
 
-/// The links of `entries` (line, as written), whose paths are under
-/// `sources`.
-pub(crate) fn links(sources: &Path, entries: &[(u32, String)]) -> Vec<Link> {
+/// One entry of a navigation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// The line of the configuration it is on.
+    pub(crate) line: u32,
+    /// As written: a path (`guide/a.md`), a URL, or a doc id.
+    pub(crate) written: String,
+    /// Where it points: a path under the sources, or a URL.
+    pub(crate) to: String,
+}
+
+impl Entry {
+    /// An entry that is a path or a URL.
+    pub(crate) fn path(line: u32, written: &str) -> Entry {
+        Entry { line, written: written.into(), to: written.into() }
+    }
+}
+
+/// The links of `entries`, whose paths are under `sources`.
+pub(crate) fn links(sources: &Path, entries: &[Entry]) -> Vec<Link> {
     entries
         .iter()
-        .map(|(line, written)| {
-            let target = target(sources, written);
+        .map(|e| {
+            let target = target(sources, &e.to);
             Link::configured(
                 Kind::SiteNav,
-                u64::from(*line),
-                written,
+                u64::from(e.line),
+                &e.written,
                 target.as_deref(),
             )
         })
@@ -54,9 +71,9 @@ mod tests {
     #[test]
     fn entries_become_links() {
         let entries = [
-            (3, "guide/a.md#x".to_string()),
-            (4, "https://e.org/".to_string()),
-            (5, "b c.md".to_string()),
+            Entry::path(3, "guide/a.md#x"),
+            Entry::path(4, "https://e.org/"),
+            Entry::path(5, "b c.md"),
         ];
         let links = links(Path::new("/r/docs"), &entries);
         assert_eq!(links[0].kind().as_str(), "site:nav");
