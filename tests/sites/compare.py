@@ -38,10 +38,12 @@ def page_of(generator, src):
 def main():
     generator, sample, source_json, html_json, html_dir = sys.argv[1:6]
     messages = sys.argv[6] if len(sys.argv) > 6 else None
-    sources = {"mkdocs": "docs", "mdbook": "src"}[generator]
+    sources = {"mkdocs": "docs", "mdbook": "src", "hugo": "content"}[generator]
     failures = []
     source = rows(source_json)
     broken = [r for r in source if r["status"] == "broken"]
+    if generator == "hugo":
+        return hugo(broken, rows(html_json))
 
     # (b) Per page, the broken links of its source (but the site's own
     # absolute URLs, which the built page keeps absolute and no offline
@@ -109,6 +111,23 @@ def main():
     for f in failures:
         print(f"{generator}: MISMATCH {f}")
     sys.exit(1 if failures else 0)
+
+
+def hugo(broken, html):
+    """Hugo writes a page's links as the source wrote them, and has no
+    broken-link messages of its own: (b) alone, link by link."""
+    def links(rs):
+        return sorted(
+            r["link"] for r in rs
+            if r["status"] == "broken" and r["kind"] != "site:nav"
+            and not r["link"].startswith(("http:", "https:"))
+        )
+    want, got = links(broken), links(html)
+    print(f"hugo: (b) {len(got)} broken in the built HTML, {len(want)} in the sources")
+    if want != got:
+        print(f"hugo: MISMATCH (b) sources {want}, built HTML {got}")
+        sys.exit(1)
+    sys.exit(0)
 
 
 if __name__ == "__main__":

@@ -77,13 +77,41 @@ mdbook_part() {
         "$o/html.json" book || status=1
 }
 
+hugo_part() {
+    if ! command -v hugo >/dev/null; then
+        echo "hugo: skipped: hugo is not installed (apt-get install hugo)"
+        return
+    fi
+    local o=$out/hugo
+    rm -rf "$o" && mkdir -p "$o"
+    # baseURL's path is /docs/: the built site sits under it.
+    if ! hugo --quiet --source "$samples/hugo" -d "$o/site/docs" >"$o/messages.txt" 2>&1; then
+        cat "$o/messages.txt"
+        echo "hugo: the build failed"
+        status=1
+        return
+    fi
+    check_json "$samples/hugo" "$o/source.json" .
+    check_json "$o/site" "$o/html.json" --site github --root . docs
+    python3 tests/sites/compare.py hugo "$samples/hugo" "$o/source.json" \
+        "$o/html.json" docs || status=1
+}
+
 for part in "${parts[@]}"; do
     case $part in
     mkdocs) mkdocs_part ;;
     mdbook) mdbook_part ;;
-    hugo | jekyll | docusaurus)
-        # The models are there; their samples and builds are not yet.
-        echo "$part: skipped: no sample site for $part yet"
+    hugo) hugo_part ;;
+    jekyll)
+        # The model and its sample are there; the build is not yet.
+        if command -v jekyll >/dev/null; then
+            echo "jekyll: skipped: the Jekyll build of the sample is not written yet"
+        else
+            echo "jekyll: skipped: jekyll is not installed (apt-get install jekyll)"
+        fi
+        ;;
+    docusaurus)
+        echo "docusaurus: skipped: the Docusaurus build of the sample is not written yet (npm @docusaurus/core)"
         ;;
     *)
         echo "unknown part: $part" >&2
