@@ -57,11 +57,18 @@ def main():
             continue
         page = page_of(generator, os.path.relpath(path, sources))
         want[page] = want.get(page, 0) + 1
+    # The pages the sources make (a theme's own pages, such as mdBook's
+    # print.html and 404.html, are no source's).
+    pages = {
+        page_of(generator, os.path.relpath(os.path.normpath(r["path"]), sources))
+        for r in source
+        if os.path.normpath(r["path"]).startswith(sources + os.sep)
+    }
     got = {}
     for r in rows(html_json):
-        if r["status"] != "broken":
-            continue
         page = os.path.relpath(os.path.normpath(r["path"]), html_dir)
+        if r["status"] != "broken" or page not in pages:
+            continue
         got[page] = got.get(page, 0) + 1
     for page in sorted(set(want) | set(got)):
         if want.get(page, 0) != got.get(page, 0):

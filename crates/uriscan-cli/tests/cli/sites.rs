@@ -116,6 +116,8 @@ fn mdbook_links_resolve_as_mdbook_serves_them() {
             "./src/SUMMARY.md:6 md:link chapter_1/section.md: ok",
             "./src/chapter_1/section.md:3 md:link ../chapter_1.md#details: ok",
             "./src/chapter_1/section.md:3 md:link ../index.html: ok (mapped)",
+            // mdBook writes it `README.html`, and serves `index.html`.
+            "./src/chapter_1/section.md:5 md:link ../README.md: broken: mdBook serves README.md as index.html, and writes this link as README.html",
             "./src/chapter_1.md:5 md:link ./chapter_1/section.md: ok",
             "./src/chapter_1.md:5 md:link nothing.html: broken: no page at the site URL '/book/nothing.html'",
         ]

@@ -123,6 +123,16 @@ impl Rules for Mdbook {
         out
     }
 
+    /// A link to a `README.md` chapter is rewritten to `README.html`,
+    /// which mdBook does not write (the chapter is `index.html`).
+    fn source_link_broken(&self, rel: &str) -> Option<String> {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        (name == "README.md").then(|| {
+            "mdBook serves README.md as index.html, and writes this link as README.html".into()
+        })
+    }
+
+    /// A chapter SUMMARY.md leaves out is not rendered.
     fn not_on_site(&self, rel: &str) -> Option<String> {
         let chapters = self.chapters.as_ref()?;
         let is_md = extension(rel).as_deref().is_some_and(is_markdown_ext);
@@ -161,5 +171,11 @@ mod tests {
         );
         assert_eq!(book.not_on_site("img/x.png"), None);
         assert_eq!(book.not_on_site("SUMMARY.md"), None);
+        assert_eq!(book.not_on_site("README.md"), None);
+        assert!(
+            book.source_link_broken("a/README.md")
+                .unwrap()
+                .contains("index.html")
+        );
     }
 }

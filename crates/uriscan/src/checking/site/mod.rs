@@ -204,6 +204,11 @@ trait Rules: fmt::Debug + Send + Sync {
     fn not_on_site(&self, _rel: &str) -> Option<String> {
         None
     }
+    /// Why a link to the existing source `rel`, as written, breaks on the
+    /// site even though `rel` is served (mdBook's `README.md`).
+    fn source_link_broken(&self, _rel: &str) -> Option<String> {
+        None
+    }
     /// Where else a link to the missing Markdown source `rel` is looked
     /// for, from the page `page` (Docusaurus' docs root).
     fn source_fallback(&self, _page: &str, _link: &str) -> Option<String> {
@@ -356,6 +361,10 @@ impl Site {
     /// not one of its sources).
     pub fn map(&self, doc: &Path, link: &str) -> Option<Mapped> {
         let page = self.rel(doc)?;
+        // mdBook's SUMMARY.md is no page: its links name the chapters.
+        if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
+            return None;
+        }
         let (path, fragment) = url::split_link(link);
         let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") {
@@ -398,13 +407,20 @@ impl Site {
             let outside = self.sources.join(dir).join(decoded.as_ref());
             return outside.is_file().then(|| self.outside());
         };
-        if exists(&source) {
-            return self
-                .rules
-                .not_on_site(&source)
-                .map(|reason| Mapped::Unavailable { reason });
+        // The rules first, the file system only when they have something
+        // to say: most source links are to pages, and need no look.
+        if let Some(reason) = self
+            .rules
+            .not_on_site(&source)
+            .or_else(|| self.rules.source_link_broken(&source))
+            && exists(&source)
+        {
+            return Some(Mapped::Unavailable { reason });
         }
         let found = self.rules.source_fallback(&page, &decoded)?;
+        if exists(&source) {
+            return None;
+        }
         Some(Mapped::Local {
             path: self.sources.join(&found),
             fragment: fragment.map(str::to_string),
@@ -490,5 +506,92 @@ impl Site {
                 name.to_string_lossy()
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf, Site) {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        for (f, body) in files {
+            std::fs::create_dir_all(top.join(f).parent().unwrap()).unwrap();
+            std::fs::write(top.join(f), body).unwrap();
+        }
+        let s =
+            Site::load(Generator::Mkdocs, &top.join("mkdocs.yml")).unwrap();
+        (dir, top, s)
+    }
+
+    /// How a page's links resolve under MkDocs: source links as the file
+    /// system has them, site URLs against the page's own URL, the site's
+    /// own URLs offline, and what the site does not serve.
+    #[test]
+    fn links_map_as_the_site_serves_them() {
+        let (_dir, top, s) = site(&[
+            ("mkdocs.yml", "site_url: https://e.org/p/\n"),
+            ("docs/a/b.md", ""),
+            ("docs/a/c d.md", ""),
+            ("docs/img/x.png", ""),
+            ("docs/.hidden.md", ""),
+            ("README.md", ""),
+        ]);
+        let doc = top.join("docs/a/b.md");
+        let local = |link: &str| match s.map(&doc, link) {
+            Some(Mapped::Local { path, fragment, .. }) => Some((
+                path.strip_prefix(&top).unwrap().to_path_buf(),
+                fragment,
+            )),
+            other => panic!("{link}: {other:?}"),
+        };
+        let why = |link: &str| match s.map(&doc, link) {
+            Some(Mapped::Unavailable { reason }) => reason,
+            other => panic!("{link}: {other:?}"),
+        };
+        let p = |s: &str| Some((PathBuf::from(s), None));
+        // Source links: the file system's reading is the site's.
+        assert_eq!(s.map(&doc, "c%20d.md#x"), None);
+        assert_eq!(s.map(&doc, "missing.md"), None);
+        assert_eq!(s.map(&doc, "#top"), None);
+        assert_eq!(s.map(&doc, "mailto:a@e.org"), None);
+        assert_eq!(s.map(&doc, "https://other.org/p/a/b/"), None);
+        // Site URLs, against a/b/.
+        assert_eq!(local("../c%20d/"), p("docs/a/c d.md"));
+        assert_eq!(
+            local("../c%20d/?q=1#f"),
+            Some(("docs/a/c d.md".into(), Some("f".into())))
+        );
+        assert_eq!(local("/p/img/x.png"), p("docs/img/x.png"));
+        assert_eq!(local("/img/x.png"), p("docs/img/x.png"));
+        assert_eq!(local("https://E.org/p/a/b/"), p("docs/a/b.md"));
+        // The site's root, with or without its slash: no index page here.
+        assert_eq!(
+            why("https://e.org/p"),
+            "no page at the site URL 'https://e.org/p'"
+        );
+        assert_eq!(
+            why("../nothing/"),
+            "no page at the site URL '/p/a/nothing/'"
+        );
+        assert_eq!(
+            why("https://e.org/p/gone/"),
+            "no page at the site URL 'https://e.org/p/gone/'"
+        );
+        // Not on the site: outside the sources, or a dot file.
+        assert_eq!(
+            why("../../README.md"),
+            "not on the site: outside its sources 'docs/'"
+        );
+        assert_eq!(
+            why("../.hidden.md"),
+            "not on the site: MkDocs leaves out dot files"
+        );
+        // A document outside the sources follows no site rule.
+        assert_eq!(s.map(&top.join("README.md"), "docs/x/"), None);
+        assert_eq!(s.generator().as_str(), "mkdocs");
+        assert_eq!(Generator::from_name("mdbook"), Some(Generator::Mdbook));
+        assert!(!Generator::Gitlab.is_site());
     }
 }
