@@ -19,6 +19,8 @@ use crate::config::CheckConfig;
 pub struct SitePlan {
     /// `None` with `--site github` or `gitlab`.
     pub sites: Option<Sites>,
+    /// The generator `--site NAME` forces.
+    pub forced: Option<Generator>,
     /// Whose anchors documents outside every site have.
     pub style: Option<AnchorStyle>,
 }
@@ -34,9 +36,12 @@ pub fn plan(cfg: &CheckConfig) -> SitePlan {
         .unwrap_or_else(|| cfg.sources.cwd.clone());
     let top = git_top(&first);
     let only = match cfg.site {
-        CheckSite::Github => return SitePlan { sites: None, style: None },
+        CheckSite::Github => {
+            return SitePlan { sites: None, forced: None, style: None };
+        }
         CheckSite::Gitlab => {
-            return SitePlan { sites: None, style: Some(AnchorStyle::Gitlab) };
+            let style = Some(AnchorStyle::Gitlab);
+            return SitePlan { sites: None, forced: None, style };
         }
         CheckSite::Auto => None,
         CheckSite::Mkdocs => Some(Generator::Mkdocs),
@@ -57,6 +62,7 @@ pub fn plan(cfg: &CheckConfig) -> SitePlan {
     }
     SitePlan {
         sites: Some(sites),
+        forced: only,
         style: gitlab.then_some(AnchorStyle::Gitlab),
     }
 }
@@ -156,11 +162,14 @@ pub fn nav_sites(plan: &SitePlan, walked: &[PathBuf]) -> Vec<Arc<Site>> {
 }
 
 /// The summary's line of sites: `site: mkdocs (docs/mkdocs.yml)`, each
-/// site's notes after it. `None` when no site was found.
+/// site's notes after it. `None` when no site was found and none was
+/// asked for.
 pub fn summary(plan: &SitePlan, cwd: &Path) -> Option<String> {
     let sites = plan.sites.as_ref()?.sites();
     if sites.is_empty() {
-        return None;
+        return plan.forced.map(|g| {
+            format!("site: {g}: no configuration found, the files read as GitHub shows them")
+        });
     }
     let named: Vec<String> = sites
         .iter()

@@ -207,6 +207,7 @@ fn fallback_extensions_for_books() {
     assert_eq!((out.lines().count(), code), (2, 1), "{out}");
     let (out, err, code) = human(d, &["--site", "mdbook", "src/ch01.md"]);
     assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert!(err.starts_with("site: mdbook: no configuration found"), "{err}");
 }
 
 /// GitLab's anchors where the git remote is a GitLab host.
