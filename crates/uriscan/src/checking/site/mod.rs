@@ -464,7 +464,9 @@ impl Site {
         fragment: Option<&str>,
         shown: &str,
     ) -> Mapped {
-        for rel in self.rules.sources_of(url) {
+        // No dot segment may take a lookup above the sources.
+        let url = url::normalize(url, true).unwrap_or_default();
+        for rel in self.rules.sources_of(&url) {
             let path = self.sources.join(&rel);
             if !path.is_file() {
                 continue;
