@@ -446,6 +446,29 @@ pub enum CheckDeny {
     Warnings,
 }
 
+/// `--site`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckSite {
+    /// The nearest generator configuration above each file, up to the top
+    /// of the git repository; GitLab's anchors when the git remote is a
+    /// GitLab host; else GitHub.
+    Auto,
+    /// The tree as GitHub shows it.
+    Github,
+    /// The tree as GitLab shows it.
+    Gitlab,
+    /// MkDocs (`mkdocs.yml`).
+    Mkdocs,
+    /// Docusaurus (`docusaurus.config.js`, read, never run).
+    Docusaurus,
+    /// Hugo (`hugo.toml`, or `config.toml` beside `content/`).
+    Hugo,
+    /// Jekyll (`_config.yml` with `_posts/`, `_layouts/` or a Gemfile).
+    Jekyll,
+    /// mdBook (`book.toml`); implies `--fallback-extensions md,html`.
+    Mdbook,
+}
+
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -483,7 +506,8 @@ pub struct CheckArgs {
     )]
     pub index_files: Option<Vec<String>>,
     /// Extensions tried for a missing file (`ch01.html` satisfied by
-    /// `ch01.md`, `guide/intro` by `guide/intro.md`).
+    /// `ch01.md`, `guide/intro` by `guide/intro.md`): an `.html` page's
+    /// extension is replaced, any other name gets each added.
     #[arg(
         long,
         value_name = "LIST",
@@ -498,6 +522,11 @@ pub struct CheckArgs {
     /// [default: github]
     #[arg(long, value_name = "STYLE", help_heading = "Checking")]
     pub anchors: Option<CheckAnchors>,
+    /// Which site generator builds the documents: their links resolve as
+    /// it serves them (site URLs such as `/docs/install/`, the site's
+    /// own absolute URLs, its navigation). [default: auto]
+    #[arg(long, value_name = "NAME", help_heading = "Checking")]
+    pub site: Option<CheckSite>,
     /// A target outside the root is not an error (when it exists).
     #[arg(long, help_heading = "Checking")]
     pub allow_outside_root: bool,

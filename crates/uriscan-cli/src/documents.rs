@@ -72,6 +72,12 @@ impl Sources {
         Ok(Sources { extractor, format, base_url, root, cwd, walked })
     }
 
+    /// The directories named on the command line (a file's own
+    /// directory for a file), absolute.
+    pub fn walked(&self) -> &[PathBuf] {
+        &self.walked
+    }
+
     /// The page to extract: `doc` at `url`, with its root and the base.
     pub fn page<'a>(&'a self, doc: &'a [u8], loaded: &'a Loaded) -> Page<'a> {
         let mut page = Page::new(doc, loaded.format).url(&loaded.url);

@@ -14,6 +14,7 @@ mod remote;
 #[path = "no_remote.rs"]
 mod remote;
 mod report;
+mod site;
 
 use uriscan::checking::{Collector, Verdict};
 
@@ -27,6 +28,11 @@ use report::Written;
 pub fn run(cfg: CheckConfig) -> anyhow::Result<i32> {
     let plan = plan::plan(&cfg)?;
     let collector = read::read(&cfg, &plan);
+    if let Some(sites) = &plan.sites.sites {
+        for e in sites.errors() {
+            plan.errors.say(e);
+        }
+    }
     let (docs, verdicts) = check(&plan, collector);
     let mut remote =
         RemoteStage::start(&cfg, &docs, &verdicts, plan.progress.as_ref())?;
@@ -63,7 +69,15 @@ fn check(
         let n = collector.link_count();
         bar.set_message(format!("checking {n} links"));
     }
-    let mut checked = collector.finish();
+    // The sites met while reading decide their sources' anchors.
+    let has_sites =
+        plan.sites.sites.as_ref().is_some_and(|s| !s.sites().is_empty());
+    let mut checked = if has_sites {
+        collector
+            .finish_with(&site::checker(&plan.builder, &plan.sites).build())
+    } else {
+        collector.finish()
+    };
     checked.documents.sort_by(|a, b| a.tag.0.cmp(&b.tag.0));
     let n = checked.documents.len();
     let (mut labels, mut kept) =

@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use uriscan::checking::Checker;
+use uriscan::checking::{Checker, CheckerBuilder};
 use uriscan::walking::Walker;
 
 use crate::config::CheckConfig;
@@ -14,6 +14,10 @@ use crate::config::CheckConfig;
 pub struct Plan {
     pub walker: Walker,
     pub checker: Checker,
+    /// The checker's settings, for the one that knows the sites found.
+    pub builder: CheckerBuilder,
+    /// The sites of the tree (`--site`).
+    pub sites: super::site::SitePlan,
     /// A spinner on a terminal: documents read, then the check.
     pub progress: Option<ProgressBar>,
     pub errors: RunErrors,
@@ -47,6 +51,13 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         .fragments(cfg.fragments)
         .anchors(cfg.anchors)
         .allow_outside_root(cfg.allow_outside_root);
+    let sites = super::site::plan(cfg);
+    if let Some(style) = sites.style
+        && !cfg.anchors_given
+    {
+        checker.anchors(style);
+    }
+    let builder = checker.clone();
     let checker = checker.build();
     let progress = (cfg.progress && io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();
@@ -59,5 +70,12 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar
     });
-    Ok(Plan { walker, checker, progress, errors: RunErrors::default() })
+    Ok(Plan {
+        walker,
+        checker,
+        builder,
+        sites,
+        progress,
+        errors: RunErrors::default(),
+    })
 }

@@ -3,8 +3,9 @@
 //! pass), keeping whole only the links the report will print.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use uriscan::checking::site::Site;
 use uriscan::checking::{Checked, Collector, Mapped, Remapper};
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, Page, Reference,
@@ -64,6 +65,7 @@ pub fn read(
                     uriscan::checking::disabled_lines(reader.doc())
                 };
                 let place = Place {
+                    site: super::site::site_of(&plan.sites, &loaded.abs),
                     path: loaded.abs.clone(),
                     root: loaded
                         .root
@@ -87,7 +89,43 @@ pub fn read(
             Flow::Continue
         }
     });
-    docs.into_inner().unwrap_or_else(|e| e.into_inner())
+    let mut collector = docs.into_inner().unwrap_or_else(|e| e.into_inner());
+    if cfg.changed.is_none() {
+        nav_documents(cfg, plan, &mut collector);
+    }
+    collector
+}
+
+/// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one
+/// more document, the file it is in, whose links are all kept: no
+/// reader could read them again.
+fn nav_documents(
+    cfg: &CheckConfig,
+    plan: &Plan,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+) {
+    for site in super::site::nav_sites(&plan.sites, cfg.sources.walked()) {
+        let links = site.nav_links();
+        if links.is_empty() {
+            continue;
+        }
+        let config = site.nav_file();
+        let mut d = collector.document(vec![]);
+        let mut kept = vec![];
+        for (i, l) in links.into_iter().enumerate() {
+            if !cfg.exclude.is_empty()
+                && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
+            {
+                d.push_excluded(l.as_ref());
+            } else {
+                d.push(l.as_ref());
+            }
+            kept.push((i as u32, l));
+        }
+        let label = label_of(cfg, config);
+        let root = config.parent().unwrap_or(config).to_path_buf();
+        d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
+    }
 }
 
 /// The links of one document kept for the report, with their indexes.
@@ -109,10 +147,25 @@ impl KeptLinks {
     }
 }
 
+/// A file's label as a walk of the paths named would write it: under the
+/// first of them that holds it (`./mkdocs.yml` for `.`).
+fn label_of(cfg: &CheckConfig, abs: &Path) -> PathBuf {
+    cfg.paths
+        .iter()
+        .find_map(|p| {
+            let base = crate::documents::absolute(&cfg.sources.cwd, p);
+            let rel = abs.strip_prefix(&base).ok()?;
+            Some(p.join(rel))
+        })
+        .unwrap_or_else(|| abs.to_path_buf())
+}
+
 /// Where a document stands, as [`Document`] has it.
 ///
 /// [`Document`]: uriscan::checking::Document
 struct Place {
+    /// The site whose rules its links follow.
+    site: Option<Arc<Site>>,
     path: PathBuf,
     root: PathBuf,
     disabled: Vec<std::ops::RangeInclusive<u64>>,
@@ -142,7 +195,9 @@ fn digest(
         if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
         } else if let Some(mapped) = remap_target(remap, l) {
-            d.push_mapped(l, &mapped.target);
+            d.push_remapped(l, &mapped.target);
+        } else if let Some(site) = &place.site {
+            super::site::push(&mut d, site, &place.path, l);
         } else {
             d.push(l);
         }

@@ -10,7 +10,7 @@ use super::plan::Plan;
 use super::read::{ReadDocs, Reread};
 use super::remote::RemoteStage;
 use crate::config::{CheckConfig, CheckForm, KeepLinks};
-use crate::report::check::CheckReport;
+use crate::report::check::{CheckReport, Mapping};
 
 /// How far the report was written.
 pub enum Written {
@@ -62,6 +62,7 @@ fn write_all(
     {
         counts.files += 1;
         report.document(label);
+        let site = super::site::site_of(&plan.sites, doc.path());
         for (li, v) in verdicts[di].iter().enumerate() {
             if remote.report_link(report, docs, di, li) {
                 continue;
@@ -90,8 +91,22 @@ fn write_all(
                 ));
                 continue;
             };
-            let mapped = super::read::remap_target(&cfg.remap, link.as_ref());
-            report.link(label, doc.root(), link, v, mapped.as_ref());
+            let remapped =
+                super::read::remap_target(&cfg.remap, link.as_ref());
+            let site_note = match remapped {
+                Some(_) => None,
+                None => super::site::mapping(
+                    site.as_deref(),
+                    doc.path(),
+                    link.link(),
+                ),
+            };
+            let mapped = match (&remapped, &site_note) {
+                (Some(m), _) => Some(Mapping::Remap(m)),
+                (None, Some(why)) => Some(Mapping::Site(why)),
+                (None, None) => None,
+            };
+            report.link(label, doc.root(), link, v, mapped);
             if !report.spill() {
                 return Ok(None);
             }
@@ -99,7 +114,9 @@ fn write_all(
     }
     report.end_of_links();
     if cfg.orphans {
-        for label in orphans(docs, &cfg.entries) {
+        let never =
+            |p: &std::path::Path| super::site::never_orphan(&plan.sites, p);
+        for label in orphans(docs, &cfg.entries, never) {
             report.orphan(label);
         }
     }
@@ -113,6 +130,11 @@ fn write_all(
         bar.finish_and_clear();
     }
     if cfg.form == CheckForm::Human {
+        if let Some(sites) =
+            super::site::summary(&plan.sites, &cfg.sources.cwd)
+        {
+            let _ = writeln!(io::stderr().lock(), "{sites}");
+        }
         let _ = writeln!(
             io::stderr().lock(),
             "{} in {:.2} s",
@@ -193,8 +215,13 @@ impl Counts {
 
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
-/// index.htm and the entries are never orphans.
-fn orphans<'a>(docs: &'a ReadDocs, entries: &[PathBuf]) -> Vec<&'a PathBuf> {
+/// index.htm, the entries and what `never` says (a site's configuration,
+/// mdBook's SUMMARY.md) are never orphans.
+fn orphans<'a>(
+    docs: &'a ReadDocs,
+    entries: &[PathBuf],
+    never: impl Fn(&std::path::Path) -> bool,
+) -> Vec<&'a PathBuf> {
     let mut linked = std::collections::HashSet::new();
     for p in docs.checked.linked_paths() {
         for index in ["README.md", "index.md", "index.html", "index.htm"] {
@@ -212,6 +239,7 @@ fn orphans<'a>(docs: &'a ReadDocs, entries: &[PathBuf]) -> Vec<&'a PathBuf> {
                 d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
             !matches!(name, "README.md" | "index.html" | "index.htm")
                 && !entries.iter().any(|e| e == d.path())
+                && !never(d.path())
                 && !linked.contains(d.path())
         })
         .map(|(l, _)| l)

@@ -10,7 +10,9 @@ use uriscan::links::LinkExtractor;
 use uriscan::walking::WalkerBuilder;
 
 use super::{Env, use_color, walker};
-use crate::args::{CheckAnchors, CheckArgs, CheckDeny, CheckFormat};
+use crate::args::{
+    CheckAnchors, CheckArgs, CheckDeny, CheckFormat, CheckSite,
+};
 #[cfg(feature = "remote")]
 use crate::args::{
     RemoteArgs, parse_accept, parse_duration, parse_timeout, parse_wait,
@@ -51,6 +53,8 @@ pub struct CheckConfig {
     /// When the run began, for the summary's time.
     pub started: Instant,
     pub sources: Sources,
+    /// The paths named on the command line, as written (`.` by default).
+    pub paths: Vec<PathBuf>,
     /// The walker, with `--exclude-path` as negated globs.
     pub walker: WalkerBuilder,
     /// `--exclude`.
@@ -59,6 +63,11 @@ pub struct CheckConfig {
     pub fallback_extensions: Vec<String>,
     pub fragments: bool,
     pub anchors: AnchorStyle,
+    /// Whether `--anchors` was given: then no site changes the style
+    /// outside its sources.
+    pub anchors_given: bool,
+    /// `--site`.
+    pub site: CheckSite,
     pub allow_outside_root: bool,
     pub include_text: bool,
     pub search_zip: bool,
@@ -171,12 +180,24 @@ impl TryFrom<CheckArgs> for CheckConfig {
                 first.parent().map(Path::to_path_buf).unwrap_or_default()
             }
         });
+        let site = args.site.unwrap_or(CheckSite::Auto);
+        if site == CheckSite::Mdbook && args.fallback_extensions.is_empty() {
+            args.fallback_extensions = vec!["md".into(), "html".into()];
+        }
+        let remap = super::remap::remapper(
+            &args.remap,
+            args.repo_url.as_deref(),
+            &paths,
+        )?;
         Ok(CheckConfig {
             started,
             sources,
+            paths,
             walker,
             exclude,
             index_files,
+            anchors_given: args.anchors.is_some(),
+            site,
             fallback_extensions: args.fallback_extensions,
             fragments: !args.no_fragments,
             anchors: match args.anchors.unwrap_or(CheckAnchors::Github) {
@@ -202,11 +223,7 @@ impl TryFrom<CheckArgs> for CheckConfig {
             orphans: args.orphans,
             entries: args.entry,
             deny_warnings: args.deny.contains(&CheckDeny::Warnings),
-            remap: super::remap::remapper(
-                &args.remap,
-                args.repo_url.as_deref(),
-                &paths,
-            )?,
+            remap,
             changed,
             #[cfg(feature = "remote")]
             remote: args.remote,
@@ -237,6 +254,7 @@ struct FileConfig {
     fallback_extensions: Option<Vec<String>>,
     no_fragments: Option<bool>,
     anchors: Option<String>,
+    site: Option<String>,
     allow_outside_root: Option<bool>,
     root: Option<PathBuf>,
     include_text: Option<bool>,
@@ -319,6 +337,16 @@ fn apply_config_file(args: &mut CheckArgs) -> anyhow::Result<()> {
                     path.display()
                 )
             })?);
+    }
+    if args.site.is_none()
+        && let Some(name) = file.site
+    {
+        args.site = Some(CheckSite::from_str(&name, true).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: site = {name:?}: auto, github, gitlab, mkdocs, docusaurus, hugo, jekyll or mdbook",
+                path.display()
+            )
+        })?);
     }
     if args.root.is_none() {
         args.root = file.root.map(|r| base.join(r));

@@ -20,6 +20,15 @@ fn uses_of(link: &Link) -> Option<&[u64]> {
     }
 }
 
+/// How a link was mapped to the target it was checked as.
+#[derive(Clone, Copy)]
+pub enum Mapping<'m> {
+    /// By `--remap` or the repository's web view.
+    Remap(&'m Mapped),
+    /// By the rules of the document's site: how, in words.
+    Site(&'m str),
+}
+
 /// The size at which the report's buffer is written out.
 const FLUSH_AT: usize = 1 << 16;
 
@@ -72,26 +81,35 @@ impl<'c> CheckReport<'c> {
 
     /// The verdict of a link checked offline, at `label` whose root is
     /// `root`. Only broken links and warnings are printed, but for JSON
-    /// without `--errors-only`.
+    /// without `--errors-only`. `mapped` says how the link was mapped to
+    /// the target it was checked as, when it was: JSON gives it in its own
+    /// fields, the other forms after the reason.
     pub fn link(
         &mut self,
         label: &Path,
         root: &Path,
         link: &Link,
         v: &Verdict,
-        mapped: Option<&Mapped>,
+        mapped: Option<Mapping<'_>>,
     ) {
         let broken = v.status() == Status::Broken;
+        let remapped = match mapped {
+            Some(Mapping::Remap(m)) => Some(m),
+            _ => None,
+        };
         let warning = v.status() == Status::Warning;
         // A mapped link's reason says what it was mapped from, and by what.
         let reason = || {
             let reason = v.reason().map(|r| r.to_string());
             match (mapped, link.target()) {
-                (Some(m), Some(from)) => Some(format!(
+                (Some(Mapping::Remap(m)), Some(from)) => Some(format!(
                     "{} (mapped from '{from}' by {})",
                     reason.unwrap_or_default(),
                     m.by
                 )),
+                (Some(Mapping::Site(why)), _) => {
+                    reason.map(|r| format!("{r} ({why})"))
+                }
                 _ => reason,
             }
         };
@@ -121,15 +139,20 @@ impl<'c> CheckReport<'c> {
                         self.cwd,
                     ),
                     status: v.status().as_str(),
-                    reason: if broken || warning {
+                    // A site's mapping has a field of its own, `mapped`.
+                    reason: if (broken || warning) && remapped.is_some() {
                         reason()
                     } else {
                         v.reason().map(|r| r.to_string())
                     },
                     suggestion: v.suggestion(link),
                     uses: uses_of(link),
-                    mapped_to: mapped.map(|m| m.target.as_str()),
-                    mapped_by: mapped.map(|m| m.by.to_string()),
+                    mapped_to: remapped.map(|m| m.target.as_str()),
+                    mapped_by: remapped.map(|m| m.by.to_string()),
+                    mapped: match mapped {
+                        Some(Mapping::Site(why)) => Some(why),
+                        _ => None,
+                    },
                 };
                 let _ = serde_json::to_writer(&mut self.out, &row);
                 self.out.push(b'\n');

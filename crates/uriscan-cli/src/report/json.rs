@@ -277,6 +277,9 @@ pub struct CheckRow<'a> {
     pub mapped_to: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapped_by: Option<String>,
+    /// How a site's rules mapped the link to a local target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapped: Option<&'a str>,
 }
 
 /// One row of `check --json` for a remote link: the fields of `links

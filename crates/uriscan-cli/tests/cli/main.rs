@@ -15,6 +15,7 @@ mod remap;
 mod remote;
 mod report_forms;
 mod search;
+mod sites;
 mod snapshots;
 mod syntax;
 mod templates;

@@ -158,8 +158,18 @@ impl<T> Collector<T> {
     /// Checks every link taken: one verdict per link, for each document,
     /// in the order they were taken.
     pub fn finish(self) -> Checked<T> {
+        let checker = self.shared.checker.clone();
+        self.finish_with(&checker)
+    }
+
+    /// [`finish`](Self::finish) with `checker` in place of the one the
+    /// collector was made with: one configured from what reading the
+    /// documents found (the sites, whose anchor styles are known only
+    /// once their configuration has been met). Whether fragments are
+    /// checked stays the first checker's choice.
+    pub fn finish_with(self, checker: &Checker) -> Checked<T> {
         let Collector { shared, facts, tags } = self;
-        let verdicts = shared.checker.check_facts(&shared.table, &facts);
+        let verdicts = checker.check_facts(&shared.table, &facts);
         let documents = tags
             .into_iter()
             .zip(verdicts)
@@ -232,11 +242,37 @@ impl<T> DocumentDigest<'_, T> {
     /// Takes the document's next link with the target a mapping gave it
     /// ([`Remapper::map`](super::Remapper::map)): a local target must stay
     /// under the document's root even where other links may leave it.
-    pub fn push_mapped(&mut self, link: LinkRef<'_>, mapped_target: &str) {
+    pub fn push_remapped(&mut self, link: LinkRef<'_>, mapped_target: &str) {
         self.push(link.with_target(mapped_target));
         if let Some(f) = self.links.last_mut() {
             f.mapped();
         }
+    }
+
+    /// Takes the document's next link, checked as a link to the local
+    /// file `path` with the fragment `fragment` (as written): where a
+    /// site's rules map it ([`Site::map`](super::site::Site::map)).
+    pub fn push_mapped(
+        &mut self,
+        link: LinkRef<'_>,
+        path: &Path,
+        fragment: Option<&str>,
+    ) {
+        let mut f = self.collector.shared.table.facts_at(path, fragment);
+        if self.disabled.iter().any(|r| r.contains(&link.line())) {
+            f.exclude();
+        }
+        self.links.push(f);
+    }
+
+    /// Takes the document's next link, broken because its site serves
+    /// nothing there, for `reason`.
+    pub fn push_unavailable(&mut self, link: LinkRef<'_>, reason: &str) {
+        let mut f = self.collector.shared.table.unavailable(reason);
+        if self.disabled.iter().any(|r| r.contains(&link.line())) {
+            f.exclude();
+        }
+        self.links.push(f);
     }
 
     /// Takes the document's next link, left out of the check (an
@@ -440,7 +476,7 @@ mod tests {
         let mut d = c.document(vec![]);
         LinkExtractor::new().for_each(&page, |l| {
             match l.target().and_then(|t| remap.map(t)) {
-                Some(m) => d.push_mapped(l, &m.target),
+                Some(m) => d.push_remapped(l, &m.target),
                 None => d.push(l),
             }
         });

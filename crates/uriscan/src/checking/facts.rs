@@ -84,6 +84,8 @@ pub(crate) enum TargetKind {
     /// A Markdown definition that an earlier one overrides; `text` holds
     /// the earlier one's line.
     DuplicateDefinition,
+    /// A local link to nothing its site serves; the text is why.
+    Unavailable,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -166,6 +168,29 @@ impl LinkTable {
         fact(TargetKind::Other, NO_PATH, NO_PATH)
     }
 
+    /// The facts of a link whose target a site maps to the local file
+    /// `path`, with the fragment `fragment` (as written).
+    pub(crate) fn facts_at(
+        &self,
+        path: &Path,
+        fragment: Option<&str>,
+    ) -> LinkFacts {
+        let path = self.paths.intern(path.as_os_str().as_encoded_bytes());
+        let fragment = fragment
+            .map(|f| format!("#{f}"))
+            .as_deref()
+            .and_then(checked_fragment)
+            .filter(|_| self.fragments)
+            .map_or(NO_PATH, |f| self.texts.intern(f.as_bytes()));
+        LinkFacts { what: TargetKind::File, path, text: fragment }
+    }
+
+    /// The facts of a link to nothing its site serves, for `reason`.
+    pub(crate) fn unavailable(&self, reason: &str) -> LinkFacts {
+        let text = self.texts.intern(reason.as_bytes());
+        LinkFacts { what: TargetKind::Unavailable, path: NO_PATH, text }
+    }
+
     /// Every local path the links name, indexed by their numbers.
     pub(crate) fn paths(&self) -> Vec<PathBuf> {
         self.paths.all().into_iter().map(path_from_bytes).collect()
@@ -238,9 +263,15 @@ impl LinkFacts {
         self.what = TargetKind::Excluded;
         self.text = NO_PATH;
     }
-    /// Whether the target is a `file:` URI.
+    /// Whether the target is a `file:` URI (or a site's URL that names
+    /// nothing local).
     pub(crate) fn is_file(&self) -> bool {
-        matches!(self.what, TargetKind::File | TargetKind::MappedFile)
+        matches!(
+            self.what,
+            TargetKind::File
+                | TargetKind::MappedFile
+                | TargetKind::Unavailable
+        )
     }
     /// Marks a `file:` target as made by a mapping.
     pub(crate) fn mapped(&mut self) {
@@ -259,7 +290,9 @@ impl LinkFacts {
     /// The number of the fragment to look up, as written in the target,
     /// in [`LinkTable::texts`].
     pub(crate) fn fragment(&self) -> Option<u32> {
-        (self.is_file() && self.text != NO_PATH).then_some(self.text)
+        (matches!(self.what, TargetKind::File | TargetKind::MappedFile)
+            && self.text != NO_PATH)
+            .then_some(self.text)
     }
     /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
     /// line).
@@ -271,9 +304,11 @@ impl LinkFacts {
         (self.what == TargetKind::DuplicateDefinition)
             .then_some(u64::from(self.text))
     }
-    /// The number of the error of a malformed link.
+    /// The number of the error of a malformed link, or of why a site
+    /// serves nothing there.
     pub(crate) fn error(&self) -> Option<u32> {
-        (self.what == TargetKind::Malformed).then_some(self.text)
+        matches!(self.what, TargetKind::Malformed | TargetKind::Unavailable)
+            .then_some(self.text)
     }
 }
 

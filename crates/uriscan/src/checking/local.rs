@@ -84,6 +84,9 @@ pub enum Reason {
     /// A Markdown definition of a label that the definition at this line
     /// already defines: CommonMark keeps the first (a warning).
     DuplicateDefinition(u64),
+    /// The site that the document belongs to serves nothing there (`not
+    /// in SUMMARY.md`, `no page at the site URL '/x/'`).
+    NotOnSite(String),
 }
 
 impl fmt::Display for Reason {
@@ -109,6 +112,7 @@ impl fmt::Display for Reason {
             Reason::DuplicateDefinition(line) => {
                 write!(f, "duplicate of the definition at line {line}")
             }
+            Reason::NotOnSite(why) => f.write_str(why),
         }
     }
 }
@@ -561,6 +565,10 @@ impl Checker {
                 let line = facts.first_definition_line().unwrap_or(0);
                 return Verdict::warning(Reason::DuplicateDefinition(line));
             }
+            TargetKind::Unavailable => {
+                let why = facts.error().map_or("", |e| &texts[e as usize]);
+                return Verdict::broken(Reason::NotOnSite(why.into()), None);
+            }
             TargetKind::File | TargetKind::MappedFile => {}
         }
         let Some((path, found)) = path else {
@@ -706,25 +714,34 @@ impl Checker {
 
     /// The paths a fallback extension gives for a missing `path`: the
     /// same name with each other fallback extension when its extension is
-    /// one of them, else the name with each added.
+    /// one of them; else, for an `.html` or `.htm` page, its name with
+    /// each in its place (`x.html` by `x.md`, as a generator built it),
+    /// then the name with each added.
     fn fallbacks(&self, path: &Path) -> Vec<PathBuf> {
         let exts = &self.opts.fallback_extensions;
         let own = path.extension().and_then(|e| e.to_str());
+        let added = exts.iter().map(|x| {
+            let mut s = path.as_os_str().to_owned();
+            s.push(".");
+            s.push(x);
+            PathBuf::from(s)
+        });
         match own {
             Some(e) if exts.iter().any(|x| x.eq_ignore_ascii_case(e)) => exts
                 .iter()
                 .filter(|x| !x.eq_ignore_ascii_case(e))
                 .map(|x| path.with_extension(x))
                 .collect(),
-            _ => exts
-                .iter()
-                .map(|x| {
-                    let mut s = path.as_os_str().to_owned();
-                    s.push(".");
-                    s.push(x);
-                    PathBuf::from(s)
-                })
-                .collect(),
+            Some(e)
+                if e.eq_ignore_ascii_case("html")
+                    || e.eq_ignore_ascii_case("htm") =>
+            {
+                exts.iter()
+                    .map(|x| path.with_extension(x))
+                    .chain(added)
+                    .collect()
+            }
+            _ => added.collect(),
         }
     }
 
@@ -996,6 +1013,30 @@ mod tests {
         let anchor = Suggestion::Whole("#z".into());
         let v = Verdict::broken(Reason::NoAnchor("y".into()), Some(anchor));
         assert_eq!(v.suggestion(&links[1]).as_deref(), Some("#z"));
+    }
+
+    /// `--fallback-extensions md` alone lets `x.html` be satisfied by
+    /// `x.md`, as a generator (mdBook) turns one into the other.
+    #[test]
+    fn an_html_page_falls_back_to_its_source() {
+        let mut b = Checker::builder();
+        b.fallback_extensions(vec!["md".into()]);
+        let c = b.build();
+        assert_eq!(
+            c.fallbacks(Path::new("/r/x.html")),
+            [PathBuf::from("/r/x.md"), PathBuf::from("/r/x.html.md")]
+        );
+        assert_eq!(c.fallbacks(Path::new("/r/x")), [PathBuf::from("/r/x.md")]);
+        assert_eq!(
+            c.fallbacks(Path::new("/r/x.png")),
+            [PathBuf::from("/r/x.png.md")]
+        );
+        b.fallback_extensions(vec!["md".into(), "html".into()]);
+        let c = b.build();
+        assert_eq!(
+            c.fallbacks(Path::new("/r/x.html")),
+            [PathBuf::from("/r/x.md")]
+        );
     }
 
     /// The deepest directory given a style decides a target's anchors;

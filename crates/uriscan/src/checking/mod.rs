@@ -13,6 +13,9 @@
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
 //! - [`Remapper`] maps targets before they are checked: `REGEX
 //!   REPLACEMENT` rules, and the repository's own web views;
+//! - [`site`] knows the site generators (MkDocs, mdBook, Docusaurus,
+//!   Hugo, Jekyll): which generator builds a part of the tree, and how
+//!   it turns a page's links into files;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
@@ -25,6 +28,7 @@ mod local;
 mod remap;
 #[cfg(feature = "remote")]
 pub mod remote;
+pub mod site;
 mod suggest;
 
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};

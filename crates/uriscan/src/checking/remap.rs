@@ -7,7 +7,7 @@
 //! resolved (dot segments removed) against the target it came from, a
 //! local result is checked as a link that must stay under its document's
 //! root whatever `allow_outside_root` says
-//! ([`DocumentDigest::push_mapped`](super::DocumentDigest::push_mapped)),
+//! ([`DocumentDigest::push_remapped`](super::DocumentDigest::push_remapped)),
 //! and a web result goes to the remote check like any web link.
 
 use std::fmt;

@@ -54,6 +54,9 @@ pub enum Kind {
     /// A URI of an HTTP `Link` header (RFC 8288), with its `rel`:
     /// `http:link`.
     HttpLink,
+    /// An entry of a site generator's navigation (MkDocs `nav`, a
+    /// Docusaurus sidebar): `site:nav`.
+    SiteNav,
 }
 
 /// What following a link does, as a crawler sees it.
@@ -108,6 +111,7 @@ impl Kind {
             Kind::HttpLocation => "http:location",
             Kind::HttpContentLocation => "http:content-location",
             Kind::HttpLink => "http:link",
+            Kind::SiteNav => "site:nav",
         }
     }
 

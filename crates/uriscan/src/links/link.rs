@@ -148,6 +148,29 @@ impl Link {
         }
     }
 
+    /// A link that no reader found but a site's configuration names (a
+    /// navigation entry), at `line`, written `link`, with its resolved
+    /// `target`.
+    #[cfg(feature = "check")]
+    pub(crate) fn configured(
+        kind: Kind,
+        line: u64,
+        link: &str,
+        target: Option<&str>,
+    ) -> Link {
+        let target = target.filter(|t| !t.is_empty());
+        Link::new(
+            kind,
+            Span::new(0, 0),
+            (line, 1),
+            link,
+            target,
+            None,
+            None,
+            None,
+        )
+    }
+
     /// The link, borrowed: the view [`LinkExtractor::for_each`](super::LinkExtractor::for_each) hands
     /// out, for code that reads both.
     pub fn as_ref(&self) -> LinkRef<'_> {
@@ -430,9 +453,10 @@ impl<'a> LinkRef<'a> {
     /// Whether following the link navigates, embeds, or neither.
     pub fn role(&self) -> Role {
         match self.kind {
-            Kind::MdLink | Kind::MdAutolink | Kind::HttpLocation => {
-                Role::Navigate
-            }
+            Kind::MdLink
+            | Kind::MdAutolink
+            | Kind::HttpLocation
+            | Kind::SiteNav => Role::Navigate,
             Kind::MdImage => Role::Embed,
             Kind::Html(a) | Kind::MdHtml(a) => {
                 html::role(a, |t| self.has_rel(t))

@@ -1,0 +1,221 @@
+//! The site generators in `check`: which sites the checked tree holds
+//! (`--site`), how a site document's links enter the collector, the
+//! navigation documents, and the lines the report gives them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use uriscan::checking::anchors::AnchorStyle;
+use uriscan::checking::site::{
+    Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
+};
+use uriscan::checking::{CheckerBuilder, DocumentDigest};
+use uriscan::links::LinkRef;
+
+use crate::args::CheckSite;
+use crate::config::CheckConfig;
+
+/// The sites a run looks for, and the anchor style of the rest.
+pub struct SitePlan {
+    /// `None` with `--site github` or `gitlab`.
+    pub sites: Option<Sites>,
+    /// The generator `--site NAME` forces.
+    pub forced: Option<Generator>,
+    /// Whose anchors documents outside every site have.
+    pub style: Option<AnchorStyle>,
+}
+
+/// What `--site` asks for, at the top of the first checked path's
+/// repository.
+pub fn plan(cfg: &CheckConfig) -> SitePlan {
+    let first = cfg
+        .sources
+        .walked()
+        .first()
+        .cloned()
+        .unwrap_or_else(|| cfg.sources.cwd.clone());
+    let top = git_top(&first);
+    let only = match cfg.site {
+        CheckSite::Github => {
+            return SitePlan { sites: None, forced: None, style: None };
+        }
+        CheckSite::Gitlab => {
+            let style = Some(AnchorStyle::Gitlab);
+            return SitePlan { sites: None, forced: None, style };
+        }
+        CheckSite::Auto => None,
+        CheckSite::Mkdocs => Some(Generator::Mkdocs),
+        CheckSite::Docusaurus => Some(Generator::Docusaurus),
+        CheckSite::Hugo => Some(Generator::Hugo),
+        CheckSite::Jekyll => Some(Generator::Jekyll),
+        CheckSite::Mdbook => Some(Generator::Mdbook),
+    };
+    let gitlab = cfg.site == CheckSite::Auto
+        && top
+            .as_deref()
+            .and_then(remote_url)
+            .is_some_and(|u| is_gitlab_remote(&u));
+    let sites = Sites::new(top.unwrap_or_else(|| first.clone()), only);
+    // The checked directories' own sites, before any document.
+    for dir in cfg.sources.walked() {
+        sites.look_above(dir);
+    }
+    SitePlan {
+        sites: Some(sites),
+        forced: only,
+        style: gitlab.then_some(AnchorStyle::Gitlab),
+    }
+}
+
+/// The URL of the `origin` remote (else of the first remote) from the
+/// repository's configuration, read rather than asked of `git`: no
+/// process per run.
+fn remote_url(top: &Path) -> Option<String> {
+    let dot_git = top.join(".git");
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        // A worktree: `gitdir: PATH`, whose `commondir` holds the config.
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let dir = top.join(text.strip_prefix("gitdir:")?.trim());
+        match std::fs::read_to_string(dir.join("commondir")) {
+            Ok(common) => dir.join(common.trim()),
+            Err(_) => dir,
+        }
+    };
+    let config = std::fs::read_to_string(git_dir.join("config")).ok()?;
+    let mut section = String::new();
+    let mut first = None;
+    for line in config.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        if key.trim() != "url" || !section.starts_with("[remote ") {
+            continue;
+        }
+        let url = value.trim().to_string();
+        if section == "[remote \"origin\"]" {
+            return Some(url);
+        }
+        first.get_or_insert(url);
+    }
+    first
+}
+
+/// The checker, with each site's anchor style under its sources.
+pub fn checker(builder: &CheckerBuilder, plan: &SitePlan) -> CheckerBuilder {
+    let mut b = builder.clone();
+    if let Some(sites) = &plan.sites {
+        for site in sites.sites() {
+            b.anchors_under(site.sources().to_path_buf(), site.anchor_style());
+        }
+    }
+    b
+}
+
+/// The site whose rules the document at `abs` follows, when it is one of
+/// a site's sources.
+pub fn site_of(plan: &SitePlan, abs: &Path) -> Option<Arc<Site>> {
+    plan.sites.as_ref()?.for_document(abs).filter(|s| s.contains(abs))
+}
+
+/// Takes a link of a site's document `doc` as the site resolves it: a
+/// step of its own beside the other mappings of links.
+pub fn push<T>(
+    d: &mut DocumentDigest<'_, T>,
+    site: &Site,
+    doc: &Path,
+    l: LinkRef<'_>,
+) {
+    if l.error().is_some() {
+        return d.push(l);
+    }
+    match site.map(doc, l.link()) {
+        Some(Mapped::Local { path, fragment, .. }) => {
+            d.push_mapped(l, &path, fragment.as_deref())
+        }
+        Some(Mapped::Unavailable { reason }) => d.push_unavailable(l, &reason),
+        _ => d.push(l),
+    }
+}
+
+/// How the link was mapped, for the report: `None` where it was not.
+pub fn mapping(site: Option<&Site>, doc: &Path, link: &str) -> Option<String> {
+    match site?.map(doc, link)? {
+        Mapped::Local { reason, .. } => Some(reason),
+        _ => None,
+    }
+}
+
+/// The sites whose navigation is checked: those whose configuration is
+/// under a checked path.
+pub fn nav_sites(plan: &SitePlan, walked: &[PathBuf]) -> Vec<Arc<Site>> {
+    let Some(sites) = &plan.sites else { return vec![] };
+    sites
+        .sites()
+        .into_iter()
+        .filter(|s| walked.iter().any(|w| s.nav_file().starts_with(w)))
+        .collect()
+}
+
+/// The summary's line of sites: `site: mkdocs (docs/mkdocs.yml)`, each
+/// site's notes after it. `None` when no site was found and none was
+/// asked for.
+pub fn summary(plan: &SitePlan, cwd: &Path) -> Option<String> {
+    let sites = plan.sites.as_ref()?.sites();
+    if sites.is_empty() {
+        return plan.forced.map(|g| {
+            format!("site: {g}: no configuration found, the files read as GitHub shows them")
+        });
+    }
+    let named: Vec<String> = sites
+        .iter()
+        .map(|s| {
+            let file = s.config_file();
+            let file = file.strip_prefix(cwd).unwrap_or(file);
+            let mut one = format!("{} ({})", s.generator(), file.display());
+            for note in s.notes() {
+                one.push_str(&format!("; {note}"));
+            }
+            one
+        })
+        .collect();
+    Some(format!("site: {}", named.join(", ")))
+}
+
+/// Whether the document is never an orphan for its site: a site's
+/// configuration, mdBook's SUMMARY.md.
+pub fn never_orphan(plan: &SitePlan, abs: &Path) -> bool {
+    let Some(sites) = &plan.sites else { return false };
+    sites.sites().iter().any(|s| {
+        s.config_file() == abs
+            || (s.generator() == Generator::Mdbook
+                && abs == s.sources().join("SUMMARY.md"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_remote_url_is_read_from_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        std::fs::create_dir(&git).unwrap();
+        std::fs::write(
+            git.join("config"),
+            "[core]\n\tbare = false\n[remote \"upstream\"]\n\turl = https://github.com/u/r\n[remote \"origin\"]\n\turl = git@gitlab.com:o/r.git\n",
+        )
+        .unwrap();
+        assert_eq!(
+            remote_url(dir.path()).as_deref(),
+            Some("git@gitlab.com:o/r.git")
+        );
+        let none = tempfile::tempdir().unwrap();
+        assert_eq!(remote_url(none.path()), None);
+    }
+}

@@ -1,0 +1,345 @@
+//! `uriscan check` on the sample sites of `tests/data/sites/`: each
+//! link's verdict as the generator serves the site (`--site auto`), the
+//! navigation as links, the summary's sites, and `--site github` as
+//! before.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::Dir;
+use crate::support::tree::write;
+
+fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sites").join(name)
+}
+
+/// Runs `uriscan check --json ARGS .` in `dir`: each row as `path:line
+/// kind link: status[: reason][ (mapped)]`, the stderr and the exit code.
+fn rows(dir: &Path, args: &[&str]) -> (Vec<String>, String, i32) {
+    let out =
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(dir)
+            .arg("check")
+            .arg("--json")
+            .args(args)
+            .arg(".")
+            .output()
+            .unwrap();
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut row = format!(
+                "{}:{} {} {}: {}",
+                r["path"].as_str().unwrap(),
+                r["line"],
+                r["kind"].as_str().unwrap(),
+                r["link"].as_str().unwrap(),
+                r["status"].as_str().unwrap()
+            );
+            if let Some(reason) = r["reason"].as_str() {
+                row += &format!(": {reason}");
+            }
+            if r["mapped"].is_string() {
+                row += " (mapped)";
+            }
+            row
+        })
+        .collect();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (rows, err, out.status.code().unwrap_or(-1))
+}
+
+fn human(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out =
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(dir)
+            .arg("check")
+            .args(args)
+            .output()
+            .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn mkdocs_links_resolve_as_mkdocs_serves_them() {
+    let (rows, _, code) = rows(&sample("mkdocs"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rows,
+        [
+            "./README.md:3 md:link docs/index.md: ok",
+            "./docs/guide/install.md:5 md:link ../index.md: ok",
+            // Served at guide/install/: `../usage/` is guide/usage/.
+            "./docs/guide/install.md:5 md:link ../usage/: ok (mapped)",
+            "./docs/guide/install.md:8 md:link ../../usage/: broken: no page at the site URL '/sample/usage/'",
+            "./docs/guide/usage.md:5 md:link ../install/index.html#setup: ok (mapped)",
+            "./docs/guide/usage.md:6 md:link ../../README.md: broken: not on the site: outside its sources 'docs/'",
+            "./docs/index.md:3 md:link guide/install.md#setup: ok",
+            "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
+            "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
+            "./docs/index.md:6 md:link https://docs.example.org/sample/guide/install/#setup: ok (mapped)",
+            "./docs/index.md:7 md:link guide/install.md#nowhere: broken: no anchor '#nowhere' in the target",
+            "./docs/index.md:8 md:link guide/nothing/: broken: no page at the site URL '/sample/guide/nothing/'",
+            "./docs/index.md:9 md:link https://docs.example.org/sample/guide/missing/: broken: no page at the site URL 'https://docs.example.org/sample/guide/missing/'",
+            "./docs/index.md:10 md:image img/logo.png: ok",
+            "./docs/index.md:11 md:link guide/usage/#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
+            "./mkdocs.yml:10 site:nav index.md: ok",
+            "./mkdocs.yml:12 site:nav guide/install.md: ok",
+            "./mkdocs.yml:13 site:nav guide/usage.md: ok",
+            "./mkdocs.yml:14 site:nav guide/gone.md: broken: no such file or directory",
+            "./mkdocs.yml:15 site:nav https://www.mkdocs.org/: skipped",
+        ]
+    );
+}
+
+#[test]
+fn mdbook_links_resolve_as_mdbook_serves_them() {
+    let (rows, _, code) = rows(&sample("mdbook"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rows,
+        [
+            "./src/README.md:3 md:link chapter_1.md#details: ok",
+            "./src/README.md:4 md:link chapter_1.html#details: ok (mapped)",
+            "./src/README.md:5 md:link chapter_1/section.html: ok (mapped)",
+            "./src/README.md:6 md:link draft.md: broken: not in SUMMARY.md",
+            "./src/README.md:7 md:link chapter_1.md#nope: broken: no anchor '#nope' in the target",
+            "./src/README.md:8 md:link /book/chapter_1.html: ok (mapped)",
+            // README.md is the book's index.html.
+            "./src/README.md:9 md:link index.html#introduction: ok (mapped)",
+            "./src/SUMMARY.md:3 md:link README.md: ok",
+            "./src/SUMMARY.md:5 md:link chapter_1.md: ok",
+            "./src/SUMMARY.md:6 md:link chapter_1/section.md: ok",
+            "./src/chapter_1/section.md:3 md:link ../chapter_1.md#details: ok",
+            "./src/chapter_1/section.md:3 md:link ../index.html: ok (mapped)",
+            // mdBook writes it `README.html`, and serves `index.html`.
+            "./src/chapter_1/section.md:5 md:link ../README.md: broken: mdBook serves README.md as index.html, and writes this link as README.html",
+            "./src/chapter_1.md:5 md:link ./chapter_1/section.md: ok",
+            "./src/chapter_1.md:5 md:link nothing.html: broken: no page at the site URL '/book/nothing.html'",
+        ]
+    );
+}
+
+/// The summary names each site and its configuration; the human and
+/// SARIF reports say how a broken link was mapped.
+#[test]
+fn reports_name_the_site_and_the_mapping() {
+    let (out, err, code) = human(&sample("mkdocs"), &["."]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("site: mkdocs (mkdocs.yml)\n"), "{err}");
+    assert!(
+        out.contains("broken link 'guide/usage/#nowhere': no anchor '#nowhere' in the target (mapped from the site URL '/sample/guide/usage/' to 'docs/guide/usage.md')"),
+        "{out}"
+    );
+    let (out, _, _) = human(&sample("mkdocs"), &["--format", "sarif", "."]);
+    assert!(
+        out.contains("(mapped from the site URL '/sample/guide/usage/'"),
+        "{out}"
+    );
+    let (_, err, _) = human(&sample("mdbook"), &["src"]);
+    assert!(err.starts_with("site: mdbook (book.toml)\n"), "{err}");
+}
+
+/// `--site github` reads the tree as GitHub shows it, as before: site
+/// URLs are paths, no navigation, no site in the summary.
+#[test]
+fn site_github_keeps_the_file_system_reading() {
+    let (github, err, _) = rows(&sample("mkdocs"), &["--site", "github"]);
+    assert!(!err.contains("site:"), "{err}");
+    assert!(
+        github
+            .iter()
+            .all(|r| !r.contains("(mapped)") && !r.contains("site:nav"))
+    );
+    assert!(github.contains(&"./docs/index.md:4 md:link guide/usage/: broken: no such file or directory".to_string()), "{github:#?}");
+    let (rows_file, _, _) = {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&sample("mkdocs"), dir.path());
+        write(dir.path(), "uriscan.toml", "site = \"github\"\n");
+        rows(dir.path(), &[])
+    };
+    assert!(rows_file.iter().all(|r| !r.contains("(mapped)")));
+    let (_, err, code) =
+        human(&sample("mkdocs"), &["--site", "nonsense", "."]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Pages in a navigation count as linked; a site's configuration and
+/// mdBook's SUMMARY.md are never orphans; a chapter in no SUMMARY.md is.
+#[test]
+fn orphans_know_the_navigation() {
+    let (out, _, _) = human(&sample("mkdocs"), &["--orphans", "."]);
+    let orphans: Vec<&str> =
+        out.lines().filter(|l| l.contains("orphan")).collect();
+    // The theme's template, not a page: no document links it.
+    assert_eq!(
+        orphans,
+        ["./theme/main.html: orphan: no other document links here"]
+    );
+    let (out, _, _) = human(&sample("mdbook"), &["--orphans", "."]);
+    let orphans: Vec<&str> =
+        out.lines().filter(|l| l.contains("orphan")).collect();
+    assert_eq!(orphans.len(), 1, "{out}");
+    assert!(orphans[0].contains("src/draft.md"), "{out}");
+}
+
+/// `--fallback-extensions md` alone lets `x.html` be satisfied by `x.md`,
+/// as the help says; `--site mdbook` implies `md,html`.
+#[test]
+fn fallback_extensions_for_books() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "src/ch01.md",
+        "# One\n\n[two](ch02.html#two) [intro](guide/intro)\n",
+    );
+    write(d, "src/ch02.md", "# Two\n");
+    write(d, "src/guide/intro.md", "# Intro\n");
+    let (out, _, code) =
+        human(d, &["--fallback-extensions", "md", "src/ch01.md"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, _, code) = human(d, &["--site", "github", "src/ch01.md"]);
+    assert_eq!((out.lines().count(), code), (2, 1), "{out}");
+    let (out, err, code) = human(d, &["--site", "mdbook", "src/ch01.md"]);
+    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert!(err.starts_with("site: mdbook: no configuration found"), "{err}");
+}
+
+/// GitLab's anchors where the git remote is a GitLab host.
+#[test]
+fn a_gitlab_remote_means_gitlab_anchors() {
+    let dir = Dir::new();
+    let d = dir.path();
+    write(d, "README.md", "# x²\n\n[a](#x²)\n");
+    std::fs::create_dir(d.join(".git")).unwrap();
+    let (code, out, _) = dir.run(&["check", "."]);
+    assert_eq!(code, 1, "GitHub's slug has no ²: {out}");
+    write(
+        d,
+        ".git/config",
+        "[remote \"origin\"]\n\turl = git@gitlab.com:o/r.git\n",
+    );
+    let (code, out, _) = dir.run(&["check", "."]);
+    assert_eq!(code, 0, "{out}");
+    let (code, _, _) = dir.run(&["check", "--site", "github", "."]);
+    assert_eq!(code, 1);
+}
+
+/// A configuration that does not parse is an error, and its documents
+/// are read as GitHub shows them.
+#[test]
+fn a_broken_configuration_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "mkdocs.yml", "nav: [a\n  b: : c");
+    write(d, "docs/index.md", "# Home\n");
+    let (_, err, code) = human(d, &["."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mkdocs.yml: not read as configuration"), "{err}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A link on the site's own URL is checked offline, never fetched: the
+/// site URL here is a closed local port, which a fetch would report.
+#[cfg(feature = "remote")]
+#[test]
+fn the_sites_own_urls_are_not_fetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "mkdocs.yml", "site_name: x\nsite_url: http://127.0.0.1:9/s/\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n[a](http://127.0.0.1:9/s/a/#part) [b](http://127.0.0.1:9/s/gone/)\n",
+    );
+    write(d, "docs/a.md", "# A\n\n## Part\n");
+    let (rows, err, code) = rows(d, &["--remote"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/index.md:3 md:link http://127.0.0.1:9/s/a/#part: ok (mapped)",
+            "./docs/index.md:3 md:link http://127.0.0.1:9/s/gone/: broken: no page at the site URL 'http://127.0.0.1:9/s/gone/'",
+        ]
+    );
+}
+
+/// The models of the generators whose URLs come from front matter and
+/// configuration: each sample's every verdict.
+#[test]
+fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
+    let (rows_docusaurus, err, code) = rows(&sample("docusaurus"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_docusaurus,
+        [
+            "./blog/2021-01-02-hello.md:3 md:link /docs/intro: ok (mapped)",
+            "./blog/2021-01-02-hello.md:3 md:link /blog/2021/01/02/hello: ok (mapped)",
+            "./docs/01-intro.md:6 md:link guide/install.md#setup: ok",
+            "./docs/01-intro.md:7 md:link /docs/guide/install#setup: ok (mapped)",
+            "./docs/01-intro.md:8 md:link https://docu.example.org/docs/guide/install: ok (mapped)",
+            "./docs/01-intro.md:9 md:link _snippet.md: broken: a partial ('_'-prefixed), not a page",
+            "./docs/01-intro.md:10 md:link /docs/guide/nope: broken: no page at the site URL '/docs/guide/nope'",
+            "./docs/01-intro.md:11 md:image /img/logo.png: ok (mapped)",
+            "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
+            "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
+            "./sidebars.json:3 site:nav intro: ok",
+            "./sidebars.json:4 site:nav guide/install: ok",
+            "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
+        ]
+    );
+    let (rows_hugo, err, code) = rows(&sample("hugo"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_hugo,
+        [
+            "./content/_index.md:3 md:link /docs/guide/setup-guide/#setup: ok (mapped)",
+            "./content/_index.md:4 md:link guide/setup-guide/: ok (mapped)",
+            "./content/_index.md:5 md:link /docs/old-install/: ok (mapped)",
+            "./content/_index.md:6 md:link posts/bundle/pic.png: ok",
+            "./content/_index.md:7 md:image /docs/img/logo.png: ok (mapped)",
+            "./content/_index.md:8 md:link https://hugo.example.org/docs/guide/: ok (mapped)",
+            "./content/_index.md:9 md:link /docs/guide/install/: broken: no page at the site URL '/docs/guide/install/'",
+            "./content/guide/install.md:9 md:link ../: ok (mapped)",
+            "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
+            "./content/posts/bundle/index.md:3 md:image pic.png: ok",
+        ]
+    );
+    let (rows_jekyll, err, code) = rows(&sample("jekyll"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows_jekyll,
+        [
+            "./_posts/2020-01-02-hello.md:3 md:link /blog/about/: ok (mapped)",
+            "./about.md:3 md:link ../: ok (mapped)",
+            "./index.md:3 md:link /blog/about/: ok (mapped)",
+            "./index.md:4 md:link about/: ok (mapped)",
+            "./index.md:5 md:link /blog/2020/01/02/hello/: ok (mapped)",
+            "./index.md:6 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
+            "./index.md:7 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
+            "./index.md:8 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
+            "./index.md:9 md:image /blog/assets/logo.png: ok (mapped)",
+        ]
+    );
+    let (_, err, _) = human(&sample("docusaurus"), &["."]);
+    assert!(
+        err.starts_with("site: docusaurus (docusaurus.config.js); baseUrl: not a literal, '/' used\n"),
+        "{err}"
+    );
+}

@@ -1,0 +1,597 @@
+//! The site generator that builds a part of the tree, and how it turns
+//! sources into URLs: `check` reads a docs repository the way its site
+//! is built.
+//!
+//! - [`Sites`] finds, for each document, the nearest generator
+//!   configuration above it (one lookup per directory, cached), and loads
+//!   each [`Site`] once;
+//! - [`Site::map`] resolves a document's link as the generator does: a
+//!   source link (`../install.md#setup`) as the generator rewrites it, a
+//!   site URL (`/docs/install/`, `../install/`, `install.html`) against
+//!   the page's own URL, and an absolute link on the site's own URL;
+//! - [`Site::nav_links`] gives the entries of the site's navigation as
+//!   links of kind `site:nav`;
+//! - `detect` knows the configuration files, `yaml`, `jsconfig` and
+//!   `front_matter` read them, and each generator's file (`mkdocs`,
+//!   `mdbook`, `docusaurus`, `hugo`, `jekyll`) holds its URL rules.
+
+mod detect;
+mod docusaurus;
+mod front_matter;
+mod hugo;
+mod indexed;
+mod jekyll;
+mod jsconfig;
+mod mdbook;
+mod mkdocs;
+mod nav;
+mod sites;
+mod slug_rules;
+mod url;
+mod yaml;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::anchors::AnchorStyle;
+use crate::links::{Link, percent_decode};
+
+pub use sites::{Sites, git_top, is_gitlab_remote};
+
+/// A site generator, or the forge that renders the tree as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Generator {
+    /// The tree as GitHub shows it: no generator.
+    Github,
+    /// The tree as GitLab shows it: GitLab's anchors.
+    Gitlab,
+    /// MkDocs (`mkdocs.yml`).
+    Mkdocs,
+    /// mdBook (`book.toml`).
+    Mdbook,
+    /// Docusaurus (`docusaurus.config.js`).
+    Docusaurus,
+    /// Hugo (`hugo.toml`, or `config.toml` beside `content/`).
+    Hugo,
+    /// Jekyll (`_config.yml` with Jekyll's layout).
+    Jekyll,
+}
+
+impl Generator {
+    /// The generator's name as `--site` takes it: `mkdocs`, `mdbook`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Generator::Github => "github",
+            Generator::Gitlab => "gitlab",
+            Generator::Mkdocs => "mkdocs",
+            Generator::Mdbook => "mdbook",
+            Generator::Docusaurus => "docusaurus",
+            Generator::Hugo => "hugo",
+            Generator::Jekyll => "jekyll",
+        }
+    }
+
+    /// The generator named `name` (as [`as_str`](Self::as_str) writes it).
+    pub fn from_name(name: &str) -> Option<Generator> {
+        [
+            Generator::Github,
+            Generator::Gitlab,
+            Generator::Mkdocs,
+            Generator::Mdbook,
+            Generator::Docusaurus,
+            Generator::Hugo,
+            Generator::Jekyll,
+        ]
+        .into_iter()
+        .find(|g| g.as_str() == name)
+    }
+
+    /// Whether it builds a site from a configuration file (not a forge).
+    pub fn is_site(self) -> bool {
+        !matches!(self, Generator::Github | Generator::Gitlab)
+    }
+}
+
+impl fmt::Display for Generator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a site's configuration could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SiteError {
+    /// The file could not be read.
+    Read {
+        /// The configuration file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+    /// The file does not parse.
+    Parse {
+        /// The configuration file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for SiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SiteError::Read { path, message } => {
+                write!(f, "{}: cannot read: {message}", path.display())
+            }
+            SiteError::Parse { path, message } => {
+                write!(
+                    f,
+                    "{}: not read as configuration: {message}",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SiteError {}
+
+/// What a link of a site's page resolves to, where the generator's rules
+/// differ from the file system's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mapped {
+    /// A local file: check the link as a link to it.
+    Local {
+        /// The file.
+        path: PathBuf,
+        /// The fragment, as written.
+        fragment: Option<String>,
+        /// How it was mapped, for the report: `mapped from the site URL
+        /// '/install/' to 'docs/install.md'`.
+        reason: String,
+    },
+    /// Nothing the site serves: the link is broken, for this reason
+    /// (`not in SUMMARY.md`).
+    Unavailable {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The raw configuration values that the generators' own heading slug
+/// rules need, kept as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AnchorSettings {
+    /// MkDocs: `markdown_extensions` → `toc` → `slugify`: its tag
+    /// (`python/name:pymdownx.slugs.uslugify`, or
+    /// `python/object/apply:pymdownx.slugs.slugify`, or the plain value
+    /// when untagged) and its `kwds` (`case: lower`), as written.
+    pub mkdocs_toc_slugify: Option<(String, Vec<(String, String)>)>,
+    /// Hugo: `markup.goldmark.parser.autoHeadingIDType` (`github`,
+    /// `github-ascii`, `blackfriday`).
+    pub hugo_auto_heading_id_type: Option<String>,
+    /// Jekyll (kramdown): `kramdown.auto_ids`.
+    pub jekyll_auto_ids: Option<bool>,
+    /// Jekyll (kramdown): `kramdown.auto_id_prefix`.
+    pub jekyll_auto_id_prefix: Option<String>,
+    /// Jekyll (kramdown): `kramdown.auto_id_stripping`.
+    pub jekyll_auto_id_stripping: Option<bool>,
+    /// Jekyll (kramdown): `kramdown.input` (`GFM`, Jekyll's default, or
+    /// `kramdown`).
+    pub jekyll_kramdown_input: Option<String>,
+}
+
+/// One generator's rules: which sources are pages, the URL of each, and
+/// which sources a URL is served from.
+trait Rules: fmt::Debug + Send + Sync {
+    /// The URL of the source `rel` (a path under the sources), when the
+    /// site serves it: a page's URL, or a copied file's own path.
+    fn url_of(&self, rel: &str) -> Option<String>;
+    /// The sources the URL `url` may be served from, likeliest first.
+    fn sources_of(&self, url: &str) -> Vec<String>;
+    /// Why the existing source `rel` is not on the site, when it is not.
+    fn not_on_site(&self, _rel: &str) -> Option<String> {
+        None
+    }
+    /// Why a link to the existing source `rel`, as written, breaks on the
+    /// site even though `rel` is served (mdBook's `README.md`).
+    fn source_link_broken(&self, _rel: &str) -> Option<String> {
+        None
+    }
+    /// Where else a link to the missing Markdown source `rel` is looked
+    /// for, from the page `page` (Docusaurus' docs root).
+    fn source_fallback(&self, _page: &str, _link: &str) -> Option<String> {
+        None
+    }
+}
+
+/// What a generator's loader gives.
+#[derive(Debug)]
+struct Loaded {
+    /// The folder of the sources (docs_dir, src, content, ...).
+    sources: PathBuf,
+    /// The site's own URL or base path, as configured.
+    site_url: Option<String>,
+    rules: Box<dyn Rules>,
+    /// The navigation's entries.
+    nav: Vec<nav::Entry>,
+    /// The file they are in, when it is not the configuration.
+    nav_file: Option<PathBuf>,
+    /// The defaults used for keys that could not be read.
+    notes: Vec<String>,
+    anchors: AnchorSettings,
+}
+
+/// A site: a generator, its configuration, and its URL rules.
+#[derive(Debug)]
+pub struct Site {
+    generator: Generator,
+    config_file: PathBuf,
+    sources: PathBuf,
+    /// `https://host` of the site URL, lowercased, when it has one.
+    origin: Option<String>,
+    /// The path the site is served under: `/`, or `/proj/`.
+    base_path: String,
+    rules: Box<dyn Rules>,
+    nav: Vec<nav::Entry>,
+    nav_file: Option<PathBuf>,
+    notes: Vec<String>,
+    anchors: AnchorSettings,
+    anchor_style: AnchorStyle,
+}
+
+impl Site {
+    /// Loads the site that `config_file` configures, as `generator`.
+    pub fn load(
+        generator: Generator,
+        config_file: &Path,
+    ) -> Result<Site, SiteError> {
+        let text =
+            std::fs::read(config_file).map_err(|e| SiteError::Read {
+                path: config_file.to_path_buf(),
+                message: e.kind().to_string(),
+            })?;
+        let text = String::from_utf8_lossy(&text);
+        let dir = config_file.parent().unwrap_or(Path::new("."));
+        let loaded = match generator {
+            Generator::Mkdocs => mkdocs::load(dir, &text),
+            Generator::Mdbook => mdbook::load(dir, &text),
+            Generator::Docusaurus => Ok(docusaurus::load(dir, &text)),
+            Generator::Hugo => hugo::load(dir, config_file, &text),
+            Generator::Jekyll => jekyll::load(dir, &text),
+            Generator::Github | Generator::Gitlab => {
+                return Err(SiteError::Parse {
+                    path: config_file.to_path_buf(),
+                    message: format!("{generator} builds no site"),
+                });
+            }
+        }
+        .map_err(|message| SiteError::Parse {
+            path: config_file.to_path_buf(),
+            message,
+        })?;
+        let (origin, base_path) = loaded
+            .site_url
+            .as_deref()
+            .map(url::base_of)
+            .unwrap_or((None, "/".into()));
+        let mut notes = loaded.notes;
+        let anchor_style =
+            slug_rules::anchor_style(generator, &loaded.anchors, &mut notes);
+        Ok(Site {
+            generator,
+            config_file: config_file.to_path_buf(),
+            sources: loaded.sources,
+            origin,
+            base_path,
+            rules: loaded.rules,
+            nav: loaded.nav,
+            nav_file: loaded.nav_file,
+            notes,
+            anchors: loaded.anchors,
+            anchor_style,
+        })
+    }
+
+    /// The generator.
+    pub fn generator(&self) -> Generator {
+        self.generator
+    }
+    /// The configuration file it was loaded from.
+    pub fn config_file(&self) -> &Path {
+        &self.config_file
+    }
+    /// The folder of its sources (MkDocs' `docs_dir`, mdBook's `src`,
+    /// Hugo's `content`, ...): the documents the site's rules apply to.
+    pub fn sources(&self) -> &Path {
+        &self.sources
+    }
+    /// The defaults it used for keys it could not read (a configuration
+    /// in JavaScript is read, not run): `baseUrl: '/' (not read)`.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+    /// The configuration values of its heading slug rules.
+    pub fn anchor_settings(&self) -> &AnchorSettings {
+        &self.anchors
+    }
+    /// Whose heading anchors its pages have.
+    pub fn anchor_style(&self) -> AnchorStyle {
+        self.anchor_style
+    }
+    /// Whether `doc` is one of its sources.
+    pub fn contains(&self, doc: &Path) -> bool {
+        doc.starts_with(&self.sources)
+    }
+
+    /// The file its navigation is in: the configuration (MkDocs `nav`),
+    /// or a file of its own (Docusaurus' `sidebars.json`).
+    pub fn nav_file(&self) -> &Path {
+        self.nav_file.as_deref().unwrap_or(&self.config_file)
+    }
+
+    /// Its navigation entries as links of kind `site:nav`, of
+    /// [`nav_file`](Self::nav_file) (MkDocs `nav`, Docusaurus sidebars).
+    pub fn nav_links(&self) -> Vec<Link> {
+        nav::links(&self.sources, &self.nav)
+    }
+
+    /// The path under the sources of `path`, `/`-separated.
+    fn rel(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.sources).ok()?;
+        let mut out = String::new();
+        for c in rel.components() {
+            if !out.is_empty() {
+                out.push('/');
+            }
+            out.push_str(c.as_os_str().to_str()?);
+        }
+        Some(out)
+    }
+
+    /// How the link `link` (as written) of the document `doc` resolves
+    /// on the site, where that differs from the file system's reading;
+    /// `None` where the file system's reading is the site's (or `doc` is
+    /// not one of its sources).
+    pub fn map(&self, doc: &Path, link: &str) -> Option<Mapped> {
+        let page = self.rel(doc)?;
+        // mdBook's SUMMARY.md is no page: its links name the chapters.
+        if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
+            return None;
+        }
+        let (path, fragment) = url::split_link(link);
+        let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            return self.map_absolute(link, path, fragment);
+        }
+        if path.is_empty() || path.starts_with("//") || path.contains(':') {
+            return None;
+        }
+        let decoded = percent_decode(path);
+        if let Some(under_root) = decoded.strip_prefix('/') {
+            // Under the base path, or written from the site's root (as
+            // Docusaurus writes them, putting `baseUrl` in front).
+            let url = decoded
+                .strip_prefix(self.base_path.as_str())
+                .unwrap_or(under_root)
+                .to_string();
+            let shown = format!("{}{url}", self.base_path);
+            return Some(self.lookup(&url, fragment, &shown));
+        }
+        let dir = page.rfind('/').map_or("", |i| &page[..=i]);
+        let ext = url::extension(&decoded);
+        let source = url::normalize(&format!("{dir}{decoded}"), false);
+        let exists = |rel: &str| self.sources.join(rel).is_file();
+        let source_link = match ext.as_deref() {
+            Some(e) if url::is_markdown_ext(e) => true,
+            Some("html" | "htm") | None => {
+                source.as_deref().is_some_and(|s| !s.is_empty() && exists(s))
+            }
+            Some(_) => true,
+        };
+        if !source_link {
+            let page_url = self.rules.url_of(&page).unwrap_or_default();
+            let url = url::resolve(&page_url, &decoded);
+            let shown = format!("{}{url}", self.base_path);
+            return Some(self.lookup(&url, fragment, &shown));
+        }
+        let Some(source) = source else {
+            // Above the sources: on the site only if the generator copies
+            // it, which none does.
+            let outside = self.sources.join(dir).join(decoded.as_ref());
+            return outside.is_file().then(|| self.outside());
+        };
+        // The rules first, the file system only when they have something
+        // to say: most source links are to pages, and need no look.
+        if let Some(reason) = self
+            .rules
+            .not_on_site(&source)
+            .or_else(|| self.rules.source_link_broken(&source))
+            && exists(&source)
+        {
+            return Some(Mapped::Unavailable { reason });
+        }
+        let found = self.rules.source_fallback(&page, &decoded)?;
+        if exists(&source) {
+            return None;
+        }
+        Some(Mapped::Local {
+            path: self.sources.join(&found),
+            fragment: fragment.map(str::to_string),
+            reason: format!(
+                "mapped from '{path}' to '{}' (the docs root)",
+                self.shown(&found)
+            ),
+        })
+    }
+
+    /// An absolute `http(s)` link: mapped when it is on the site's URL.
+    fn map_absolute(
+        &self,
+        link: &str,
+        path: &str,
+        fragment: Option<&str>,
+    ) -> Option<Mapped> {
+        let origin = self.origin.as_deref()?;
+        let head = path.get(..origin.len())?;
+        if !head.eq_ignore_ascii_case(origin) {
+            return None;
+        }
+        let rest = &path[origin.len()..];
+        let rest = if rest.is_empty() { "/" } else { rest };
+        let decoded = percent_decode(rest);
+        let url =
+            decoded.strip_prefix(self.base_path.as_str()).or_else(|| {
+                (decoded.len() + 1 == self.base_path.len()
+                    && self.base_path.starts_with(decoded.as_ref()))
+                .then_some("")
+            })?;
+        let link = link.split('#').next().unwrap_or(link);
+        Some(self.lookup(url, fragment, link))
+    }
+
+    /// The source that serves the site URL `url`, for a link written
+    /// (or shown) `shown`.
+    fn lookup(
+        &self,
+        url: &str,
+        fragment: Option<&str>,
+        shown: &str,
+    ) -> Mapped {
+        // No dot segment may take a lookup above the sources.
+        let url = url::normalize(url, true).unwrap_or_default();
+        for rel in self.rules.sources_of(&url) {
+            let path = self.sources.join(&rel);
+            if !path.is_file() {
+                continue;
+            }
+            if let Some(reason) = self.rules.not_on_site(&rel) {
+                return Mapped::Unavailable { reason };
+            }
+            return Mapped::Local {
+                path,
+                fragment: fragment.map(str::to_string),
+                reason: format!(
+                    "mapped from the site URL '{shown}' to '{}'",
+                    self.shown(&rel)
+                ),
+            };
+        }
+        Mapped::Unavailable {
+            reason: format!("no page at the site URL '{shown}'"),
+        }
+    }
+
+    /// A source as the report names it: under the configuration's folder.
+    fn shown(&self, rel: &str) -> String {
+        let dir = self.config_file.parent().unwrap_or(Path::new(""));
+        match self.sources.strip_prefix(dir) {
+            Ok(s) if !s.as_os_str().is_empty() => {
+                format!("{}/{rel}", s.to_string_lossy())
+            }
+            _ => rel.to_string(),
+        }
+    }
+
+    fn outside(&self) -> Mapped {
+        let dir = self.config_file.parent().unwrap_or(Path::new(""));
+        let name = self.sources.strip_prefix(dir).unwrap_or(&self.sources);
+        Mapped::Unavailable {
+            reason: format!(
+                "not on the site: outside its sources '{}/'",
+                name.to_string_lossy()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf, Site) {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        for (f, body) in files {
+            std::fs::create_dir_all(top.join(f).parent().unwrap()).unwrap();
+            std::fs::write(top.join(f), body).unwrap();
+        }
+        let s =
+            Site::load(Generator::Mkdocs, &top.join("mkdocs.yml")).unwrap();
+        (dir, top, s)
+    }
+
+    /// How a page's links resolve under MkDocs: source links as the file
+    /// system has them, site URLs against the page's own URL, the site's
+    /// own URLs offline, and what the site does not serve.
+    #[test]
+    fn links_map_as_the_site_serves_them() {
+        let (_dir, top, s) = site(&[
+            ("mkdocs.yml", "site_url: https://e.org/p/\n"),
+            ("docs/a/b.md", ""),
+            ("docs/a/c d.md", ""),
+            ("docs/img/x.png", ""),
+            ("docs/.hidden.md", ""),
+            ("README.md", ""),
+        ]);
+        let doc = top.join("docs/a/b.md");
+        let local = |link: &str| match s.map(&doc, link) {
+            Some(Mapped::Local { path, fragment, .. }) => Some((
+                path.strip_prefix(&top).unwrap().to_path_buf(),
+                fragment,
+            )),
+            other => panic!("{link}: {other:?}"),
+        };
+        let why = |link: &str| match s.map(&doc, link) {
+            Some(Mapped::Unavailable { reason }) => reason,
+            other => panic!("{link}: {other:?}"),
+        };
+        let p = |s: &str| Some((PathBuf::from(s), None));
+        // Source links: the file system's reading is the site's.
+        assert_eq!(s.map(&doc, "c%20d.md#x"), None);
+        assert_eq!(s.map(&doc, "missing.md"), None);
+        assert_eq!(s.map(&doc, "#top"), None);
+        assert_eq!(s.map(&doc, "mailto:a@e.org"), None);
+        assert_eq!(s.map(&doc, "https://other.org/p/a/b/"), None);
+        // Site URLs, against a/b/.
+        assert_eq!(local("../c%20d/"), p("docs/a/c d.md"));
+        assert_eq!(
+            local("../c%20d/?q=1#f"),
+            Some(("docs/a/c d.md".into(), Some("f".into())))
+        );
+        assert_eq!(local("/p/img/x.png"), p("docs/img/x.png"));
+        assert_eq!(local("/img/x.png"), p("docs/img/x.png"));
+        assert_eq!(local("https://E.org/p/a/b/"), p("docs/a/b.md"));
+        // The site's root, with or without its slash: no index page here.
+        assert_eq!(
+            why("https://e.org/p"),
+            "no page at the site URL 'https://e.org/p'"
+        );
+        assert_eq!(
+            why("../nothing/"),
+            "no page at the site URL '/p/a/nothing/'"
+        );
+        assert_eq!(
+            why("https://e.org/p/gone/"),
+            "no page at the site URL 'https://e.org/p/gone/'"
+        );
+        // Not on the site: outside the sources, or a dot file.
+        assert_eq!(
+            why("../../README.md"),
+            "not on the site: outside its sources 'docs/'"
+        );
+        assert_eq!(
+            why("../.hidden.md"),
+            "not on the site: MkDocs leaves out dot files"
+        );
+        // A document outside the sources follows no site rule.
+        assert_eq!(s.map(&top.join("README.md"), "docs/x/"), None);
+        assert_eq!(s.generator().as_str(), "mkdocs");
+        assert_eq!(Generator::from_name("mdbook"), Some(Generator::Mdbook));
+        assert!(!Generator::Gitlab.is_site());
+    }
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Builds each sample site of crates/uriscan-cli/tests/data/sites/ with the
+# real generator and holds uriscan's verdicts on its sources to (a) the
+# generator's own broken-link messages and (b) `uriscan check` on the
+# built HTML (tests/sites/compare.py). A generator that cannot be had
+# prints "skipped: REASON".
+#
+#   tests/sites/conformance.sh [mkdocs] [mdbook] [hugo] [jekyll] [docusaurus]
+#
+# MkDocs (>= 1.6) is installed by pip into a venv under target/, mdBook by
+# `cargo install --locked` into target/tools (minutes, once). Exits 1 on
+# a mismatch.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+root=$PWD
+samples=$root/crates/uriscan-cli/tests/data/sites
+out=$root/target/sites-conformance
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(mkdocs mdbook hugo jekyll docusaurus)
+cargo build -q -p uriscan-cli || exit 2
+uriscan=$root/target/debug/uriscan
+status=0
+
+# uriscan's verdicts as JSON Lines: exit 0 or 1 (broken links) is a run.
+check_json() {
+    local dir=$1 to=$2
+    shift 2
+    (cd "$dir" && "$uriscan" check --json "$@") >"$to"
+    local rc=$?
+    if [ $rc -gt 1 ]; then
+        echo "uriscan check failed ($rc) in $dir" >&2
+        status=1
+    fi
+}
+
+mkdocs_part() {
+    local venv=$root/target/mkdocs-venv
+    if [ ! -x "$venv/bin/mkdocs" ]; then
+        python3 -m venv "$venv" && "$venv/bin/pip" install -q 'mkdocs>=1.6' ||
+            { echo "mkdocs: skipped: pip could not install mkdocs"; return; }
+    fi
+    local o=$out/mkdocs
+    rm -rf "$o" && mkdir -p "$o"
+    # The sample's broken links make --strict fail: that is its point.
+    "$venv/bin/mkdocs" build --strict -f "$samples/mkdocs/mkdocs.yml" \
+        -d "$o/site/sample" >"$o/messages.txt" 2>&1
+    if [ ! -f "$o/site/sample/index.html" ]; then
+        cat "$o/messages.txt"
+        echo "mkdocs: the build wrote no site"
+        status=1
+        return
+    fi
+    check_json "$samples/mkdocs" "$o/source.json" .
+    # site_url's path is /sample/: the built site sits under it.
+    check_json "$o/site" "$o/html.json" --site github --root . sample
+    python3 tests/sites/compare.py mkdocs "$samples/mkdocs" "$o/source.json" \
+        "$o/html.json" sample "$o/messages.txt" || status=1
+}
+
+mdbook_part() {
+    local mdbook=$root/target/tools/bin/mdbook
+    if [ ! -x "$mdbook" ]; then
+        nice cargo install mdbook --locked --root "$root/target/tools" ||
+            { echo "mdbook: skipped: cargo could not install mdbook"; return; }
+    fi
+    local o=$out/mdbook
+    rm -rf "$o" && mkdir -p "$o"
+    if ! "$mdbook" build -d "$o/site/book" "$samples/mdbook" >"$o/messages.txt" 2>&1; then
+        cat "$o/messages.txt"
+        echo "mdbook: the build failed"
+        status=1
+        return
+    fi
+    check_json "$samples/mdbook" "$o/source.json" .
+    check_json "$o/site" "$o/html.json" --site github --root . book
+    python3 tests/sites/compare.py mdbook "$samples/mdbook" "$o/source.json" \
+        "$o/html.json" book || status=1
+}
+
+hugo_part() {
+    if ! command -v hugo >/dev/null; then
+        echo "hugo: skipped: hugo is not installed (apt-get install hugo)"
+        return
+    fi
+    local o=$out/hugo
+    rm -rf "$o" && mkdir -p "$o"
+    # baseURL's path is /docs/: the built site sits under it.
+    if ! hugo --quiet --source "$samples/hugo" -d "$o/site/docs" >"$o/messages.txt" 2>&1; then
+        cat "$o/messages.txt"
+        echo "hugo: the build failed"
+        status=1
+        return
+    fi
+    check_json "$samples/hugo" "$o/source.json" .
+    check_json "$o/site" "$o/html.json" --site github --root . docs
+    python3 tests/sites/compare.py hugo "$samples/hugo" "$o/source.json" \
+        "$o/html.json" docs || status=1
+}
+
+for part in "${parts[@]}"; do
+    case $part in
+    mkdocs) mkdocs_part ;;
+    mdbook) mdbook_part ;;
+    hugo) hugo_part ;;
+    jekyll)
+        # The model and its sample are there; the build is not yet.
+        if command -v jekyll >/dev/null; then
+            echo "jekyll: skipped: the Jekyll build of the sample is not written yet"
+        else
+            echo "jekyll: skipped: jekyll is not installed (apt-get install jekyll)"
+        fi
+        ;;
+    docusaurus)
+        echo "docusaurus: skipped: the Docusaurus build of the sample is not written yet (npm @docusaurus/core)"
+        ;;
+    *)
+        echo "unknown part: $part" >&2
+        exit 2
+        ;;
+    esac
+done
+exit $status
