@@ -54,6 +54,8 @@ pub enum Kind {
     /// A URI of an HTTP `Link` header (RFC 8288), with its `rel`:
     /// `http:link`.
     HttpLink,
+    /// A reStructuredText (Sphinx) link: `rst:*`.
+    Rst(super::RstKind),
 }
 
 /// What following a link does, as a crawler sees it.
@@ -108,6 +110,17 @@ impl Kind {
             Kind::HttpLocation => "http:location",
             Kind::HttpContentLocation => "http:content-location",
             Kind::HttpLink => "http:link",
+            Kind::Rst(k) => k.as_str(),
+        }
+    }
+
+    /// Whether the link is a URI reference that resolves against the
+    /// document's base: all but the reStructuredText kinds that name a
+    /// label, a term or another project ([`RstKind::resolves`](super::RstKind::resolves)).
+    pub fn resolves(&self) -> bool {
+        match self {
+            Kind::Rst(k) => k.resolves(),
+            _ => true,
         }
     }
 

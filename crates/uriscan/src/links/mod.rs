@@ -89,6 +89,7 @@ mod raw_link;
 mod read;
 #[cfg(any(feature = "check", feature = "warc"))]
 pub(crate) mod reader_api;
+mod rst;
 mod scratch;
 mod shortcut;
 mod target;
@@ -100,6 +101,7 @@ pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef};
 pub use page::{Format, Page};
+pub use rst::RstKind;
 pub use target::{
     BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,
     percent_decode, repair,

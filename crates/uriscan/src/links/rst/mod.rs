@@ -1,0 +1,89 @@
+//! The links of a reStructuredText document, as docutils and Sphinx read
+//! them: a reader of our own, for links only.
+//!
+//! A line-oriented block pass ([`blocks`]) finds sections, explicit markup
+//! (targets, directives, comments) and literal blocks, which hold no
+//! links; an inline pass ([`inline`]) looks in the text of the rest for
+//! the few bytes that can start a link. References by name are resolved
+//! at the end ([`resolve`]), once every target of the document is known.
+
+mod blocks;
+mod directives;
+mod inline;
+mod kind;
+mod lines;
+mod names;
+mod resolve;
+
+pub use kind::RstKind;
+
+use crate::Span;
+
+use super::{Kind, RawLink};
+use lines::Lines;
+use resolve::Targets;
+
+/// Reads `src`, pushing its links; returns the text spans where
+/// standalone URIs are to be looked for.
+pub(crate) fn read(src: &str, out: &mut Vec<RawLink>) -> Vec<Span> {
+    let mut reader = Reader::new(src, out);
+    reader.run();
+    reader.text
+}
+
+/// The fragment ids the built HTML of `src` has: section ids as
+/// docutils makes them, internal targets and the `:name:` of directives.
+#[cfg(any(test, feature = "check"))]
+pub(crate) fn anchors(src: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut reader = Reader::new(src, &mut out);
+    reader.run();
+    reader.targets.ids
+}
+
+/// The labels `src` defines for `:ref:` (names lowercased, as Sphinx
+/// keeps them) and the id each lands on.
+#[cfg(any(test, feature = "check"))]
+pub(crate) fn labels(src: &str) -> Vec<(String, String)> {
+    let mut out = vec![];
+    let mut reader = Reader::new(src, &mut out);
+    reader.run();
+    reader.targets.labels
+}
+
+/// The state of one document's reading.
+struct Reader<'s, 'o> {
+    src: &'s str,
+    lines: Lines,
+    out: &'o mut Vec<RawLink>,
+    /// Text runs for the finder of standalone URIs.
+    text: Vec<Span>,
+    targets: Targets,
+}
+
+impl<'s, 'o> Reader<'s, 'o> {
+    fn new(src: &'s str, out: &'o mut Vec<RawLink>) -> Self {
+        Reader {
+            src,
+            lines: Lines::new(src.as_bytes()),
+            out,
+            text: vec![],
+            targets: Targets::default(),
+        }
+    }
+
+    fn run(&mut self) {
+        self.blocks(0, self.lines.len());
+        self.resolve();
+    }
+
+    /// Pushes a link of `kind` written at `span`, whose reference is
+    /// `link`.
+    fn push(&mut self, kind: RstKind, span: Span, link: &str) {
+        let raw = &self.src.as_bytes()[span.range()];
+        self.out.push(RawLink::new(Kind::Rst(kind), span, raw, link, None));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! The reader against docutils: each case of `tests/data/rst/` with the
+//! links, ids and Sphinx references that docutils found in it
+//! (`scripts/rst-oracle.sh --record` writes the `.expected.json` files),
+//! and a few rules checked one by one.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::links::{Format, Kind, LinkExtractor, Page, RstKind};
+
+/// What the oracle records of a document: the URIs of its references and
+/// images, its ids, and its Sphinx references as `role:target`.
+pub(crate) fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let page = Page::new(src.as_bytes(), Format::Rst);
+    let (mut links, mut sphinx) = (vec![], vec![]);
+    for link in LinkExtractor::new().extract(&page) {
+        let Kind::Rst(kind) = link.kind() else { continue };
+        let raw = link.raw().split_whitespace().collect::<Vec<_>>().join(" ");
+        match kind {
+            RstKind::Link
+            | RstKind::AnonymousLink
+            | RstKind::Reference
+            | RstKind::AnonymousReference
+            | RstKind::Uri
+            | RstKind::Image
+            | RstKind::Figure => links.push(link.link().to_owned()),
+            RstKind::Target | RstKind::AnonymousTarget => {}
+            RstKind::Download | RstKind::Include | RstKind::LiteralInclude => {
+                let name = &kind.as_str()[4..];
+                sphinx.push(format!("{name}:{}", link.link()));
+            }
+            _ => {
+                let name = &kind.as_str()[4..];
+                let raw = raw.trim_start_matches(['~', '!']);
+                let raw =
+                    if kind == RstKind::External { link.link() } else { raw };
+                sphinx.push(format!("{name}:{raw}"));
+            }
+        }
+    }
+    let mut ids = super::anchors(src);
+    links.sort();
+    ids.sort();
+    sphinx.sort();
+    (links, ids, sphinx)
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn cases_agree_with_docutils() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rst");
+    let mut seen = 0;
+    let mut failures = vec![];
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rst") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).unwrap();
+        let expected: Value = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension("expected.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        let (links, ids, sphinx) = facts(&src);
+        let name = path.display();
+        for (what, ours, theirs) in [
+            ("links", links, &expected["links"]),
+            ("ids", ids, &expected["ids"]),
+            ("sphinx", sphinx, &expected["sphinx"]),
+        ] {
+            if ours != strings(theirs) {
+                failures
+                    .push(format!("{what} of {name}: {ours:?} != {theirs}"));
+            }
+        }
+        seen += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(seen >= 9, "only {seen} cases");
+}
+
+#[test]
+fn positions_are_the_first_byte_of_each_link() {
+    let src =
+        "Title\n=====\n\nSee `x <https://a.example/>`_ and\n  :doc:`guide`.\n";
+    let page =
+        Page::new(src.as_bytes(), Format::Rst).url("file:///d/index.rst");
+    let links: Vec<_> = LinkExtractor::new().extract(&page).collect();
+    let places: Vec<_> =
+        links.iter().map(|l| (l.line(), l.column(), l.raw())).collect();
+    assert_eq!(places, [(4, 9, "https://a.example/"), (5, 9, "guide")]);
+    assert_eq!(links[1].target(), Some("file:///d/guide.rst"));
+}
+
+#[test]
+fn labels_and_external_roles_have_no_target() {
+    let src = ":ref:`label` :py:class:`a.B` :ref:`other:thing`";
+    let page =
+        Page::new(src.as_bytes(), Format::Rst).url("file:///d/index.rst");
+    let links: Vec<_> = LinkExtractor::new().extract(&page).collect();
+    let kinds: Vec<_> =
+        links.iter().map(|l| (l.kind().as_str(), l.target())).collect();
+    assert_eq!(
+        kinds,
+        [("rst:ref", None), ("rst:external", None), ("rst:external", None)]
+    );
+}
+
+#[test]
+fn labels_are_kept_for_ref() {
+    let src = ".. _Install Guide:\n\nInstall\n=======\n";
+    assert_eq!(
+        super::labels(src),
+        [("install guide".to_owned(), "install-guide".to_owned())]
+    );
+}
+
+#[test]
+fn malformed_markup_never_panics() {
+    for src in [
+        "`",
+        "``",
+        "`a <",
+        "`a <b>`",
+        ":",
+        ":x:`",
+        ".. _",
+        ".. _`a",
+        ".. |x",
+        ".. image::",
+        "__",
+        "a__",
+        "_`",
+        "x\n=",
+        "===\nx\n",
+        "`é`_ é_",
+        ".. _a: b\n  c_",
+        "::\n\n  x",
+        "\\`a`_",
+        ":a:`\u{e9}`",
+        "é_",
+        ".. toctree::\n   :glob:\n\n   <>",
+        "`<>`_",
+        "`a <b_>`__",
+    ] {
+        let _ = facts(src);
+    }
+}
+
+#[test]
+fn unknown_directives_and_roles_are_read_as_text() {
+    // docutils reports both as errors; their text still holds links.
+    let src = ".. unknown:: arg https://arg.example/\n\n   Body https://body.example/.\n\n:madeup:`https://role.example/`\n";
+    let (links, _, _) = facts(src);
+    assert_eq!(links, ["https://body.example/", "https://role.example/"]);
+}
