@@ -10,6 +10,9 @@ errors.
 
     python rst_oracle.py FILE...            # one JSON object per line
     python rst_oracle.py --record FILE...   # FILE.expected.json beside each
+    python rst_oracle.py --compare OURS.jsonl FILE...
+                        # agreement with the reader's facts (one JSON
+                        # object a line, from examples/rst_facts.rs)
 
 What a Rust test compares (`--record`): `links`, the URIs of references
 and images; `ids`; `sphinx`, the Sphinx references: each sorted.
@@ -17,6 +20,7 @@ and images; `ids`; `sphinx`, the Sphinx references: each sorted.
 
 import json
 import sys
+from collections import Counter
 
 from docutils import nodes
 from docutils.core import publish_doctree
@@ -86,6 +90,29 @@ Stub.option_spec = {o: directives.unchanged for o in (
     "trim dedent toctree nosignatures template recursive").split()}
 
 
+class Body(Directive):
+    """Any other directive: its content read as body elements, as the
+    reader reads an unknown directive's (Sphinx's admonitions, `only`,
+    the domain directives)."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self):
+        node = nodes.container()
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+class AnyOption(dict):
+    def __missing__(self, key):
+        return directives.unchanged
+
+
+Body.option_spec = AnyOption(name=directives.unchanged)
+
+
 def register():
     for r in SPHINX_ROLES:
         roles.register_local_role(r, sphinx_role)
@@ -93,9 +120,35 @@ def register():
               "py:class", "py:func", "py:meth", "py:mod", "c:func", "c:macro"]:
         roles.register_local_role(r, domain_role)
     for d in ["toctree", "literalinclude", "include", "code-block", "sourcecode", "highlight",
-              "versionadded", "versionchanged", "deprecated", "seealso", "glossary",
-              "only", "index", "tabularcolumns", "productionlist", "autosummary"]:
+              "index", "tabularcolumns", "productionlist", "autosummary", "doctest",
+              "testcode", "testoutput", "graphviz", "digraph", "graph"]:
         directives.register_directive(d, Stub)
+    # Every directive docutils does not know reads as body.
+    known = directives.directive
+
+    def directive(name, language_module, document):
+        found, messages = known(name, language_module, document)
+        return (found or Body), messages
+
+    directives.directive = directive
+    # Roles with a domain, and Sphinx's default domain's roles.
+    known_role = roles.role
+
+    def role(name, language_module, lineno, reporter):
+        if ":" in name:
+            return domain_role, []
+        return known_role(name, language_module, lineno, reporter)
+
+    roles.role = role
+    # `:pep:` and `:rfc:` make URIs the reader does not list.
+    for r in ["pep", "rfc", "pep-reference", "rfc-reference"]:
+        roles.register_local_role(r, lambda *a, **k: ([nodes.literal(a[1], a[2])], []))
+
+
+def node_parents(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
 
 
 def collect(path):
@@ -108,6 +161,10 @@ def collect(path):
     })
     uris, targets, ids, images = [], [], [], []
     for node in doc.findall(nodes.Element):
+        # The table of contents `.. contents::` writes: not the source's.
+        if any(isinstance(a, nodes.topic) and "contents" in a["classes"]
+               for a in [node, *node_parents(node)]):
+            continue
         if isinstance(node, nodes.reference):
             if "refuri" in node:
                 uris.append(node["refuri"])
@@ -135,6 +192,52 @@ def expected(out):
             "ids": sorted(out["ids"]), "sphinx": sorted(out["sphinx"])}
 
 
+def compare(ours_path, paths):
+    """Prints how many files agree on each fact, and the first
+    disagreements; fails when a file of the cases disagrees."""
+    with open(ours_path, encoding="utf-8") as f:
+        ours = {o["path"]: o for o in map(json.loads, f)}
+    agree = {"links": 0, "ids": 0, "sphinx": 0}
+    facts = {"links": [0, 0], "ids": [0, 0], "sphinx": [0, 0]}
+    shown, failed_cases, total = 0, [], 0
+    for path in paths:
+        try:
+            theirs = expected(collect(path))
+        except Exception as e:
+            print(f"{path}: docutils failed: {e}")
+            continue
+        mine = ours.get(path)
+        if mine is None:
+            print(f"{path}: no facts from the reader")
+            failed_cases.append(path)
+            continue
+        total += 1
+        for k in agree:
+            a, b = mine[k], theirs[k]
+            common = sum((Counter(a) & Counter(b)).values())
+            facts[k][0] += common
+            facts[k][1] += max(len(a), len(b))
+            if a == b:
+                agree[k] += 1
+                continue
+            if "/tests/data/rst/" in path:
+                failed_cases.append(path)
+            if shown < 20:
+                shown += 1
+                only_ours = sorted((Counter(a) - Counter(b)).elements())
+                only_theirs = sorted((Counter(b) - Counter(a)).elements())
+                print(f"{path}: {k}: only ours {only_ours[:5]}, "
+                      f"only docutils {only_theirs[:5]}")
+    for k in agree:
+        n, d = facts[k]
+        print(f"{k}: {agree[k]}/{total} files agree; "
+              f"{n}/{d} facts ({100 * n / max(d, 1):.1f}%)")
+    if failed_cases:
+        print("cases that disagree:", *sorted(set(failed_cases)))
+        return 1
+    return 0
+
+
 def main():
     register()
     args = sys.argv[1:]
@@ -145,6 +248,8 @@ def main():
                 json.dump(out, f, indent=1, ensure_ascii=False)
                 f.write("\n")
         return
+    if args and args[0] == "--compare":
+        sys.exit(compare(args[1], args[2:]))
     for path in args:
         try:
             out = collect(path)

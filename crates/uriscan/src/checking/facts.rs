@@ -14,7 +14,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Link, LinkRef, file_path_bytes, path_from_bytes, percent_decode,
+    Kind, Link, LinkRef, RstKind, file_path_bytes, path_from_bytes,
+    percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -72,6 +73,9 @@ pub(crate) enum TargetKind {
     File,
     /// A `mailto:` or `tel:` link, and whether it holds an address.
     Address(bool),
+    /// A reStructuredText `:ref:` or `:numref:`: a label that some
+    /// document of the project defines (its key in the texts).
+    Label,
     /// Anything else: not checked offline.
     Other,
 }
@@ -114,6 +118,11 @@ impl LinkTable {
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
             return fact(TargetKind::Malformed, NO_PATH, e);
+        }
+        if let Kind::Rst(RstKind::Ref | RstKind::Numref) = link.kind() {
+            let key = crate::links::label_key(link.link());
+            let key = self.texts.intern(key.as_bytes());
+            return fact(TargetKind::Label, NO_PATH, key);
         }
         let Some(target) = link.target() else {
             return fact(TargetKind::Other, NO_PATH, NO_PATH);
@@ -226,6 +235,10 @@ impl LinkFacts {
     pub(crate) fn fragment(&self) -> Option<u32> {
         (self.what == TargetKind::File && self.text != NO_PATH)
             .then_some(self.text)
+    }
+    /// The number of the key of a `:ref:` label in [`LinkTable::texts`].
+    pub(crate) fn label(&self) -> Option<u32> {
+        (self.what == TargetKind::Label).then_some(self.text)
     }
     /// The number of the error of a malformed link.
     pub(crate) fn error(&self) -> Option<u32> {

@@ -69,6 +69,9 @@ pub enum Reason {
     NoSuchLine(String),
     /// A `mailto:` or `tel:` link that is not one.
     BadAddress,
+    /// A reStructuredText `:ref:` to a label that no document of the
+    /// project defines.
+    NoLabel(String),
 }
 
 impl fmt::Display for Reason {
@@ -89,6 +92,9 @@ impl fmt::Display for Reason {
             Reason::NoAnchor(a) => write!(f, "no anchor '#{a}' in the target"),
             Reason::NoSuchLine(l) => write!(f, "the file has no line '#{l}'"),
             Reason::BadAddress => f.write_str("not a valid address"),
+            Reason::NoLabel(l) => {
+                write!(f, "no label '{l}' in the documents checked")
+            }
         }
     }
 }
@@ -483,6 +489,7 @@ impl Checker {
                 (k.as_slice(), l)
             })
             .collect();
+        let labels = Labels::of(docs);
         // Step 4: the verdicts.
         docs.par_iter()
             .map(|d| {
@@ -492,7 +499,10 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        let mut v = self.verdict(d, f, path, &texts, &lookups);
+                        let mut v = match f.label() {
+                            Some(l) => labels.verdict(&texts[l as usize]),
+                            None => self.verdict(d, f, path, &texts, &lookups),
+                        };
                         v.local = f.is_file();
                         v
                     })
@@ -520,7 +530,9 @@ impl Checker {
             TargetKind::Address(false) => {
                 return Verdict::broken(Reason::BadAddress, None);
             }
-            TargetKind::Other => return Verdict::skipped(),
+            TargetKind::Other | TargetKind::Label => {
+                return Verdict::skipped();
+            }
             TargetKind::File => {}
         }
         let Some((path, found)) = path else {
@@ -643,6 +655,9 @@ impl Checker {
                         return Found::File(p);
                     }
                 }
+                if let Some(source) = sphinx_source(path) {
+                    return Found::File(source);
+                }
                 if denied_on_the_way(path, listings) {
                     return Found::Denied;
                 }
@@ -705,6 +720,10 @@ impl Checker {
                     None,
                 )
             }
+            Format::Rst => Targets::Ids(
+                crate::links::rst_anchors(&String::from_utf8_lossy(&bytes)),
+                None,
+            ),
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
                 let url =
@@ -740,6 +759,69 @@ enum Targets {
     Lines(usize),
     /// Unreadable now: nothing to say.
     Unknown,
+}
+
+/// The labels `:ref:` links name: every label of the reStructuredText
+/// documents checked, read from them when some link wants one. Sphinx
+/// keeps one namespace of labels for the whole project, so the index is
+/// the union over the documents, keyed as Sphinx keys them.
+struct Labels {
+    set: FxHashSet<String>,
+    all: Vec<String>,
+    suggester: std::sync::OnceLock<Suggester>,
+}
+
+impl Labels {
+    fn of(docs: &[DocumentFacts]) -> Labels {
+        let wanted =
+            docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
+        let all: Vec<String> = if wanted {
+            docs.par_iter()
+                .filter(|d| Format::from_path(&d.path) == Format::Rst)
+                .flat_map_iter(|d| {
+                    let text = std::fs::read(&d.path).unwrap_or_default();
+                    crate::links::rst_labels(&String::from_utf8_lossy(&text))
+                        .into_iter()
+                        .map(|(name, _)| name)
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        let set = all.iter().cloned().collect();
+        Labels { set, all, suggester: std::sync::OnceLock::new() }
+    }
+
+    fn verdict(&self, key: &str) -> Verdict {
+        if self.set.contains(key) {
+            return Verdict::ok();
+        }
+        let s = self
+            .suggester
+            .get_or_init(|| Suggester::new(&self.all))
+            .suggest(key, &self.all)
+            .map(|a| Suggestion::Whole(a.to_owned()));
+        Verdict::broken(Reason::NoLabel(key.to_owned()), s)
+    }
+}
+
+/// The reStructuredText source of a missing `page.html` in a Sphinx
+/// project (a `conf.py` in its directory or above): links into the
+/// built site name the page the source becomes.
+fn sphinx_source(path: &Path) -> Option<PathBuf> {
+    let ext = path.extension()?;
+    if !ext.eq_ignore_ascii_case("html") {
+        return None;
+    }
+    let source = ["rst", "rest"]
+        .iter()
+        .map(|e| path.with_extension(e))
+        .find(|p| p.is_file())?;
+    path.ancestors()
+        .skip(1)
+        .take(8)
+        .any(|d| d.join("conf.py").is_file())
+        .then_some(source)
 }
 
 /// A path's bytes, the key of the maps.

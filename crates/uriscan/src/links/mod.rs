@@ -102,6 +102,12 @@ pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef};
 pub use page::{Format, Page};
 pub use rst::RstKind;
+#[cfg(feature = "internals")]
+pub(crate) use rst::hooks as rst_hooks;
+#[cfg(feature = "check")]
+pub(crate) use rst::{
+    anchors as rst_anchors, label_key, labels as rst_labels,
+};
 pub use target::{
     BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,
     percent_decode, repair,

@@ -165,7 +165,7 @@ impl Reader<'_, '_> {
             }
             return;
         }
-        if let Some(to) = reference_name(&uri) {
+        if let Some(to) = reference_name(&self.src[span.range()]) {
             if !anonymous {
                 self.targets.alias(&unescape(name), &to);
             }
@@ -262,7 +262,7 @@ impl Reader<'_, '_> {
                 }
                 "target" if name == "image" || name == "figure" => {
                     let (uri, span) = self.joined(*at, *line, *line + 1);
-                    if let Some(to) = reference_name(&uri) {
+                    if let Some(to) = reference_name(&self.src[span.range()]) {
                         self.targets.reference(span, Some(&to));
                     } else if !uri.is_empty() {
                         self.push(RstKind::Link, span, &uri);

@@ -46,8 +46,6 @@ const NO_LINKS: &[&str] = &[
     "title",
     "t",
     "confval",
-    "rst:dir",
-    "rst:role",
     "dudir",
     "event",
     "setting",
@@ -257,7 +255,8 @@ impl Reader<'_, '_> {
                 let uri: String =
                     unescape(&inner.split_whitespace().collect::<String>());
                 let label = text[..at.saturating_sub(1)].trim_end();
-                if let Some(to) = super::directives::reference_name(&uri) {
+                // An alias `<a name_>`: its name keeps its spaces.
+                if let Some(to) = super::directives::reference_name(inner) {
                     if !anonymous && !label.is_empty() {
                         self.targets.alias(&unescape(label), &to);
                     }

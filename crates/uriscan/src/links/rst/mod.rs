@@ -9,6 +9,8 @@
 
 mod blocks;
 mod directives;
+#[cfg(any(test, feature = "internals"))]
+pub(crate) mod hooks;
 mod inline;
 mod kind;
 mod lines;
@@ -33,7 +35,7 @@ pub(crate) fn read(src: &str, out: &mut Vec<RawLink>) -> Vec<Span> {
 
 /// The fragment ids the built HTML of `src` has: section ids as
 /// docutils makes them, internal targets and the `:name:` of directives.
-#[cfg(any(test, feature = "check"))]
+#[cfg(any(test, feature = "check", feature = "internals"))]
 pub(crate) fn anchors(src: &str) -> Vec<String> {
     let mut out = vec![];
     let mut reader = Reader::new(src, &mut out);
@@ -49,6 +51,13 @@ pub(crate) fn labels(src: &str) -> Vec<(String, String)> {
     let mut reader = Reader::new(src, &mut out);
     reader.run();
     reader.targets.labels
+}
+
+/// The key a `:ref:` label is looked up by, as Sphinx keeps labels:
+/// whitespace runs to one space, lowercase.
+#[cfg(feature = "check")]
+pub(crate) fn label_key(label: &str) -> String {
+    names::normalize_name(label)
 }
 
 /// The state of one document's reading.

@@ -95,6 +95,12 @@ impl Targets {
     /// An external target `name` leading to `uri`.
     pub(super) fn external(&mut self, name: &str, uri: &str) {
         let name = normalize_name(name);
+        // Its id is taken, not written in the HTML: a section of the same
+        // name gets `name-1`.
+        let id = make_id(&name);
+        if !id.is_empty() {
+            self.taken.insert(id);
+        }
         self.named.entry(name).or_insert_with(|| Dest::Uri(uri.to_owned()));
     }
 

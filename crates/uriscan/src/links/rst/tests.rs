@@ -7,44 +7,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::links::{Format, Kind, LinkExtractor, Page, RstKind};
-
-/// What the oracle records of a document: the URIs of its references and
-/// images, its ids, and its Sphinx references as `role:target`.
-pub(crate) fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let page = Page::new(src.as_bytes(), Format::Rst);
-    let (mut links, mut sphinx) = (vec![], vec![]);
-    for link in LinkExtractor::new().extract(&page) {
-        let Kind::Rst(kind) = link.kind() else { continue };
-        let raw = link.raw().split_whitespace().collect::<Vec<_>>().join(" ");
-        match kind {
-            RstKind::Link
-            | RstKind::AnonymousLink
-            | RstKind::Reference
-            | RstKind::AnonymousReference
-            | RstKind::Uri
-            | RstKind::Image
-            | RstKind::Figure => links.push(link.link().to_owned()),
-            RstKind::Target | RstKind::AnonymousTarget => {}
-            RstKind::Download | RstKind::Include | RstKind::LiteralInclude => {
-                let name = &kind.as_str()[4..];
-                sphinx.push(format!("{name}:{}", link.link()));
-            }
-            _ => {
-                let name = &kind.as_str()[4..];
-                let raw = raw.trim_start_matches(['~', '!']);
-                let raw =
-                    if kind == RstKind::External { link.link() } else { raw };
-                sphinx.push(format!("{name}:{raw}"));
-            }
-        }
-    }
-    let mut ids = super::anchors(src);
-    links.sort();
-    ids.sort();
-    sphinx.sort();
-    (links, ids, sphinx)
-}
+use super::hooks::facts;
+use crate::links::{Format, LinkExtractor, Page};
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
