@@ -203,7 +203,7 @@ impl Reader<'_, '_> {
         let end = self.lines.span(body.max(i + 1) - 1).end.max(at);
         let written = &self.src[at..end];
         let lead = written.len() - written.trim_start().len();
-        let span = Span::new(at + lead, at + written.trim_end().len());
+        let span = Span::new(at + lead, at + lead + written.trim().len());
         let mut out = String::with_capacity(span.len());
         let mut chars = written.chars();
         while let Some(c) = chars.next() {

@@ -78,6 +78,12 @@ const DOMAIN: &[&str] = &[
     "envvar-ref",
 ];
 
+/// The offset of the first byte that can start or end an inline link
+/// construct: the fast path of the inline pass.
+pub(super) fn next_mark(hay: &[u8]) -> Option<usize> {
+    memchr::memchr2(b'`', b'_', hay)
+}
+
 impl Reader<'_, '_> {
     /// Reads the inline constructs of `span`.
     pub(super) fn inline(&mut self, span: Span) {
@@ -87,7 +93,7 @@ impl Reader<'_, '_> {
         let mut pos = lo;
         let mut text_from = lo;
         while pos < hi {
-            let Some(k) = memchr::memchr2(b'`', b'_', &b[pos..hi]) else {
+            let Some(k) = (self.next_mark)(&b[pos..hi]) else {
                 break;
             };
             let at = pos + k;

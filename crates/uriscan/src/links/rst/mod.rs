@@ -33,6 +33,20 @@ pub(crate) fn read(src: &str, out: &mut Vec<RawLink>) -> Vec<Span> {
     reader.text
 }
 
+/// [`read`] with the inline pass's fast path swapped for `next_mark`:
+/// the same links, whichever finds the marks.
+#[cfg(test)]
+fn read_with(
+    src: &str,
+    out: &mut Vec<RawLink>,
+    next_mark: fn(&[u8]) -> Option<usize>,
+) -> Vec<Span> {
+    let mut reader = Reader::new(src, out);
+    reader.next_mark = next_mark;
+    reader.run();
+    reader.text
+}
+
 /// The fragment ids the built HTML of `src` has: section ids as
 /// docutils makes them, internal targets and the `:name:` of directives.
 #[cfg(any(test, feature = "check", feature = "internals"))]
@@ -68,6 +82,9 @@ struct Reader<'s, 'o> {
     /// Text runs for the finder of standalone URIs.
     text: Vec<Span>,
     targets: Targets,
+    /// Where the inline pass looks for its next construct (the tests
+    /// swap in a byte-by-byte reference).
+    next_mark: fn(&[u8]) -> Option<usize>,
 }
 
 impl<'s, 'o> Reader<'s, 'o> {
@@ -78,6 +95,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             out,
             text: vec![],
             targets: Targets::default(),
+            next_mark: inline::next_mark,
         }
     }
 

@@ -113,6 +113,8 @@ fn malformed_markup_never_panics() {
         ":a:`\u{e9}`",
         "é_",
         ".. toctree::\n   :glob:\n\n   <>",
+        ".. \n__ ",
+        ".. _a:  \n  ",
         "`<>`_",
         "`a <b_>`__",
     ] {
@@ -126,4 +128,48 @@ fn unknown_directives_and_roles_are_read_as_text() {
     let src = ".. unknown:: arg https://arg.example/\n\n   Body https://body.example/.\n\n:madeup:`https://role.example/`\n";
     let (links, _, _) = facts(src);
     assert_eq!(links, ["https://body.example/", "https://role.example/"]);
+}
+
+/// What the reader gives for `src`, with `next_mark` as its fast path:
+/// each link's kind, span and link, and the text spans.
+fn read_all(
+    src: &str,
+    next_mark: fn(&[u8]) -> Option<usize>,
+) -> (Vec<(String, crate::Span, Option<String>)>, Vec<crate::Span>) {
+    let mut out = vec![];
+    let text = super::read_with(src, &mut out, next_mark);
+    let links = out
+        .iter()
+        .map(|l| {
+            (
+                l.kind.as_str().to_owned(),
+                l.span,
+                l.link.as_deref().map(str::to_owned),
+            )
+        })
+        .collect();
+    (links, text)
+}
+
+/// The reference of the fast path: byte by byte.
+fn next_mark_bytewise(hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == b'`' || b == b'_')
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_fast_path_agrees_with_a_bytewise_scan(
+        src in r"([ a-z:<>`_.\\\n-]|https://x/|\.\. |::|__ |`a <b>`_|:doc:|=====|é){0,40}"
+    ) {
+        proptest::prop_assert_eq!(
+            read_all(&src, super::inline::next_mark),
+            read_all(&src, next_mark_bytewise)
+        );
+        let _ = facts(&src);
+    }
+
+    #[test]
+    fn any_text_reads_without_panic(src in r"(\PC|\n| ){0,200}") {
+        let _ = facts(&src);
+    }
 }
