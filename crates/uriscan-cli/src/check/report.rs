@@ -172,7 +172,8 @@ impl Counts {
 
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
-/// index.htm and the entries are never orphans.
+/// index.htm, index.rst (Sphinx's root document, whose toctree links the
+/// others) and the entries are never orphans.
 fn orphans<'a>(docs: &'a ReadDocs, entries: &[PathBuf]) -> Vec<&'a PathBuf> {
     let mut linked = std::collections::HashSet::new();
     for p in docs.checked.linked_paths() {
@@ -189,8 +190,10 @@ fn orphans<'a>(docs: &'a ReadDocs, entries: &[PathBuf]) -> Vec<&'a PathBuf> {
         .filter(|(_, d)| {
             let name =
                 d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
-            !matches!(name, "README.md" | "index.html" | "index.htm")
-                && !entries.iter().any(|e| e == d.path())
+            !matches!(
+                name,
+                "README.md" | "index.html" | "index.htm" | "index.rst"
+            ) && !entries.iter().any(|e| e == d.path())
                 && !linked.contains(d.path())
         })
         .map(|(l, _)| l)

@@ -76,6 +76,9 @@ pub(crate) enum TargetKind {
     /// A reStructuredText `:ref:` or `:numref:`: a label that some
     /// document of the project defines (its key in the texts).
     Label,
+    /// A reStructuredText reference that cannot be resolved offline (a
+    /// role with a domain, intersphinx, a glossary term, a glob).
+    Unresolvable(RstKind),
     /// Anything else: not checked offline.
     Other,
 }
@@ -119,10 +122,16 @@ impl LinkTable {
             let e = self.texts.intern(e.to_string().as_bytes());
             return fact(TargetKind::Malformed, NO_PATH, e);
         }
-        if let Kind::Rst(RstKind::Ref | RstKind::Numref) = link.kind() {
-            let key = crate::links::label_key(link.link());
-            let key = self.texts.intern(key.as_bytes());
-            return fact(TargetKind::Label, NO_PATH, key);
+        match link.kind() {
+            Kind::Rst(RstKind::Ref | RstKind::Numref) => {
+                let key = crate::links::label_key(link.link());
+                let key = self.texts.intern(key.as_bytes());
+                return fact(TargetKind::Label, NO_PATH, key);
+            }
+            Kind::Rst(k) if !k.resolves() => {
+                return fact(TargetKind::Unresolvable(k), NO_PATH, NO_PATH);
+            }
+            _ => {}
         }
         let Some(target) = link.target() else {
             return fact(TargetKind::Other, NO_PATH, NO_PATH);

@@ -45,7 +45,7 @@ impl Status {
     }
 }
 
-/// Why a link is broken.
+/// Why a link is broken (or, for [`Reason::NotOffline`], skipped).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Reason {
@@ -72,6 +72,9 @@ pub enum Reason {
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
     NoLabel(String),
+    /// Why a link is skipped: it cannot be resolved offline (a role with
+    /// a domain, an intersphinx reference).
+    NotOffline(&'static str),
 }
 
 impl fmt::Display for Reason {
@@ -95,6 +98,7 @@ impl fmt::Display for Reason {
             Reason::NoLabel(l) => {
                 write!(f, "no label '{l}' in the documents checked")
             }
+            Reason::NotOffline(why) => f.write_str(why),
         }
     }
 }
@@ -532,6 +536,14 @@ impl Checker {
             }
             TargetKind::Other | TargetKind::Label => {
                 return Verdict::skipped();
+            }
+            TargetKind::Unresolvable(kind) => {
+                let why = kind.unresolved_reason().unwrap_or("not offline");
+                let broken = Box::new(Broken {
+                    reason: Reason::NotOffline(why),
+                    suggestion: None,
+                });
+                return Verdict { broken: Some(broken), ..Verdict::skipped() };
             }
             TargetKind::File => {}
         }

@@ -79,7 +79,12 @@ fn a_sphinx_project_is_checked_offline() {
             "",
         ),
         ("usage/guide.rst#guide-label", "ok", "", ""),
-        ("x.Y", "skipped", "", ""),
+        (
+            "x.Y",
+            "skipped",
+            "a role with a domain or an intersphinx reference is not resolved offline",
+            "",
+        ),
     ];
     let want: Vec<_> = want
         .iter()

@@ -98,7 +98,10 @@ impl RstKind {
             RstKind::External => Some(
                 "a role with a domain or an intersphinx reference is not resolved offline",
             ),
-            RstKind::ToctreeGlob => Some("a toctree glob pattern"),
+            RstKind::ToctreeGlob => {
+                Some("a toctree glob pattern is not checked")
+            }
+            RstKind::Term => Some("glossary terms are not checked"),
             _ => None,
         }
     }
