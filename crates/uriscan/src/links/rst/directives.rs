@@ -223,8 +223,8 @@ impl Reader<'_, '_> {
     /// `args`, its body up to line `body`.
     fn directive(&mut self, name: &str, args: usize, i: usize, body: usize) {
         let name = name.to_ascii_lowercase();
-        let name = name.strip_prefix("rst:").unwrap_or(&name);
-        let name = name.strip_prefix("std:").unwrap_or(name);
+        // `std:` is the default domain: `std:toctree` is `toctree`.
+        let name = name.strip_prefix("std:").unwrap_or(&name);
         // The arguments run on until a blank line or the options.
         let mut j = i + 1;
         while j < body
