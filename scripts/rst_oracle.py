@@ -135,7 +135,7 @@ def register():
     known_role = roles.role
 
     def role(name, language_module, lineno, reporter):
-        if ":" in name:
+        if ":" in name or name == "external" or name.startswith("external+"):
             return domain_role, []
         return known_role(name, language_module, lineno, reporter)
 

@@ -17,7 +17,9 @@ use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
+use super::sphinx::SphinxConf;
 use super::suggest::Suggester;
+use crate::links::label_key;
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -792,9 +794,28 @@ impl Labels {
                 .filter(|d| Format::from_path(&d.path) == Format::Rst)
                 .flat_map_iter(|d| {
                     let text = std::fs::read(&d.path).unwrap_or_default();
-                    crate::links::rst_labels(&String::from_utf8_lossy(&text))
-                        .into_iter()
-                        .map(|(name, _)| name)
+                    let (labels, sections) = crate::links::rst_labels(
+                        &String::from_utf8_lossy(&text),
+                    );
+                    let mut names: Vec<String> =
+                        labels.into_iter().map(|(name, _)| name).collect();
+                    // With autosectionlabel, each section title is a label
+                    // too, `docname:title` with the prefix.
+                    if let Some(c) = SphinxConf::of(&d.path)
+                        && c.autosectionlabel
+                    {
+                        let prefix =
+                            c.prefix_document.then(|| c.docname(&d.path));
+                        names.extend(sections.into_iter().map(|t| {
+                            match prefix.as_ref() {
+                                Some(Some(p)) => {
+                                    label_key(&format!("{p}:{t}"))
+                                }
+                                _ => t,
+                            }
+                        }));
+                    }
+                    names
                 })
                 .collect()
         } else {

@@ -11,6 +11,8 @@
 //! - [`anchors`] computes the fragments a target document offers: heading
 //!   anchors by the rules of the renderer that will show it (GitHub,
 //!   GitLab, mdBook), explicit ids, and `id`/`name` in raw HTML;
+//! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
+//!   change which labels `:ref:` names;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
@@ -22,6 +24,7 @@ mod fxhash;
 mod local;
 #[cfg(feature = "remote")]
 pub mod remote;
+mod sphinx;
 mod suggest;
 
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};

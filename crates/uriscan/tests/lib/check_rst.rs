@@ -26,7 +26,11 @@ fn document(root: &Path, name: &str) -> Document {
 fn a_sphinx_project_is_checked_offline() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    std::fs::write(root.join("conf.py"), "project = 'x'\n").unwrap();
+    std::fs::write(
+        root.join("conf.py"),
+        "project = 'x'\nextensions = ['sphinx.ext.autosectionlabel']\n",
+    )
+    .unwrap();
     std::fs::create_dir(root.join("usage")).unwrap();
     std::fs::write(
         root.join("usage/guide.rst"),
@@ -37,7 +41,7 @@ fn a_sphinx_project_is_checked_offline() {
         root.join("index.rst"),
         "Index\n=====\n\n\
          :doc:`usage/guide` :doc:`missing`\n\
-         :ref:`Guide-Label` :ref:`guide-lable`\n\
+         :ref:`Guide-Label` :ref:`guide-lable` :ref:`The  Guide`\n\
          `a <usage/guide.html#the-guide>`_ `b <usage/guide.html#nope>`_\n\
          `c <usage/guide.rst#guide-label>`_ :py:class:`x.Y`\n",
     )
@@ -71,6 +75,7 @@ fn a_sphinx_project_is_checked_offline() {
             "no label 'guide-lable' in the documents checked",
             "guide-label",
         ),
+        ("The  Guide", "ok", "", ""),
         ("usage/guide.html#the-guide", "ok", "", ""),
         (
             "usage/guide.html#nope",
@@ -91,5 +96,5 @@ fn a_sphinx_project_is_checked_offline() {
         .map(|(a, b, c, d)| (a.to_string(), *b, c.to_string(), d.to_string()))
         .collect();
     assert_eq!(got, want);
-    assert_eq!(index.verdicts[7].status(), Status::Skipped);
+    assert_eq!(index.verdicts[8].status(), Status::Skipped);
 }

@@ -298,7 +298,12 @@ impl Reader<'_, '_> {
             "download" => RstKind::Download,
             "term" => RstKind::Term,
             _ if NO_LINKS.contains(&bare) => return,
-            _ if DOMAIN.contains(&bare) || bare.contains(':') => {
+            // `:external:` and `:external+project:` are intersphinx's.
+            _ if DOMAIN.contains(&bare)
+                || bare.contains(':')
+                || bare == "external"
+                || bare.starts_with("external+") =>
+            {
                 RstKind::External
             }
             _ => {

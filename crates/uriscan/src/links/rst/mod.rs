@@ -58,13 +58,14 @@ pub(crate) fn anchors(src: &str) -> Vec<String> {
 }
 
 /// The labels `src` defines for `:ref:` (names lowercased, as Sphinx
-/// keeps them) and the id each lands on.
+/// keeps them) and the id each lands on; then its section titles
+/// (normalized), which are labels too with Sphinx's autosectionlabel.
 #[cfg(any(test, feature = "check"))]
-pub(crate) fn labels(src: &str) -> Vec<(String, String)> {
+pub(crate) fn labels(src: &str) -> (Vec<(String, String)>, Vec<String>) {
     let mut out = vec![];
     let mut reader = Reader::new(src, &mut out);
     reader.run();
-    reader.targets.labels
+    (reader.targets.labels, reader.targets.sections)
 }
 
 /// The key a `:ref:` label is looked up by, as Sphinx keeps labels:

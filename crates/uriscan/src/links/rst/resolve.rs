@@ -45,6 +45,8 @@ pub(super) struct Targets {
     unnamed_sections: usize,
     /// The labels `:ref:` can reach: lowercased name and id.
     pub(super) labels: Vec<(String, String)>,
+    /// The section titles, normalized: labels with autosectionlabel.
+    pub(super) sections: Vec<String>,
 }
 
 impl Targets {
@@ -64,6 +66,7 @@ impl Targets {
     /// A section titled `title` (its text, markup removed).
     pub(super) fn section(&mut self, title: &str) {
         let name = normalize_name(title);
+        self.sections.push(name.clone());
         let mut id = make_id(&name);
         if id.is_empty() {
             self.unnamed_sections += 1;

@@ -81,11 +81,13 @@ fn labels_and_external_roles_have_no_target() {
 
 #[test]
 fn labels_are_kept_for_ref() {
-    let src = ".. _Install Guide:\n\nInstall\n=======\n";
+    let src = ".. _Install Guide:\n\nInstall  It\n==========\n";
+    let (labels, sections) = super::labels(src);
     assert_eq!(
-        super::labels(src),
+        labels,
         [("install guide".to_owned(), "install-guide".to_owned())]
     );
+    assert_eq!(sections, ["install it"]);
 }
 
 #[test]
@@ -130,12 +132,15 @@ fn unknown_directives_and_roles_are_read_as_text() {
     assert_eq!(links, ["https://body.example/", "https://role.example/"]);
 }
 
+/// A link as the reader pushed it: kind, span and link.
+type ReadLink = (String, crate::Span, Option<String>);
+
 /// What the reader gives for `src`, with `next_mark` as its fast path:
 /// each link's kind, span and link, and the text spans.
 fn read_all(
     src: &str,
     next_mark: fn(&[u8]) -> Option<usize>,
-) -> (Vec<(String, crate::Span, Option<String>)>, Vec<crate::Span>) {
+) -> (Vec<ReadLink>, Vec<crate::Span>) {
     let mut out = vec![];
     let text = super::read_with(src, &mut out, next_mark);
     let links = out
