@@ -6,7 +6,12 @@
 # Prints the agreement; fails when a case disagrees.
 #
 #   scripts/rst-oracle.sh            # compare
+#   scripts/rst-oracle.sh --sphinx   # and the ids against sphinx-build's HTML
 #   scripts/rst-oracle.sh --record   # rewrite the cases' .expected.json
+#
+# With --sphinx, the Sphinx tree is also built by sphinx-build (no
+# conf.py of its own: `-C`) into target/rst-sphinx, and our ids (made as
+# Sphinx makes them) are compared with the HTML's: a few minutes more.
 #
 # Installs docutils and Sphinx with pip into target/rst-venv the first
 # time (the only step that uses the network).
@@ -37,3 +42,10 @@ ours=$(mktemp)
 trap 'rm -f "$ours"' EXIT
 "${CARGO_TARGET_DIR:-target}/debug/examples/rst_facts" "${files[@]}" > "$ours"
 "$py" scripts/rst_oracle.py --compare "$ours" "${files[@]}"
+if [ "${1:-}" = "--sphinx" ] && [ -d "$corpus" ]; then
+  out=target/rst-sphinx
+  rm -rf "$out"
+  "$venv/bin/sphinx-build" -C -q -b html "$corpus/doc" "$out/html" 2> "$out.log" \
+    || { echo "sphinx-build failed: see $out.log"; exit 1; }
+  "$py" scripts/rst_oracle.py --sphinx-html "$ours" "$corpus/doc" "$out/html"
+fi

@@ -10,6 +10,8 @@ errors.
 
     python rst_oracle.py FILE...            # one JSON object per line
     python rst_oracle.py --record FILE...   # FILE.expected.json beside each
+    python rst_oracle.py --sphinx-html OURS.jsonl SRCDIR OUTDIR
+                        # our ids against the HTML sphinx-build wrote
     python rst_oracle.py --compare OURS.jsonl FILE...
                         # agreement with the reader's facts (one JSON
                         # object a line, from examples/rst_facts.rs)
@@ -238,6 +240,54 @@ def compare(ours_path, paths):
     return 0
 
 
+def sphinx_html(ours_path, srcdir, outdir):
+    """Our ids against the HTML sphinx-build wrote: each id of ours must
+    be an anchor of the page, and each `<section id>` of the page one of
+    ours. Prints the agreement."""
+    import os
+    from html.parser import HTMLParser
+
+    class Ids(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.sections = set(), []
+
+        def handle_starttag(self, tag, attrs):
+            for k, v in attrs:
+                if k == "id" and v:
+                    self.ids.add(v)
+                    if tag == "section":
+                        self.sections.append(v)
+
+    with open(ours_path, encoding="utf-8") as f:
+        ours = {os.path.relpath(o["path"], srcdir): o for o in map(json.loads, f)}
+    found = missing = sections = unknown = pages = 0
+    shown = 0
+    for rel, o in sorted(ours.items()):
+        html = os.path.join(outdir, rel[: -len(".rst")] + ".html")
+        if rel.startswith("..") or not os.path.exists(html):
+            continue
+        p = Ids()
+        with open(html, encoding="utf-8") as f:
+            p.feed(f.read())
+        pages += 1
+        mine = set(o["sphinx_ids"])
+        lost = sorted(mine - p.ids)
+        extra = sorted(set(p.sections) - mine)
+        found += len(mine) - len(lost)
+        missing += len(lost)
+        sections += len(p.sections)
+        unknown += len(extra)
+        if (lost or extra) and shown < 10:
+            shown += 1
+            print(f"{rel}: ours not in the HTML {lost[:5]}, "
+                  f"HTML sections not ours {extra[:5]}")
+    print(f"sphinx-build: {pages} pages; {found}/{found + missing} of our ids "
+          f"are anchors of the HTML; {sections - unknown}/{sections} of its "
+          f"section ids are ours")
+    return 0
+
+
 def main():
     register()
     args = sys.argv[1:]
@@ -248,6 +298,8 @@ def main():
                 json.dump(out, f, indent=1, ensure_ascii=False)
                 f.write("\n")
         return
+    if args and args[0] == "--sphinx-html":
+        sys.exit(sphinx_html(*args[1:4]))
     if args and args[0] == "--compare":
         sys.exit(compare(args[1], args[2:]))
     for path in args:

@@ -15,8 +15,10 @@ fn main() {
         };
         let text = String::from_utf8_lossy(&bytes);
         let (links, ids, sphinx) = uriscan::internals::links::rst_facts(&text);
+        let sphinx_ids = uriscan::internals::links::rst_anchors(&text, true);
         let line = serde_json::json!({
             "path": path, "links": links, "ids": ids, "sphinx": sphinx,
+            "sphinx_ids": sphinx_ids,
         });
         println!("{line}");
     }

@@ -734,10 +734,12 @@ impl Checker {
                     None,
                 )
             }
-            Format::Rst => Targets::Ids(
-                crate::links::rst_anchors(&String::from_utf8_lossy(&bytes)),
-                None,
-            ),
+            Format::Rst => {
+                // In a Sphinx project, ids as Sphinx makes them.
+                let sphinx = SphinxConf::of(path).is_some();
+                let text = String::from_utf8_lossy(&bytes);
+                Targets::Ids(crate::links::rst_anchors(&text, sphinx), None)
+            }
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
                 let url =

@@ -12,3 +12,7 @@ pub use crate::links::hooks::{
 /// script (`scripts/rst_oracle.py`) records docutils': links, ids and
 /// Sphinx references, each sorted.
 pub use crate::links::rst_hooks::facts as rst_facts;
+
+/// The anchors of a reStructuredText document, ids made for want of a
+/// name as Sphinx makes them (`true`) or as docutils does.
+pub use crate::links::rst_hooks::anchors as rst_anchors;

@@ -34,9 +34,15 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
             }
         }
     }
-    let mut ids = super::anchors(src);
+    let mut ids = super::anchors(src, false);
     links.sort();
     ids.sort();
     sphinx.sort();
     (links, ids, sphinx)
+}
+
+/// The anchors of `src`, ids made for want of a name as Sphinx makes
+/// them (`sphinx`) or as docutils does.
+pub fn anchors(src: &str, sphinx: bool) -> Vec<String> {
+    super::anchors(src, sphinx)
 }

@@ -49,10 +49,14 @@ fn read_with(
 
 /// The fragment ids the built HTML of `src` has: section ids as
 /// docutils makes them, internal targets and the `:name:` of directives.
+/// With `sphinx`, an id made for want of a name (a second section of the
+/// same title) is `idN`, as Sphinx's `auto_id_prefix` makes it, not
+/// docutils' `title-1`.
 #[cfg(any(test, feature = "check", feature = "internals"))]
-pub(crate) fn anchors(src: &str) -> Vec<String> {
+pub(crate) fn anchors(src: &str, sphinx: bool) -> Vec<String> {
     let mut out = vec![];
     let mut reader = Reader::new(src, &mut out);
+    reader.targets.sphinx = sphinx;
     reader.run();
     reader.targets.ids
 }

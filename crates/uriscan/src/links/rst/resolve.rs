@@ -41,8 +41,10 @@ pub(super) struct Targets {
     /// Every id of the document, in order.
     pub(super) ids: Vec<String>,
     taken: HashSet<String>,
-    /// Sections whose title gives no id, numbered as docutils numbers them.
-    unnamed_sections: usize,
+    /// The ids made for want of a name, numbered across the document.
+    auto_ids: usize,
+    /// Whether ids are made as Sphinx makes them (`idN`).
+    pub(super) sphinx: bool,
     /// The labels `:ref:` can reach: lowercased name and id.
     pub(super) labels: Vec<(String, String)>,
     /// The section titles, normalized: labels with autosectionlabel.
@@ -50,13 +52,33 @@ pub(super) struct Targets {
 }
 
 impl Targets {
-    /// Takes `id`, or the first free `id-N`, as docutils' `set_id` does.
-    fn take_id(&mut self, id: String) -> String {
-        let mut free = id.clone();
-        let mut n = 0;
-        while self.taken.contains(&free) {
-            n += 1;
-            free = format!("{id}-{n}");
+    /// Takes `id` when it is free. Otherwise (or when it is empty) the
+    /// id docutils' `set_id` makes: `id-N` (or `TAG-N`) by docutils'
+    /// default, `idN` with Sphinx's `auto_id_prefix`, numbered across the
+    /// document.
+    fn take_id(&mut self, id: String, tag: &str) -> String {
+        if !id.is_empty() && !self.taken.contains(&id) {
+            self.taken.insert(id.clone());
+            self.ids.push(id.clone());
+            return id;
+        }
+        let mut free = String::new();
+        while free.is_empty() || self.taken.contains(&free) {
+            self.auto_ids += 1;
+            let n = self.auto_ids;
+            free = match (self.sphinx, id.is_empty()) {
+                (true, _) => format!("id{n}"),
+                (false, true) => format!("{tag}-{n}"),
+                (false, false) => {
+                    // Numbered per name: `intro-1`, `intro-2`.
+                    let mut k = 1;
+                    while self.taken.contains(&format!("{id}-{k}")) {
+                        k += 1;
+                    }
+                    self.auto_ids -= 1;
+                    format!("{id}-{k}")
+                }
+            };
         }
         self.taken.insert(free.clone());
         self.ids.push(free.clone());
@@ -67,12 +89,7 @@ impl Targets {
     pub(super) fn section(&mut self, title: &str) {
         let name = normalize_name(title);
         self.sections.push(name.clone());
-        let mut id = make_id(&name);
-        if id.is_empty() {
-            self.unnamed_sections += 1;
-            id = format!("section-{}", self.unnamed_sections);
-        }
-        let id = self.take_id(id);
+        let id = self.take_id(make_id(&name), "section");
         // A second section of the same name leaves the name to neither.
         if self.implicit.insert(name.clone(), id).is_some() {
             self.implicit.insert(name, String::new());
@@ -83,14 +100,7 @@ impl Targets {
     /// directive's `:name:`): an id, and a label for `:ref:`.
     pub(super) fn internal(&mut self, name: &str) {
         let name = normalize_name(name);
-        let id = make_id(&name);
-        let id = if id.is_empty() {
-            self.unnamed_sections += 1;
-            format!("id{}", self.unnamed_sections)
-        } else {
-            id
-        };
-        let id = self.take_id(id);
+        let id = self.take_id(make_id(&name), "target");
         self.labels.push((name.clone(), id.clone()));
         self.named.entry(name).or_insert(Dest::Id(id));
     }
@@ -113,9 +123,12 @@ impl Targets {
         self.named.entry(name).or_insert(Dest::Alias(to));
     }
 
-    /// An anonymous target leading to `uri`.
+    /// An anonymous target leading to `uri`: it takes an id of its own,
+    /// which moves the numbering of the ones made later.
     pub(super) fn anonymous(&mut self, uri: &str) {
         self.anonymous.push(uri.to_owned());
+        self.take_id(String::new(), "target");
+        self.ids.pop();
     }
 
     /// A reference to `name` (`None`: anonymous) written at `span`.
