@@ -43,6 +43,7 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
 
 /// The anchors of `src`, ids made for want of a name as Sphinx makes
 /// them (`sphinx`) or as docutils does.
+#[cfg(feature = "internals")]
 pub fn anchors(src: &str, sphinx: bool) -> Vec<String> {
     super::anchors(src, sphinx)
 }
