@@ -823,7 +823,9 @@ impl Labels {
         } else {
             vec![]
         };
-        let set = all.iter().cloned().collect();
+        let mut set: FxHashSet<String> = all.iter().cloned().collect();
+        // The labels Sphinx's standard domain defines itself.
+        set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
         Labels { set, all, suggester: std::sync::OnceLock::new() }
     }
 
@@ -839,6 +841,10 @@ impl Labels {
         Verdict::broken(Reason::NoLabel(key.to_owned()), s)
     }
 }
+
+/// The labels of the pages every Sphinx build makes.
+const SPHINX_LABELS: &[&str] =
+    &["genindex", "modindex", "py-modindex", "search"];
 
 /// The reStructuredText source of a missing `page.html` in a Sphinx
 /// project (a `conf.py` in its directory or above): links into the

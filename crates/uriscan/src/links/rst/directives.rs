@@ -336,8 +336,10 @@ impl Reader<'_, '_> {
 }
 
 /// The path of the source file a document name (`:doc:`, toctree) names:
-/// the name with `.rst`, Sphinx's default suffix.
+/// the name with `.rst`, Sphinx's default suffix (a trailing `/`, which
+/// Sphinx drops, dropped).
 pub(super) fn doc_path(name: &str) -> String {
+    let name = name.strip_suffix('/').unwrap_or(name);
     format!("{name}.rst")
 }
 
