@@ -8,6 +8,9 @@
 //! (ours)` is the floor under the HTML layer: our tokenizer reading every
 //! link's value, decoded, with nothing split, resolved or kept.
 //!
+//! `links/sphinx-doc (rst)`: the reStructuredText reader on the `.rst`
+//! files of the corpus's Sphinx tree, each its own page.
+//!
 //! `cargo bench --bench links`
 
 use std::convert::Infallible;
@@ -167,9 +170,50 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The reStructuredText reader on every `.rst` file of the corpus's
+/// Sphinx tree, each read as its own page, in process: MB/s of source.
+fn bench_rst(c: &mut Criterion) {
+    let Some(dir) = common::corpus_dir() else {
+        eprintln!("skipping the rst tree: no corpus");
+        return;
+    };
+    let mut files = vec![];
+    let mut stack = vec![dir.join("sites/sphinx-doc")];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if Format::from_path(&path) == Format::Rst {
+                files.push(std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+    if files.is_empty() {
+        eprintln!("skipping the rst tree: no .rst files");
+        return;
+    }
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let extractor = LinkExtractor::new();
+    let mut g = c.benchmark_group("links/sphinx-doc (rst)");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("links (borrowed)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for f in &files {
+                let page = Page::new(f, Format::Rst).url(BASE);
+                extractor.for_each(&page, |l| n += l.link().len());
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = bench
+    targets = bench, bench_rst
 }
 criterion_main!(benches);

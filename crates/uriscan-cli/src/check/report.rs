@@ -215,7 +215,8 @@ impl Counts {
 
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
-/// index.htm, the entries and what `never` says (a site's configuration,
+/// index.htm, index.rst (Sphinx's root document, whose toctree links the
+/// others), the entries and what `never` says (a site's configuration,
 /// mdBook's SUMMARY.md) are never orphans.
 fn orphans<'a>(
     docs: &'a ReadDocs,
@@ -237,8 +238,10 @@ fn orphans<'a>(
         .filter(|(_, d)| {
             let name =
                 d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
-            !matches!(name, "README.md" | "index.html" | "index.htm")
-                && !entries.iter().any(|e| e == d.path())
+            !matches!(
+                name,
+                "README.md" | "index.html" | "index.htm" | "index.rst"
+            ) && !entries.iter().any(|e| e == d.path())
                 && !never(d.path())
                 && !linked.contains(d.path())
         })

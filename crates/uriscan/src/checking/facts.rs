@@ -14,7 +14,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Link, LinkRef, Reference, file_path_bytes, path_from_bytes, percent_decode,
+    Kind, Link, LinkRef, Reference, RstKind, file_path_bytes, path_from_bytes,
+    percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -75,6 +76,12 @@ pub(crate) enum TargetKind {
     MappedFile,
     /// A `mailto:` or `tel:` link, and whether it holds an address.
     Address(bool),
+    /// A reStructuredText `:ref:` or `:numref:`: a label that some
+    /// document of the project defines (its key in the texts).
+    Label,
+    /// A reStructuredText reference that cannot be resolved offline (a
+    /// role with a domain, intersphinx, a glossary term, a glob).
+    Unresolvable(RstKind),
     /// Anything else: not checked offline.
     Other,
     /// A link that still holds template syntax.
@@ -145,6 +152,17 @@ impl LinkTable {
         if let Some(e) = link.error() {
             let e = self.texts.intern(e.to_string().as_bytes());
             return fact(TargetKind::Malformed, NO_PATH, e);
+        }
+        match link.kind() {
+            Kind::Rst(RstKind::Ref | RstKind::Numref) => {
+                let key = crate::links::label_key(link.link());
+                let key = self.texts.intern(key.as_bytes());
+                return fact(TargetKind::Label, NO_PATH, key);
+            }
+            Kind::Rst(k) if !k.resolves() => {
+                return fact(TargetKind::Unresolvable(k), NO_PATH, NO_PATH);
+            }
+            _ => {}
         }
         let Some(target) = link.target() else {
             return fact(TargetKind::Other, NO_PATH, NO_PATH);
@@ -293,6 +311,10 @@ impl LinkFacts {
         (matches!(self.what, TargetKind::File | TargetKind::MappedFile)
             && self.text != NO_PATH)
             .then_some(self.text)
+    }
+    /// The number of the key of a `:ref:` label in [`LinkTable::texts`].
+    pub(crate) fn label(&self) -> Option<u32> {
+        (self.what == TargetKind::Label).then_some(self.text)
     }
     /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
     /// line).

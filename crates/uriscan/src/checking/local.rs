@@ -17,7 +17,9 @@ use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
+use super::sphinx::SphinxConf;
 use super::suggest::Suggester;
+use crate::links::label_key;
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +52,7 @@ impl Status {
     }
 }
 
-/// Why a link is broken, or is a warning.
+/// Why a link is broken, is a warning, or is skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Reason {
@@ -87,6 +89,12 @@ pub enum Reason {
     /// The site that the document belongs to serves nothing there (`not
     /// in SUMMARY.md`, `no page at the site URL '/x/'`).
     NotOnSite(String),
+    /// A reStructuredText `:ref:` to a label that no document of the
+    /// project defines.
+    NoLabel(String),
+    /// Why a link is skipped: it cannot be resolved offline (a role with
+    /// a domain, an intersphinx reference).
+    NotOffline(&'static str),
 }
 
 impl fmt::Display for Reason {
@@ -113,6 +121,10 @@ impl fmt::Display for Reason {
                 write!(f, "duplicate of the definition at line {line}")
             }
             Reason::NotOnSite(why) => f.write_str(why),
+            Reason::NoLabel(l) => {
+                write!(f, "no label '{l}' in the documents checked")
+            }
+            Reason::NotOffline(why) => f.write_str(why),
         }
     }
 }
@@ -517,6 +529,7 @@ impl Checker {
                 (k.as_slice(), l)
             })
             .collect();
+        let labels = Labels::of(docs);
         // Step 4: the verdicts.
         docs.par_iter()
             .map(|d| {
@@ -526,7 +539,10 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        let mut v = self.verdict(d, f, path, &texts, &lookups);
+                        let mut v = match f.label() {
+                            Some(l) => labels.verdict(&texts[l as usize]),
+                            None => self.verdict(d, f, path, &texts, &lookups),
+                        };
                         v.local = f.is_file();
                         v
                     })
@@ -554,7 +570,13 @@ impl Checker {
             TargetKind::Address(false) => {
                 return Verdict::broken(Reason::BadAddress, None);
             }
-            TargetKind::Other => return Verdict::skipped(),
+            TargetKind::Other | TargetKind::Label => {
+                return Verdict::skipped();
+            }
+            TargetKind::Unresolvable(kind) => {
+                let why = kind.unresolved_reason().unwrap_or("not offline");
+                return Verdict::skipped_for(Reason::NotOffline(why));
+            }
             TargetKind::Template => {
                 return Verdict::skipped_for(Reason::Template);
             }
@@ -693,6 +715,9 @@ impl Checker {
                         return Found::File(p);
                     }
                 }
+                if let Some(source) = sphinx_source(path) {
+                    return Found::File(source);
+                }
                 if denied_on_the_way(path, listings) {
                     return Found::Denied;
                 }
@@ -764,6 +789,12 @@ impl Checker {
                     None,
                 )
             }
+            Format::Rst => {
+                // In a Sphinx project, ids as Sphinx makes them.
+                let sphinx = SphinxConf::of(path).is_some();
+                let text = String::from_utf8_lossy(&bytes);
+                Targets::Ids(crate::links::rst_anchors(&text, sphinx), None)
+            }
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
                 let url =
@@ -799,6 +830,94 @@ enum Targets {
     Lines(usize),
     /// Unreadable now: nothing to say.
     Unknown,
+}
+
+/// The labels `:ref:` links name: every label of the reStructuredText
+/// documents checked, read from them when some link wants one. Sphinx
+/// keeps one namespace of labels for the whole project, so the index is
+/// the union over the documents, keyed as Sphinx keys them.
+struct Labels {
+    set: FxHashSet<String>,
+    all: Vec<String>,
+    suggester: std::sync::OnceLock<Suggester>,
+}
+
+impl Labels {
+    fn of(docs: &[DocumentFacts]) -> Labels {
+        let wanted =
+            docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
+        let all: Vec<String> = if wanted {
+            docs.par_iter()
+                .filter(|d| Format::from_path(&d.path) == Format::Rst)
+                .flat_map_iter(|d| {
+                    let text = std::fs::read(&d.path).unwrap_or_default();
+                    let (labels, sections) = crate::links::rst_labels(
+                        &String::from_utf8_lossy(&text),
+                    );
+                    let mut names: Vec<String> =
+                        labels.into_iter().map(|(name, _)| name).collect();
+                    // With autosectionlabel, each section title is a label
+                    // too, `docname:title` with the prefix.
+                    if let Some(c) = SphinxConf::of(&d.path)
+                        && c.autosectionlabel
+                    {
+                        let prefix =
+                            c.prefix_document.then(|| c.docname(&d.path));
+                        names.extend(sections.into_iter().map(|t| {
+                            match prefix.as_ref() {
+                                Some(Some(p)) => {
+                                    label_key(&format!("{p}:{t}"))
+                                }
+                                _ => t,
+                            }
+                        }));
+                    }
+                    names
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        let mut set: FxHashSet<String> = all.iter().cloned().collect();
+        // The labels Sphinx's standard domain defines itself.
+        set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
+        Labels { set, all, suggester: std::sync::OnceLock::new() }
+    }
+
+    fn verdict(&self, key: &str) -> Verdict {
+        if self.set.contains(key) {
+            return Verdict::ok();
+        }
+        let s = self
+            .suggester
+            .get_or_init(|| Suggester::new(&self.all))
+            .suggest(key, &self.all)
+            .map(|a| Suggestion::Whole(a.to_owned()));
+        Verdict::broken(Reason::NoLabel(key.to_owned()), s)
+    }
+}
+
+/// The labels of the pages every Sphinx build makes.
+const SPHINX_LABELS: &[&str] =
+    &["genindex", "modindex", "py-modindex", "search"];
+
+/// The reStructuredText source of a missing `page.html` in a Sphinx
+/// project (a `conf.py` in its directory or above): links into the
+/// built site name the page the source becomes.
+fn sphinx_source(path: &Path) -> Option<PathBuf> {
+    let ext = path.extension()?;
+    if !ext.eq_ignore_ascii_case("html") {
+        return None;
+    }
+    let source = ["rst", "rest"]
+        .iter()
+        .map(|e| path.with_extension(e))
+        .find(|p| p.is_file())?;
+    path.ancestors()
+        .skip(1)
+        .take(8)
+        .any(|d| d.join("conf.py").is_file())
+        .then_some(source)
 }
 
 /// A path's bytes, the key of the maps.

@@ -16,6 +16,8 @@
 //! - [`site`] knows the site generators (MkDocs, mdBook, Docusaurus,
 //!   Hugo, Jekyll): which generator builds a part of the tree, and how
 //!   it turns a page's links into files;
+//! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
+//!   change which labels `:ref:` names;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
@@ -29,6 +31,7 @@ mod remap;
 #[cfg(feature = "remote")]
 pub mod remote;
 pub mod site;
+mod sphinx;
 mod suggest;
 
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};

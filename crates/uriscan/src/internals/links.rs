@@ -7,3 +7,12 @@ pub use crate::links::hooks::{
     count_link_values, count_markdown_events, count_start_tags, differential,
     shortcut_differential,
 };
+
+/// The reStructuredText reader's facts of a document, as the oracle
+/// script (`scripts/rst_oracle.py`) records docutils': links, ids and
+/// Sphinx references, each sorted.
+pub use crate::links::rst_hooks::facts as rst_facts;
+
+/// The anchors of a reStructuredText document, ids made for want of a
+/// name as Sphinx makes them (`true`) or as docutils does.
+pub use crate::links::rst_hooks::anchors as rst_anchors;

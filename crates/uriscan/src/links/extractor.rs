@@ -240,6 +240,8 @@ impl LinkExtractor {
             let link = r.link.as_deref().unwrap_or(&raw);
             target.clear();
             let (resolved, error) = match resolver {
+                // A label, a term or another project's name: no URI.
+                _ if !r.kind.resolves() => (false, None),
                 _ if self.url_standard() => {
                     let base = if is_base { &page_base } else { &base };
                     url_standard_into(

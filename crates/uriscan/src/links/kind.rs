@@ -57,6 +57,8 @@ pub enum Kind {
     /// An entry of a site generator's navigation (MkDocs `nav`, a
     /// Docusaurus sidebar): `site:nav`.
     SiteNav,
+    /// A reStructuredText (Sphinx) link: `rst:*`.
+    Rst(super::RstKind),
 }
 
 /// What following a link does, as a crawler sees it.
@@ -112,6 +114,17 @@ impl Kind {
             Kind::HttpContentLocation => "http:content-location",
             Kind::HttpLink => "http:link",
             Kind::SiteNav => "site:nav",
+            Kind::Rst(k) => k.as_str(),
+        }
+    }
+
+    /// Whether the link is a URI reference that resolves against the
+    /// document's base: all but the reStructuredText kinds that name a
+    /// label, a term or another project ([`RstKind::resolves`](super::RstKind::resolves)).
+    pub fn resolves(&self) -> bool {
+        match self {
+            Kind::Rst(k) => k.resolves(),
+            _ => true,
         }
     }
 

@@ -91,6 +91,7 @@ mod raw_link;
 mod read;
 #[cfg(any(feature = "check", feature = "warc"))]
 pub(crate) mod reader_api;
+mod rst;
 mod scratch;
 mod shortcut;
 mod target;
@@ -103,6 +104,13 @@ pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use page::{Format, Page};
+pub use rst::RstKind;
+#[cfg(feature = "internals")]
+pub(crate) use rst::hooks as rst_hooks;
+#[cfg(feature = "check")]
+pub(crate) use rst::{
+    anchors as rst_anchors, label_key, labels as rst_labels,
+};
 pub use target::{
     BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,
     percent_decode, repair,

@@ -10,12 +10,14 @@ pub enum Format {
     Html,
     /// Plain text: the URIs the [`Finder`](crate::scanning::Finder) finds.
     Text,
+    /// reStructuredText, as docutils and Sphinx read it.
+    Rst,
 }
 
 impl Format {
     /// The format a file name's extension says: `.md`, `.markdown`,
     /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
-    /// anything else text.
+    /// `.rst`, `.rest` reStructuredText, anything else text.
     ///
     /// ```
     /// use uriscan::links::Format;
@@ -33,6 +35,8 @@ impl Format {
             Format::Markdown
         } else if is(&["html", "htm", "xhtml"]) {
             Format::Html
+        } else if is(&["rst", "rest"]) {
+            Format::Rst
         } else {
             Format::Text
         }

@@ -3,8 +3,8 @@
 
 use super::html::{HtmlSource, TextRuns};
 use super::{
-    Format, Kind, LinkExtractor, Page, RawLink, charset, html, markdown,
-    tokenizer,
+    Format, Kind, LinkExtractor, Page, RawLink, RstKind, charset, html,
+    markdown, rst, tokenizer,
 };
 use crate::Span;
 
@@ -62,6 +62,19 @@ impl LinkExtractor {
                     for span in regions.code {
                         self.find(text.as_bytes(), span, Kind::Code, out);
                     }
+                }
+                (decoded, None)
+            }
+            Format::Rst => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                let text = decoded.text.as_ref();
+                for span in rst::read(text, out) {
+                    self.find(
+                        text.as_bytes(),
+                        span,
+                        Kind::Rst(RstKind::Uri),
+                        out,
+                    );
                 }
                 (decoded, None)
             }

@@ -5,6 +5,8 @@
 
 mod support;
 
+#[cfg(feature = "check")]
+mod check_rst;
 mod links_commonmark;
 mod links_passages;
 mod links_props;

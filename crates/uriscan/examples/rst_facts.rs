@@ -1,0 +1,25 @@
+//! The reStructuredText reader's facts of each file named, one JSON
+//! object a line, in the shape `scripts/rst_oracle.py` gives docutils'
+//! (`scripts/rst-oracle.sh` compares the two).
+//!
+//!     cargo run -p uriscan --features internals --example rst_facts -- FILE...
+
+fn main() {
+    for path in std::env::args().skip(1) {
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                continue;
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let (links, ids, sphinx) = uriscan::internals::links::rst_facts(&text);
+        let sphinx_ids = uriscan::internals::links::rst_anchors(&text, true);
+        let line = serde_json::json!({
+            "path": path, "links": links, "ids": ids, "sphinx": sphinx,
+            "sphinx_ids": sphinx_ids,
+        });
+        println!("{line}");
+    }
+}
