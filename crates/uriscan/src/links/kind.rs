@@ -54,6 +54,20 @@ pub enum Kind {
     /// A URI of an HTTP `Link` header (RFC 8288), with its `rel`:
     /// `http:link`.
     HttpLink,
+    /// An AsciiDoc URL macro (`https://x.example[text]`), `link:` or
+    /// `mailto:` macro: `adoc:link`.
+    AdocLink,
+    /// A bare URL in AsciiDoc text: `adoc:url`.
+    AdocUrl,
+    /// An AsciiDoc cross-reference, `<<id>>` or `xref:`: `adoc:xref`.
+    AdocXref,
+    /// An AsciiDoc image, `image::` or `image:`: `adoc:image`.
+    AdocImage,
+    /// An AsciiDoc `include::` directive: `adoc:include`.
+    AdocInclude,
+    /// An entry of a site's navigation (an Antora `nav.adoc`):
+    /// `site:nav`.
+    SiteNav,
 }
 
 /// What following a link does, as a crawler sees it.
@@ -108,6 +122,12 @@ impl Kind {
             Kind::HttpLocation => "http:location",
             Kind::HttpContentLocation => "http:content-location",
             Kind::HttpLink => "http:link",
+            Kind::AdocLink => "adoc:link",
+            Kind::AdocUrl => "adoc:url",
+            Kind::AdocXref => "adoc:xref",
+            Kind::AdocImage => "adoc:image",
+            Kind::AdocInclude => "adoc:include",
+            Kind::SiteNav => "site:nav",
         }
     }
 

@@ -12,6 +12,8 @@ pub(super) struct Extra {
     /// The `rel` tokens, lowercased, one space between.
     pub(super) rel: Option<Box<str>>,
     pub(super) hreflang: Option<Box<str>>,
+    /// An attribute the link's target refers to and no entry defines.
+    pub(super) undefined_attribute: Option<Box<str>>,
 }
 
 impl Extra {
@@ -37,8 +39,18 @@ impl Extra {
             .map(|h| h.trim_ascii())
             .filter(|h| !h.is_empty())
             .map(|h| String::from_utf8_lossy(h).into());
-        (rel.is_some() || hreflang.is_some())
-            .then(|| Box::new(Extra { rel, hreflang }))
+        (rel.is_some() || hreflang.is_some()).then(|| {
+            Box::new(Extra { rel, hreflang, undefined_attribute: None })
+        })
+    }
+
+    /// The fact that the link's target refers to an undefined attribute.
+    pub(super) fn undefined_attribute(name: Box<str>) -> Box<Extra> {
+        Box::new(Extra {
+            rel: None,
+            hreflang: None,
+            undefined_attribute: Some(name),
+        })
     }
 }
 
@@ -376,6 +388,8 @@ impl<'a> LinkRef<'a> {
                 Role::Navigate
             }
             Kind::MdImage => Role::Embed,
+            Kind::AdocLink | Kind::AdocXref | Kind::SiteNav => Role::Navigate,
+            Kind::AdocImage | Kind::AdocInclude => Role::Embed,
             Kind::Html(a) | Kind::MdHtml(a) => {
                 html::role(a, |t| self.has_rel(t))
             }

@@ -10,12 +10,15 @@ pub enum Format {
     Html,
     /// Plain text: the URIs the [`Finder`](crate::scanning::Finder) finds.
     Text,
+    /// AsciiDoc, as Asciidoctor reads it (and Antora, for a document in
+    /// a component's `modules/NAME/...`).
+    AsciiDoc,
 }
 
 impl Format {
     /// The format a file name's extension says: `.md`, `.markdown`,
     /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
-    /// anything else text.
+    /// `.adoc`, `.asciidoc`, `.asc` AsciiDoc, anything else text.
     ///
     /// ```
     /// use uriscan::links::Format;
@@ -33,6 +36,8 @@ impl Format {
             Format::Markdown
         } else if is(&["html", "htm", "xhtml"]) {
             Format::Html
+        } else if is(&["adoc", "asciidoc", "asc"]) {
+            Format::AsciiDoc
         } else {
             Format::Text
         }

@@ -3,8 +3,8 @@
 
 use super::html::{HtmlSource, TextRuns};
 use super::{
-    Format, Kind, LinkExtractor, Page, RawLink, charset, html, markdown,
-    tokenizer,
+    Format, Kind, LinkExtractor, Page, RawLink, asciidoc, charset, html,
+    markdown, tokenizer,
 };
 use crate::Span;
 
@@ -61,6 +61,11 @@ impl LinkExtractor {
                         self.find(text.as_bytes(), span, Kind::Code, out);
                     }
                 }
+                (decoded, None)
+            }
+            Format::AsciiDoc => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                asciidoc::read(&decoded.text, page.url, out, ids.as_mut());
                 (decoded, None)
             }
             Format::Text => {
