@@ -5,6 +5,7 @@
 
 mod support;
 
+mod links_asciidoc;
 mod links_commonmark;
 mod links_passages;
 mod links_props;

@@ -241,11 +241,13 @@ impl Reader<'_, '_> {
                 .iter()
                 .any(|m| line.starts_with(m) && line.ends_with(']'));
         };
-        let Some((target, _)) = macro_parts(rest) else {
+        let Some((target, attrs)) = macro_parts(rest) else {
             return false;
         };
         let start = at + "image::".len();
         self.image(target, (start, start + target.len()));
+        let attrs_at = start + target.len() + 1;
+        self.image_link((attrs_at, attrs_at + attrs.len()));
         true
     }
 }

@@ -28,11 +28,14 @@ impl Reader<'_, '_> {
                 i = skip_end;
                 continue;
             }
-            i = match bytes[at] {
+            let next = match bytes[at] {
                 b':' => self.colon(bytes, start, at, in_table),
                 b'<' => self.angle(bytes, at),
                 _ => self.brace(bytes, start, at, in_table),
             };
+            // A candidate read from before it (a URL's scheme) still
+            // moves the search on.
+            i = next.max(at + 1);
         }
         if self.want_ids {
             self.inline_anchors(start, end, &skips);
@@ -147,17 +150,23 @@ impl Reader<'_, '_> {
         if j == body || after_link || matches!(prev, Some(b'"' | b'\'')) {
             return j.max(s + 1);
         }
-        // The bare form: the last character is none of `,.?!)`, and then
-        // a `;` or `:` goes, with a `)` before it.
+        // The bare form: no `.` or `,` last; then a last `)`, `?` or `!`
+        // goes (with a `.`, `?` or `!` before a `)`), and a last `;` or
+        // `:` (with a `)` before it).
         let mut e = j;
-        while e > body && matches!(b[e - 1], b',' | b'.' | b'?' | b'!' | b')')
-        {
+        while e > body && matches!(b[e - 1], b',' | b'.') {
             e -= 1;
         }
         if e == body {
             return j;
         }
         match b[e - 1] {
+            c @ (b')' | b'?' | b'!') => {
+                e -= 1;
+                if c == b')' && e > body && matches!(b[e - 1], b'.' | b'?' | b'!') {
+                    e -= 1;
+                }
+            }
             b'>' if prev == Some(b'<') => e -= 1,
             b';' | b':' => {
                 e -= 1;
@@ -268,6 +277,7 @@ impl Reader<'_, '_> {
         };
         let target = &self.text[t..j];
         self.image(target, (t, j));
+        self.image_link((j + 1, close));
         close + 1
     }
 

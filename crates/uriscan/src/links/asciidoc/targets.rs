@@ -82,6 +82,29 @@ impl Reader<'_, '_> {
         self.push(Kind::AdocImage, span, &link, undefined);
     }
 
+    /// The `link=` attribute of an image's attribute list written at
+    /// `start..end`: the link the image is.
+    pub(super) fn image_link(&mut self, (start, end): (usize, usize)) {
+        let list = &self.text[start..end];
+        let Some(at) = list.find("link=") else { return };
+        if at > 0 && !list[..at].trim_end().ends_with(',') {
+            return;
+        }
+        let value_at = at + "link=".len();
+        let rest = &list[value_at..];
+        let (from, len) = match rest.strip_prefix('"') {
+            Some(q) => (value_at + 1, q.find('"').unwrap_or(q.len())),
+            None => (value_at, rest.find(',').unwrap_or(rest.len())),
+        };
+        let value = list[from..from + len].trim();
+        if value.is_empty() {
+            return;
+        }
+        let from = start + from + (list[from..].len() - list[from..].trim_start().len());
+        let (link, undefined) = split(self.attrs.expand(value));
+        self.push(Kind::AdocLink, (from, from + value.len()), &link, undefined);
+    }
+
     /// An include whose target is written at `span`: relative to the
     /// document, or in an Antora component a resource (`partial$x.adoc`).
     pub(super) fn include(&mut self, target: &str, span: (usize, usize)) {
