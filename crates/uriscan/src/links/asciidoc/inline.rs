@@ -126,7 +126,12 @@ impl Reader<'_, '_> {
                     ) || (in_table && c == b'|')
                 }
             };
-        if !prefix_ok {
+        // The character before is taken by the last URL's match: Asciidoctor's
+        // regex, which reads it as a prefix, goes on after that match.
+        let line_start = matches!(prev, None | Some(b'\n'));
+        let prefix_free =
+            line_start || s - usize::from(after_link) * 4 > self.url_end;
+        if !prefix_ok || !prefix_free {
             return s + 1;
         }
         let body = match value {
@@ -140,15 +145,15 @@ impl Reader<'_, '_> {
         {
             j += 1;
         }
+        // (Its URL's last character is no `.` or `,` either.)
         if j > body
             && b.get(j) == Some(&b'[')
+            && !matches!(b[j - 1], b'.' | b',')
             && let Some(close) = closing_bracket(b, j)
         {
             self.url_link(Kind::AdocLink, s, j);
+            self.url_end = close + 1;
             return close + 1;
-        }
-        if j == body || after_link || matches!(prev, Some(b'"' | b'\'')) {
-            return j.max(s + 1);
         }
         // The bare form: no `.` or `,` last; then a last `)`, `?` or `!`
         // goes (with a `.`, `?` or `!` before a `)`), and a last `;` or
@@ -160,10 +165,17 @@ impl Reader<'_, '_> {
         if e == body {
             return j;
         }
+        self.url_end = e;
+        if after_link || matches!(prev, Some(b'"' | b'\'')) {
+            return j;
+        }
         match b[e - 1] {
             c @ (b')' | b'?' | b'!') => {
                 e -= 1;
-                if c == b')' && e > body && matches!(b[e - 1], b'.' | b'?' | b'!') {
+                if c == b')'
+                    && e > body
+                    && matches!(b[e - 1], b'.' | b'?' | b'!')
+                {
                     e -= 1;
                 }
             }

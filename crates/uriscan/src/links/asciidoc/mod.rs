@@ -65,6 +65,8 @@ struct Reader<'t, 'o> {
     internal: Vec<usize>,
     /// The id the next block takes (`[[id]]`, `[#id]` before it).
     pending_id: Option<String>,
+    /// Where the last URL's match ended.
+    url_end: usize,
 }
 
 impl<'t, 'o> Reader<'t, 'o> {
@@ -85,6 +87,7 @@ impl<'t, 'o> Reader<'t, 'o> {
             titles: vec![],
             internal: vec![],
             pending_id: None,
+            url_end: 0,
         }
     }
 

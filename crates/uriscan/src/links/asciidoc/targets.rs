@@ -100,9 +100,16 @@ impl Reader<'_, '_> {
         if value.is_empty() {
             return;
         }
-        let from = start + from + (list[from..].len() - list[from..].trim_start().len());
+        let from = start
+            + from
+            + (list[from..].len() - list[from..].trim_start().len());
         let (link, undefined) = split(self.attrs.expand(value));
-        self.push(Kind::AdocLink, (from, from + value.len()), &link, undefined);
+        self.push(
+            Kind::AdocLink,
+            (from, from + value.len()),
+            &link,
+            undefined,
+        );
     }
 
     /// An include whose target is written at `span`: relative to the
