@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     for link in links {
         let span = link.span();
         assert!(span.start <= span.end && span.end <= doc.len());
-        let line = 1 + doc[..span.start].iter().filter(|&&b| b == b'\n').count();
+        let line =
+            1 + doc[..span.start].iter().filter(|&&b| b == b'\n').count();
         assert_eq!(link.line(), line as u64, "{text:?}");
         assert!(link.target().is_some() || link.error().is_some());
     }
