@@ -324,6 +324,8 @@ pub enum LinksFormat {
     Html,
     /// Plain text: bare URIs.
     Text,
+    /// AsciiDoc, as Asciidoctor reads it.
+    Asciidoc,
     /// A WARC or WET file (plain or gzip), whatever its name.
     Warc,
 }

@@ -11,6 +11,10 @@
 //! `links/sphinx-doc (rst)`: the reStructuredText reader on the `.rst`
 //! files of the corpus's Sphinx tree, each its own page.
 //!
+//! `links/asciidoc-docs` reads each AsciiDoc document of the corpus's
+//! Asciidoctor tree (held in memory) at its own `file:` URL, as `check`
+//! reads an Antora component.
+//!
 //! `cargo bench --bench links`
 
 use std::convert::Infallible;
@@ -211,9 +215,73 @@ fn bench_rst(c: &mut Criterion) {
     g.finish();
 }
 
+/// Each AsciiDoc document of the corpus's Asciidoctor tree, its bytes
+/// and its `file:` URL (under the component's own place, so that its
+/// Antora resource ids resolve).
+fn asciidoc_tree() -> Vec<(Vec<u8>, String)> {
+    let Some(tree) =
+        common::corpus_dir().map(|d| d.join("sites/asciidoctor-docs"))
+    else {
+        return vec![];
+    };
+    let mut docs = vec![];
+    let mut dirs = vec![tree.clone()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "adoc")
+                && let Ok(bytes) = std::fs::read(&path)
+            {
+                let rel = path.strip_prefix(&tree).unwrap_or(&path);
+                docs.push((bytes, format!("file:///copy/{}", rel.display())));
+            }
+        }
+    }
+    docs.sort_by(|a, b| a.1.cmp(&b.1));
+    docs
+}
+
+/// The AsciiDoc reader on the Asciidoctor tree, document by document.
+fn bench_asciidoc(c: &mut Criterion) {
+    let docs = asciidoc_tree();
+    if docs.is_empty() {
+        eprintln!("skipping links/asciidoc-docs: the tree is not found");
+        return;
+    }
+    let extractor = LinkExtractor::new();
+    let total: usize = docs.iter().map(|(b, _)| b.len()).sum();
+    let mut g = c.benchmark_group("links/asciidoc-docs");
+    g.throughput(Throughput::Bytes(total as u64));
+    g.bench_function("links", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (bytes, url) in &docs {
+                let page = Page::new(bytes, Format::AsciiDoc).url(url);
+                n += extractor.extract(&page).count();
+            }
+            n
+        })
+    });
+    g.bench_function("links and ids", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (bytes, url) in &docs {
+                let page = Page::new(bytes, Format::AsciiDoc).url(url);
+                let (links, ids) = extractor.extract_with_anchors(&page);
+                n += links.count() + ids.map_or(0, |i| i.len());
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = bench, bench_rst
+    targets = bench, bench_rst, bench_asciidoc
 }
 criterion_main!(benches);

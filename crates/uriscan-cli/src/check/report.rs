@@ -2,7 +2,7 @@
 //! report's form, the orphans, and the summary on standard error.
 
 use std::io::{self, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use uriscan::checking::{Status, Verdict};
 
@@ -213,6 +213,18 @@ impl Counts {
     }
 }
 
+/// An Antora navigation file: an AsciiDoc document in a component's
+/// `modules/NAME/` itself, as `antora.yml` lists them. The site's
+/// navigation starts there, as at an entry point.
+fn is_antora_nav(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "adoc")
+        && path
+            .parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "modules")
+}
+
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
 /// index.htm, index.rst (Sphinx's root document, whose toctree links the
@@ -244,6 +256,7 @@ fn orphans<'a>(
             ) && !entries.iter().any(|e| e == d.path())
                 && !never(d.path())
                 && !linked.contains(d.path())
+                && !is_antora_nav(d.path())
         })
         .map(|(l, _)| l)
         .collect()

@@ -42,6 +42,7 @@ impl TryFrom<LinksArgs> for LinksConfig {
             LinksFormat::Markdown => Some(Format::Markdown),
             LinksFormat::Html => Some(Format::Html),
             LinksFormat::Text => Some(Format::Text),
+            LinksFormat::Asciidoc => Some(Format::AsciiDoc),
             LinksFormat::Warc => None,
         });
         for s in &args.exclude_scheme {

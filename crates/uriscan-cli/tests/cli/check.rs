@@ -554,3 +554,49 @@ fn files_are_never_skipped_in_silence() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.contains("nul.md: binary (a NUL byte)"), "{err}");
 }
+
+/// An Antora component checks with no flags: xrefs between modules, ids
+/// by Asciidoctor's rules, images and partials resolve in the component;
+/// another component's page is skipped; the navigation file is no orphan.
+#[test]
+fn an_antora_component_checks_with_no_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "antora.yml",
+        "name: demo\nversion: ~\nnav:\n- modules/ROOT/nav.adoc\n",
+    );
+    write(
+        d,
+        "modules/ROOT/nav.adoc",
+        "* xref:index.adoc[]\n* xref:cli:run.adoc[]\n",
+    );
+    write(
+        d,
+        "modules/ROOT/pages/index.adoc",
+        "= Demo\n\n\
+         == Getting Started\n\n\
+         See xref:cli:run.adoc#_options[options] and <<_getting_started>>.\n\
+         A broken xref:cli:run.adoc#_option[one] and <<_getting_startd>>.\n\
+         image::logo.png[Logo]\n\n\
+         include::partial$note.adoc[]\n\n\
+         Elsewhere xref:other::page.adoc[] is skipped.\n",
+    );
+    write(d, "modules/ROOT/images/logo.png", "");
+    write(d, "modules/ROOT/partials/note.adoc", "A note.\n");
+    write(
+        d,
+        "modules/cli/pages/run.adoc",
+        "= Run\n\n== Options\n\nxref:ROOT:index.adoc[]\n",
+    );
+    let (out, code) = check(d, &["--orphans", "."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./modules/ROOT/pages/index.adoc:6:15: broken link '../../cli/pages/run.adoc#_option': no anchor '#_option' in the target (did you mean '#_options'?)",
+            "./modules/ROOT/pages/index.adoc:6:47: broken link '#_getting_startd': no anchor '#_getting_startd' in the target (did you mean '#_getting_started'?)",
+        ]
+    );
+    assert_eq!(code, 1);
+}

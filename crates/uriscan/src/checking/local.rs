@@ -805,6 +805,12 @@ impl Checker {
                 let links: Vec<Link> = links.collect();
                 Targets::Ids(ids.unwrap_or_default(), refresh_target(&links))
             }
+            Format::AsciiDoc => Targets::Ids(
+                crate::links::reader_api::asciidoc_anchors(
+                    &String::from_utf8_lossy(&bytes),
+                ),
+                None,
+            ),
             _ => Targets::Lines(
                 memchr::memchr_iter(b'\n', &bytes).count()
                     + usize::from(

@@ -140,13 +140,15 @@ impl LinkExtractor {
 
     /// The links of `page`, and for an HTML page its anchors: the fragment
     /// identifiers a link's `#fragment` can reach (every element's `id`,
-    /// every `a@name`), read in the same pass: what a link checker needs
+    /// every `a@name`; for AsciiDoc, its section ids and anchors), read in
+    /// the same pass: what a link checker needs
     /// of each document it reads.
     pub fn extract_with_anchors(
         &self,
         page: &Page<'_>,
     ) -> (Links, Option<Vec<String>>) {
-        let mut ids = (page.format == Format::Html).then(Vec::new);
+        let mut ids = matches!(page.format, Format::Html | Format::AsciiDoc)
+            .then(Vec::new);
         let links = self.extract_inner(page, &mut ids);
         (links, ids)
     }
@@ -172,15 +174,16 @@ impl LinkExtractor {
         self.visit(page, &mut None, &mut CallEach(&mut f));
     }
 
-    /// [`for_each`](LinkExtractor::for_each), and for an HTML page its
-    /// anchors, as [`extract_with_anchors`](LinkExtractor::extract_with_anchors)
+    /// [`for_each`](LinkExtractor::for_each), and for an HTML or AsciiDoc
+    /// page its anchors, as [`extract_with_anchors`](LinkExtractor::extract_with_anchors)
     /// gives them.
     pub fn for_each_with_anchors(
         &self,
         page: &Page<'_>,
         mut f: impl FnMut(LinkRef<'_>),
     ) -> Option<Vec<String>> {
-        let mut ids = (page.format == Format::Html).then(Vec::new);
+        let mut ids = matches!(page.format, Format::Html | Format::AsciiDoc)
+            .then(Vec::new);
         self.visit(page, &mut ids, &mut CallEach(&mut f));
         ids
     }
@@ -239,9 +242,16 @@ impl LinkExtractor {
             };
             let link = r.link.as_deref().unwrap_or(&raw);
             target.clear();
+            let undefined = r
+                .extra
+                .as_ref()
+                .and_then(|e| e.undefined_attribute.as_deref());
             let (resolved, error) = match resolver {
                 // A label, a term or another project's name: no URI.
                 _ if !r.kind.resolves() => (false, None),
+                _ if undefined.is_some() => {
+                    (false, undefined.map(LinkError::undefined_attribute))
+                }
                 _ if self.url_standard() => {
                     let base = if is_base { &page_base } else { &base };
                     url_standard_into(

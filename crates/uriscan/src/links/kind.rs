@@ -59,6 +59,17 @@ pub enum Kind {
     SiteNav,
     /// A reStructuredText (Sphinx) link: `rst:*`.
     Rst(super::RstKind),
+    /// An AsciiDoc URL macro (`https://x.example[text]`), `link:` or
+    /// `mailto:` macro: `adoc:link`.
+    AdocLink,
+    /// A bare URL in AsciiDoc text: `adoc:url`.
+    AdocUrl,
+    /// An AsciiDoc cross-reference, `<<id>>` or `xref:`: `adoc:xref`.
+    AdocXref,
+    /// An AsciiDoc image, `image::` or `image:`: `adoc:image`.
+    AdocImage,
+    /// An AsciiDoc `include::` directive: `adoc:include`.
+    AdocInclude,
 }
 
 /// What following a link does, as a crawler sees it.
@@ -115,6 +126,11 @@ impl Kind {
             Kind::HttpLink => "http:link",
             Kind::SiteNav => "site:nav",
             Kind::Rst(k) => k.as_str(),
+            Kind::AdocLink => "adoc:link",
+            Kind::AdocUrl => "adoc:url",
+            Kind::AdocXref => "adoc:xref",
+            Kind::AdocImage => "adoc:image",
+            Kind::AdocInclude => "adoc:include",
         }
     }
 

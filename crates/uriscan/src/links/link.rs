@@ -14,6 +14,8 @@ pub(super) struct Extra {
     pub(super) hreflang: Option<Box<str>>,
     /// How a Markdown link takes part in references.
     pub(super) reference: Option<Reference>,
+    /// An attribute the link's target refers to and no entry defines.
+    pub(super) undefined_attribute: Option<Box<str>>,
 }
 
 /// How a Markdown link takes part in link references (CommonMark 4.7):
@@ -65,7 +67,7 @@ impl Extra {
             .filter(|h| !h.is_empty())
             .map(|h| String::from_utf8_lossy(h).into());
         (rel.is_some() || hreflang.is_some())
-            .then(|| Box::new(Extra { rel, hreflang, reference: None }))
+            .then(|| Box::new(Extra { rel, hreflang, ..Extra::default() }))
     }
 
     /// The extra facts of a Markdown reference or definition.
@@ -74,6 +76,11 @@ impl Extra {
             reference: Some(reference),
             ..Extra::default()
         }))
+    }
+
+    /// The fact that the link's target refers to an undefined attribute.
+    pub(super) fn undefined_attribute(name: Box<str>) -> Box<Extra> {
+        Box::new(Extra { undefined_attribute: Some(name), ..Extra::default() })
     }
 }
 
@@ -458,6 +465,8 @@ impl<'a> LinkRef<'a> {
             | Kind::HttpLocation
             | Kind::SiteNav => Role::Navigate,
             Kind::MdImage => Role::Embed,
+            Kind::AdocLink | Kind::AdocXref => Role::Navigate,
+            Kind::AdocImage | Kind::AdocInclude => Role::Embed,
             Kind::Html(a) | Kind::MdHtml(a) => {
                 html::role(a, |t| self.has_rel(t))
             }

@@ -72,6 +72,7 @@
 //! makes a document skipped: its bad bytes are read as U+FFFD. Offsets,
 //! lines and columns always count the document's own bytes.
 
+mod asciidoc;
 mod browser_reading;
 mod charset;
 mod extractor;

@@ -12,12 +12,16 @@ pub enum Format {
     Text,
     /// reStructuredText, as docutils and Sphinx read it.
     Rst,
+    /// AsciiDoc, as Asciidoctor reads it (and Antora, for a document in
+    /// a component's `modules/NAME/...`).
+    AsciiDoc,
 }
 
 impl Format {
     /// The format a file name's extension says: `.md`, `.markdown`,
     /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
-    /// `.rst`, `.rest` reStructuredText, anything else text.
+    /// `.rst`, `.rest` reStructuredText, `.adoc`, `.asciidoc`, `.asc`
+    /// AsciiDoc, anything else text.
     ///
     /// ```
     /// use uriscan::links::Format;
@@ -37,6 +41,8 @@ impl Format {
             Format::Html
         } else if is(&["rst", "rest"]) {
             Format::Rst
+        } else if is(&["adoc", "asciidoc", "asc"]) {
+            Format::AsciiDoc
         } else {
             Format::Text
         }

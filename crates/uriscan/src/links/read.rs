@@ -3,8 +3,8 @@
 
 use super::html::{HtmlSource, TextRuns};
 use super::{
-    Format, Kind, LinkExtractor, Page, RawLink, RstKind, charset, html,
-    markdown, rst, tokenizer,
+    Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
+    html, markdown, rst, tokenizer,
 };
 use crate::Span;
 
@@ -76,6 +76,11 @@ impl LinkExtractor {
                         out,
                     );
                 }
+                (decoded, None)
+            }
+            Format::AsciiDoc => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                asciidoc::read(&decoded.text, page.url, out, ids.as_mut());
                 (decoded, None)
             }
             Format::Text => {

@@ -10,6 +10,12 @@ pub(crate) use super::charset::charset_param;
 #[cfg(feature = "check")]
 pub(crate) use super::charset::line_starts;
 
+/// The ids of an AsciiDoc document, as extraction reads them.
+#[cfg(feature = "check")]
+pub(crate) fn asciidoc_anchors(text: &str) -> Vec<String> {
+    super::asciidoc::anchors(text)
+}
+
 /// The options extraction parses Markdown with: CommonMark with the
 /// GitHub extensions and front matter.
 #[cfg(feature = "check")]

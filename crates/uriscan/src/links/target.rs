@@ -39,6 +39,10 @@ pub enum LinkErrorKind {
     /// the URL Standard gives no URL for the link against its base.
     #[cfg(feature = "url-standard")]
     UrlStandard(super::UrlStandardError),
+    /// The target refers to a document attribute (AsciiDoc's `{name}`)
+    /// that no entry defines, so what it links to is unknown: see
+    /// [`LinkError::attribute`] for the attribute's name.
+    UndefinedAttribute,
 }
 
 impl LinkError {
@@ -48,7 +52,17 @@ impl LinkError {
     }
     /// The base URI that is not one, for [`LinkErrorKind::InvalidBase`].
     pub fn base(&self) -> Option<&str> {
-        self.base.as_deref()
+        match self.kind {
+            LinkErrorKind::UndefinedAttribute => None,
+            _ => self.base.as_deref(),
+        }
+    }
+    /// The attribute's name, for [`LinkErrorKind::UndefinedAttribute`].
+    pub fn attribute(&self) -> Option<&str> {
+        match self.kind {
+            LinkErrorKind::UndefinedAttribute => self.base.as_deref(),
+            _ => None,
+        }
     }
     /// The link, repaired, is no URI reference: `error` says why.
     pub(crate) fn invalid(error: ParseError) -> LinkError {
@@ -58,6 +72,13 @@ impl LinkError {
     #[cfg(feature = "url-standard")]
     pub(crate) fn url_standard(error: super::UrlStandardError) -> LinkError {
         LinkError { kind: LinkErrorKind::UrlStandard(error), base: None }
+    }
+    /// The target refers to the undefined attribute `name`.
+    pub(crate) fn undefined_attribute(name: &str) -> LinkError {
+        LinkError {
+            kind: LinkErrorKind::UndefinedAttribute,
+            base: Some(name.into()),
+        }
     }
     /// The base a relative link needs, `base`, is no URI.
     fn invalid_base(base: &str) -> LinkError {
@@ -69,6 +90,11 @@ impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             LinkErrorKind::Invalid(e) => write!(f, "not a URI reference: {e}"),
+            LinkErrorKind::UndefinedAttribute => write!(
+                f,
+                "attribute {{{}}} is not defined",
+                self.attribute().unwrap_or("")
+            ),
             LinkErrorKind::InvalidBase => {
                 write!(f, "invalid base URI {:?}", self.base().unwrap_or(""))
             }

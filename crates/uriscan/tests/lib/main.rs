@@ -7,6 +7,7 @@ mod support;
 
 #[cfg(feature = "check")]
 mod check_rst;
+mod links_asciidoc;
 mod links_commonmark;
 mod links_passages;
 mod links_props;

@@ -1,0 +1,142 @@
+//! The links of an AsciiDoc document, as Asciidoctor (and Antora) read
+//! them: a line-oriented block pass (`blocks`) that sets aside the
+//! blocks that hold no links (listing, literal, passthrough, comment),
+//! an inline pass (`inline`) that looks for the few bytes that can start
+//! a link, and the rules that turn a macro's target into a link
+//! (`targets`): `imagesdir`, cross-references to other documents,
+//! Antora's resource ids (`antora`), attribute references (`attributes`).
+//! The ids a document's fragments can name are read by the same passes
+//! (`ids`).
+
+mod antora;
+mod attributes;
+mod blocks;
+mod ids;
+mod inline;
+mod targets;
+
+use std::collections::HashSet;
+
+use super::{Extra, Kind, RawLink};
+use crate::Span;
+use attributes::Attributes;
+
+/// Reads `text`, the document at `url`, pushing its links in document
+/// order; gathers its ids into `ids` when asked.
+pub(crate) fn read(
+    text: &str,
+    url: Option<&str>,
+    out: &mut Vec<RawLink>,
+    ids: Option<&mut Vec<String>>,
+) {
+    let mut reader = Reader::new(text, url, out, ids.is_some());
+    reader.run();
+    reader.resolve_natural_references();
+    if let Some(ids) = ids {
+        ids.extend(reader.ids);
+    }
+}
+
+#[cfg(feature = "check")]
+/// The ids (anchors) of an AsciiDoc document: section ids by
+/// Asciidoctor's rules, `[[id]]`, `[#id]`, `anchor:id[]`.
+pub(crate) fn anchors(text: &str) -> Vec<String> {
+    let mut ids = vec![];
+    read(text, None, &mut vec![], Some(&mut ids));
+    ids
+}
+
+/// One document's reading.
+struct Reader<'t, 'o> {
+    text: &'t str,
+    attrs: Attributes,
+    antora: Option<antora::Place<'t>>,
+    out: &'o mut Vec<RawLink>,
+    /// Whether inline anchors are looked for (for `ids`).
+    want_ids: bool,
+    /// Every id met, in document order, and as a set.
+    ids: Vec<String>,
+    taken: HashSet<String>,
+    /// Each section's title as written, and its id.
+    titles: Vec<(String, String)>,
+    /// The links to an id of this document (`<<id>>`), by index in `out`:
+    /// a natural reference (`<<Section Title>>`) is resolved at the end,
+    /// once every title is known.
+    internal: Vec<usize>,
+    /// The id the next block takes (`[[id]]`, `[#id]` before it).
+    pending_id: Option<String>,
+    /// Where the last URL's match ended.
+    url_end: usize,
+}
+
+impl<'t, 'o> Reader<'t, 'o> {
+    fn new(
+        text: &'t str,
+        url: Option<&'t str>,
+        out: &'o mut Vec<RawLink>,
+        want_ids: bool,
+    ) -> Self {
+        Reader {
+            text,
+            attrs: Attributes::default(),
+            antora: url.and_then(antora::Place::of),
+            out,
+            want_ids,
+            ids: vec![],
+            taken: HashSet::new(),
+            titles: vec![],
+            internal: vec![],
+            pending_id: None,
+            url_end: 0,
+        }
+    }
+
+    /// Records an id of the document.
+    fn add_id(&mut self, id: &str) {
+        if !id.is_empty() && self.taken.insert(id.to_owned()) {
+            self.ids.push(id.to_owned());
+        }
+    }
+
+    /// Pushes a link of `kind` written at `start..end`, whose reference
+    /// is `link`; an undefined attribute in it is noted.
+    fn push(
+        &mut self,
+        kind: Kind,
+        (start, end): (usize, usize),
+        link: &str,
+        undefined: Option<Box<str>>,
+    ) {
+        let raw = &self.text.as_bytes()[start..end];
+        let extra = undefined.map(Extra::undefined_attribute);
+        self.out.push(RawLink::new(
+            kind,
+            Span::new(start, end),
+            raw,
+            link,
+            extra,
+        ));
+    }
+
+    /// Gives each internal reference that names no id but a section's
+    /// title (`<<Section Title>>`) that section's id.
+    fn resolve_natural_references(&mut self) {
+        for &i in &self.internal {
+            let Some(link) = self.out.get(i) else { continue };
+            let written = match &link.link {
+                Some(l) => l.to_string(),
+                None => self.text[link.span.range()].to_owned(),
+            };
+            let Some(id) = written.strip_prefix('#') else { continue };
+            if self.taken.contains(id)
+                || self.text.contains(&format!("[[{id}"))
+            {
+                continue;
+            }
+            if let Some((_, found)) = self.titles.iter().find(|(t, _)| t == id)
+            {
+                self.out[i].link = Some(format!("#{found}").into());
+            }
+        }
+    }
+}
