@@ -14,10 +14,10 @@ use tokio::time::Instant;
 use super::address::{
     RefusedName, SafeResolver, literal_local_host, refused_range,
 };
+use super::fragments::{Found, PageFragments, Wanted};
 use super::retry_after::parse_retry_after;
 use super::schedule::{FailureKind, HostVerdict, Scheduler};
 use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
-use crate::checking::anchors::html_anchors;
 
 /// The HTTP client: no redirects (followed by hand), no proxy (a proxy
 /// would resolve names where the address check cannot see them), the
@@ -57,6 +57,8 @@ pub(super) struct Ctx {
     headers: HeaderMap,
     opts: Options,
     pub(super) progress: Arc<Progress>,
+    /// The fragments the run's links ask for: all a page is read for.
+    wanted: Wanted,
 }
 
 impl Ctx {
@@ -64,6 +66,7 @@ impl Ctx {
         opts: &Options,
         client: reqwest::Client,
         progress: Arc<Progress>,
+        wanted: Wanted,
     ) -> Ctx {
         let mut headers = HeaderMap::new();
         headers.insert(
@@ -93,6 +96,7 @@ impl Ctx {
             headers,
             opts: opts.clone(),
             progress,
+            wanted,
         }
     }
 }
@@ -104,12 +108,11 @@ struct Answer {
     status: StatusCode,
     location: Option<String>,
     retry_after: Option<Duration>,
-    /// The page's ids, when the body was read for them.
-    ids: Option<Vec<String>>,
+    /// The wanted fragments the page defines, when the body was read
+    /// for them.
+    found: Option<Found>,
     /// The body could not be read whole (fragments wanted).
     body_error: Option<String>,
-    /// The ids are those of the body's first `max_body` bytes only.
-    truncated: bool,
 }
 
 /// Why a request got no answer.
@@ -277,24 +280,15 @@ async fn follow(
         } else {
             (Broken, Some(status_words(a.status)))
         };
-        let mut missing = match (&a.ids, accepted) {
-            (Some(ids), true) => missing_fragments(ids, fragments),
-            _ => vec![],
+        let (missing, reason) = match (&a.found, accepted) {
+            (Some(found), true) => match found.missing(&ctx.wanted, fragments)
+            {
+                Ok(missing) => (missing, reason),
+                // Not found in the part read says nothing of the rest.
+                Err(unread) => (vec![], Some(unread)),
+            },
+            _ => (vec![], reason),
         };
-        let mut reason = reason;
-        if a.truncated && !missing.is_empty() {
-            // Not found in the part read says nothing of the rest.
-            reason = Some(format!(
-                "not checked: {} past the first {} bytes of the page (--max-body)",
-                missing
-                    .iter()
-                    .map(|f| format!("#{f}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                ctx.opts.max_body
-            ));
-            missing.clear();
-        }
         return End {
             status,
             http: Some(code),
@@ -359,24 +353,6 @@ fn next_uri(current: &str, location: &str) -> Option<String> {
                 )
             })?;
     super::request_uri(&resolved).or(Some(resolved))
-}
-
-/// The fragments of `wanted` that no id of the page matches, as is or
-/// percent-decoded, or under GitHub's `user-content-` prefix (which its
-/// script strips). Text fragments (`:~:text=`) name no id.
-fn missing_fragments(ids: &[String], wanted: &[String]) -> Vec<String> {
-    let set: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    wanted
-        .iter()
-        .filter(|f| {
-            !f.is_empty()
-                && !f.starts_with(":~:")
-                && f.as_str() != "top"
-                && !set.contains(f.as_str())
-                && !set.contains(format!("user-content-{f}").as_str())
-        })
-        .cloned()
-        .collect()
 }
 
 /// The host key of the scheduler: host and port.
@@ -537,15 +513,22 @@ async fn get(
         // connection goes with it.
         return Ok(answer(&resp, None, None));
     }
-    let mut body = Vec::new();
-    let mut truncated = false;
+    let mut page = PageFragments::new(&ctx.wanted, &ctx.progress);
+    let mut read = 0usize;
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
-                body.extend_from_slice(&c);
-                if body.len() >= ctx.opts.max_body {
-                    truncated = true;
-                    body.truncate(ctx.opts.max_body);
+                let room = ctx.opts.max_body - read;
+                read += c.len();
+                if c.len() > room {
+                    page.push(&c[..room]);
+                    page.stop(format!(
+                        "past the first {} bytes of the page (--max-body)",
+                        ctx.opts.max_body
+                    ));
+                    break;
+                }
+                if !page.push(&c) {
                     break;
                 }
             }
@@ -556,14 +539,12 @@ async fn get(
             }
         }
     }
-    let mut a = answer(&resp, Some(html_anchors(&body)), None);
-    a.truncated = truncated;
-    Ok(a)
+    Ok(answer(&resp, Some(page.finish()), None))
 }
 
 fn answer(
     resp: &reqwest::Response,
-    ids: Option<Vec<String>>,
+    found: Option<Found>,
     body_error: Option<String>,
 ) -> Answer {
     let h = resp.headers();
@@ -573,9 +554,8 @@ fn answer(
         location: h.get(reqwest::header::LOCATION).map(location_text),
         retry_after: text(reqwest::header::RETRY_AFTER)
             .and_then(|v| parse_retry_after(v, SystemTime::now())),
-        ids,
+        found,
         body_error,
-        truncated: false,
     }
 }
 
@@ -726,14 +706,6 @@ mod tests {
     }
 
     #[test]
-    fn missing_fragments_match_ids_and_github_prefixes() {
-        let ids = ["intro".to_string(), "user-content-usage".to_string()];
-        let want = ["intro", "usage", "gone", ":~:text=x", "top", ""]
-            .map(String::from);
-        assert_eq!(missing_fragments(&ids, &want), ["gone"]);
-    }
-
-    #[test]
     fn the_github_token_goes_to_github_only() {
         let yes = |s| takes_github_token(&Url::parse(s).unwrap());
         assert!(yes("https://github.com/rust-lang/rust"));
@@ -787,7 +759,12 @@ mod tests {
     fn ctx_with_token() -> Ctx {
         let mut b = super::super::RemoteCheckerBuilder::new();
         b.github_token(Some("secret".into())).allow_private(true);
-        Ctx::new(&b.opts, client(&b.opts).unwrap(), Arc::default())
+        Ctx::new(
+            &b.opts,
+            client(&b.opts).unwrap(),
+            Arc::default(),
+            Wanted::default(),
+        )
     }
 
     #[test]
