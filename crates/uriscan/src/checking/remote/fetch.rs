@@ -128,6 +128,8 @@ struct Failure {
     /// Whether a request went out (an address refused after the lookup
     /// is not one).
     sent: bool,
+    /// The address was refused (loopback, private, link-local).
+    refused: bool,
 }
 
 impl From<HostVerdict> for Failure {
@@ -138,6 +140,7 @@ impl From<HostVerdict> for Failure {
             retry: false,
             of_host: true,
             sent: false,
+            refused: v.refused,
         }
     }
 }
@@ -160,6 +163,7 @@ pub(super) async fn check_one(
             missing: vec![],
             requests: 0,
             cached: false,
+            refused: false,
         };
     }
     let mut chain: Vec<Hop> = vec![];
@@ -175,6 +179,7 @@ pub(super) async fn check_one(
         missing: end.missing,
         requests,
         cached: false,
+        refused: end.refused,
     }
 }
 
@@ -185,6 +190,8 @@ struct End {
     uri: String,
     reason: Option<String>,
     missing: Vec<String>,
+    /// The address was refused: no request went out.
+    refused: bool,
 }
 
 impl End {
@@ -194,7 +201,16 @@ impl End {
         uri: String,
         reason: String,
     ) -> End {
-        End { status, http, uri, reason: Some(reason), missing: vec![] }
+        let reason = Some(reason);
+        End { status, http, uri, reason, missing: vec![], refused: false }
+    }
+
+    /// No request to `uri`: its address is refused.
+    fn refused(uri: String, reason: String) -> End {
+        End {
+            refused: true,
+            ..End::new(RemoteStatus::Error, None, uri, reason)
+        }
     }
 }
 
@@ -224,7 +240,7 @@ async fn follow(
             }
         };
         if let Some(why) = refused_literal(&url, ctx.opts.allow_private) {
-            return End::new(Error, None, current, why);
+            return End::refused(current, why);
         }
         let cell = ctx
             .memo
@@ -245,6 +261,7 @@ async fn follow(
         *requests += n;
         let a = match answer {
             Ok(a) => a,
+            Err(f) if f.refused => return End::refused(current, f.reason),
             Err(f) => return End::new(f.status, None, current, f.reason),
         };
         let code = a.status.as_u16();
@@ -295,6 +312,7 @@ async fn follow(
             uri: current,
             reason,
             missing,
+            refused: false,
         };
     }
 }
@@ -375,7 +393,11 @@ async fn ask_with_retries(
 ) -> (Result<Answer, Failure>, u32) {
     let host = host_key(url);
     if let Some(why) = reserved_name(url) {
-        let verdict = HostVerdict { status: RemoteStatus::Error, reason: why };
+        let verdict = HostVerdict {
+            status: RemoteStatus::Error,
+            reason: why,
+            refused: false,
+        };
         ctx.sched.decide(&host, verdict);
     }
     let mut attempt = 0;
@@ -412,8 +434,11 @@ async fn ask_with_retries(
                 (kind, a.retry_after)
             }
             Err(f) if f.of_host => {
-                let verdict =
-                    HostVerdict { status: f.status, reason: f.reason.clone() };
+                let verdict = HostVerdict {
+                    status: f.status,
+                    reason: f.reason.clone(),
+                    refused: f.refused,
+                };
                 ctx.sched.decide(&host, verdict);
                 return (r, requests);
             }
@@ -620,6 +645,7 @@ fn failure(e: &reqwest::Error) -> Failure {
             retry: false,
             of_host: true,
             sent: false,
+            refused: true,
         };
     }
     if e.is_timeout() {
@@ -629,6 +655,7 @@ fn failure(e: &reqwest::Error) -> Failure {
             retry: true,
             of_host: false,
             sent: true,
+            refused: false,
         };
     }
     let of_host = e.is_connect();
@@ -639,6 +666,7 @@ fn failure(e: &reqwest::Error) -> Failure {
         of_host,
         // A refused connection is a request that went out.
         sent: true,
+        refused: false,
     }
 }
 
@@ -820,6 +848,39 @@ mod tests {
             drop(resp);
             assert_eq!(server.await.unwrap(), 1);
         });
+    }
+
+    #[test]
+    fn a_name_refused_after_its_lookup_is_no_request() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let opts = super::super::RemoteCheckerBuilder::new().opts;
+        let ctx = Ctx::new(
+            &opts,
+            client(&opts).unwrap(),
+            Arc::default(),
+            Wanted::default(),
+        );
+        // `localhost` is looked up (in /etc/hosts), found loopback and
+        // refused before any connection; the next link to it gets the
+        // host's verdict.
+        for path in ["/a", "/b"] {
+            let uri = format!("http://localhost:9{path}");
+            let (mut chain, mut requests) = (vec![], 0);
+            let end = rt.block_on(follow(
+                &ctx,
+                &uri,
+                &[],
+                &mut chain,
+                &mut requests,
+            ));
+            assert_eq!(end.status, RemoteStatus::Error);
+            assert!(end.refused, "{:?}", end.reason);
+            assert!(end.reason.unwrap().contains("a loopback address"));
+            assert_eq!(requests, 0);
+        }
     }
 
     #[test]

@@ -147,6 +147,7 @@ pub struct RemoteResult {
     missing: Vec<String>,
     requests: u32,
     cached: bool,
+    refused: bool,
 }
 
 impl RemoteResult {
@@ -188,19 +189,27 @@ impl RemoteResult {
     pub fn is_cached(&self) -> bool {
         self.cached
     }
+    /// Whether no request went out because the address was refused: a
+    /// name that resolves to a loopback, private or link-local address,
+    /// or a redirect to one (an [`Error`](RemoteStatus::Error)).
+    pub fn is_refused(&self) -> bool {
+        self.refused
+    }
 
-    /// A result taken from the cache instead of a request.
+    /// A result taken from the cache instead of a request: its final
+    /// URI the one cached for a redirect.
     pub fn from_cache(uri: &str, entry: CacheEntry) -> RemoteResult {
         RemoteResult {
             status: entry.status,
             http: entry.http,
             chain: vec![],
-            final_uri: uri.to_string(),
+            final_uri: entry.final_uri.unwrap_or_else(|| uri.to_string()),
             elapsed: Duration::ZERO,
             reason: None,
             missing: vec![],
             requests: 0,
             cached: true,
+            refused: false,
         }
     }
 }
@@ -585,6 +594,7 @@ impl RemoteResult {
             missing: vec![],
             requests: 0,
             cached: false,
+            refused: false,
         }
     }
 }
