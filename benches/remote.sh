@@ -35,6 +35,7 @@
 #   SKIP_BUILD=1   do not build (uses target/release, or CARGO_TARGET_DIR)
 #   SPEED=0        skip the speed bench; FAULTS=0 skip the fault cases
 #   ALLOW_DNS=1    let lychee look up the `.invalid` name
+#   SERVER=PATH    the slow_server binary (a debug build, say)
 # Needs hyperfine and curl; lychee from ~/.cargo/bin or PATH (skipped if
 # absent).
 set -euo pipefail
@@ -57,7 +58,7 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
   (cd "$repo" && cargo build --release --quiet -p uriscan-cli --bin uriscan && cargo build --release --quiet -p uriscan --features remote --example slow_server)
 fi
 uriscan=$target/release/uriscan
-server=$target/release/examples/slow_server
+server=${SERVER:-$target/release/examples/slow_server}
 [[ -x $uriscan && -x $server ]] || die "no $uriscan or $server (build them)"
 
 work=$(mktemp -d)
