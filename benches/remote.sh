@@ -142,7 +142,7 @@ fault() {
   mkdir -p "$dir"
   for ((i = 0; i < n; i++)); do
     # shellcheck disable=SC2059
-    printf "- [link %d]($fmt)\n" "$i" "$i"
+    printf -- "- [link %d]($fmt)\n" "$i" "$i"
   done >"$dir/doc.md"
   local -a tools=(uriscan) runs=(
     "$uriscan check --remote --allow-private --no-progress --timeout ${timeout}s --max-concurrency $conc --host-concurrency $hconc $more $dir")
