@@ -19,10 +19,13 @@
 # Then the fault cases, one run each per tool with --timeout 2s, each on a
 # tree of its own: a host that accepts and never answers (200 links), a
 # refused port (200 links), a host answering 503 (40 links), a host asking
-# `Retry-After: 3600` (40 links), and a name that never resolves (200
+# `Retry-After: 3600` (40 links), a name that never resolves (200
 # links to `nowhere.invalid`; uriscan never looks `.invalid` up, lychee
-# asks the system resolver, so its run is skipped unless ALLOW_DNS=1).
-# Prints each tool's wall time and peak RSS.
+# asks the system resolver, so its run is skipped unless ALLOW_DNS=1),
+# and 40 HTML pages of 16 MiB each linked with a fragment (`#end`, the
+# last id of each page), checked with --remote-fragments (lychee:
+# --include-fragments) and --timeout 60s. Prints each tool's wall time,
+# exit status and peak RSS (/usr/bin/time -v).
 #
 # Usage: benches/remote.sh
 # Environment:
@@ -32,6 +35,7 @@
 #   SKIP_BUILD=1   do not build (uses target/release, or CARGO_TARGET_DIR)
 #   SPEED=0        skip the speed bench; FAULTS=0 skip the fault cases
 #   ALLOW_DNS=1    let lychee look up the `.invalid` name
+#   SERVER=PATH    the slow_server binary (a debug build, say)
 # Needs hyperfine and curl; lychee from ~/.cargo/bin or PATH (skipped if
 # absent).
 set -euo pipefail
@@ -54,7 +58,7 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
   (cd "$repo" && cargo build --release --quiet -p uriscan-cli --bin uriscan && cargo build --release --quiet -p uriscan --features remote --example slow_server)
 fi
 uriscan=$target/release/uriscan
-server=$target/release/examples/slow_server
+server=${SERVER:-$target/release/examples/slow_server}
 [[ -x $uriscan && -x $server ]] || die "no $uriscan or $server (build them)"
 
 work=$(mktemp -d)
@@ -100,6 +104,8 @@ source "$repo/benches/lychee.sh"
 if [[ -n $lychee ]]; then
   names+=(lychee)
   cmds+=("$lychee --no-progress --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $tree")
+else
+  echo "lychee: skipped, not installed"
 fi
 
 csv=$work/times.csv
@@ -126,27 +132,34 @@ fi
 
 [[ ${FAULTS:-1} == 0 ]] && exit 0
 
-# One fault case: NAME, the number of links, and the printf format of
-# link i. Each tool runs once, bounded by 15 minutes; prints the wall
+# One fault case: NAME, the number of links, the printf format of link
+# i, and optionally the timeout in seconds (2) and the options each tool
+# adds. Each tool runs once, bounded by 15 minutes; prints the wall
 # time, the exit status and the peak RSS.
 fault() {
-  local name=$1 n=$2 fmt=$3 dir=$work/fault-$1
+  local name=$1 n=$2 fmt=$3 timeout=${4:-2} more=${5:-} lmore=${6:-}
+  local dir=$work/fault-$1
   mkdir -p "$dir"
   for ((i = 0; i < n; i++)); do
     # shellcheck disable=SC2059
-    printf "- [link %d]($fmt)\n" "$i" "$i"
+    printf -- "- [link %d]($fmt)\n" "$i" "$i"
   done >"$dir/doc.md"
   local -a tools=(uriscan) runs=(
-    "$uriscan check --remote --allow-private --no-progress --timeout 2s --max-concurrency $conc --host-concurrency $hconc $dir")
-  if [[ -n $lychee && ( $name != invalid || -n ${ALLOW_DNS:-} ) ]]; then
+    "$uriscan check --remote --allow-private --no-progress --timeout ${timeout}s --max-concurrency $conc --host-concurrency $hconc $more $dir")
+  if [[ -z $lychee ]]; then
+    printf '%-12s %-8s skipped, not installed\n' "$name" lychee
+  elif [[ $name == invalid && -z ${ALLOW_DNS:-} ]]; then
+    printf '%-12s %-8s skipped, would ask the resolver (ALLOW_DNS=1)\n' "$name" lychee
+  else
     tools+=(lychee)
-    runs+=("$lychee --no-progress --timeout 2 --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $dir")
+    runs+=("$lychee --no-progress --timeout $timeout --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $lmore $dir")
   fi
   for i in "${!tools[@]}"; do
-    local report
+    local report status
     report=$( { /usr/bin/time -v timeout 900 sh -c "${runs[$i]} >/dev/null 2>&1"; } 2>&1 || true)
-    printf '%-12s %-8s %6d links %10s wall %9s KB\n' "$name" "${tools[$i]}" "$n" \
-      "$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' <<<"$report")" \
+    status=$(awk -F': ' '/Exit status/ {print $2}' <<<"$report")
+    printf '%-12s %-8s %6d links %10s wall  exit %-3s %9s KB\n' "$name" "${tools[$i]}" "$n" \
+      "$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' <<<"$report")" "$status" \
       "$(awk -F': ' '/Maximum resident set size/ {print $2}' <<<"$report")"
   done
 }
@@ -159,3 +172,8 @@ fault refused 200 "http://127.0.0.1:$refused/%d"
 fault 503 40 "http://127.0.0.1:$port/503/%d"
 fault retry-after 40 "http://127.0.0.1:$port/retry-after/%d"
 fault invalid 200 "http://nowhere.invalid/%d"
+# 40 pages of 16 MiB; all at once (host concurrency 40).
+hconc_before=$hconc
+hconc=40
+fault large 40 "http://127.0.0.1:$port/large/%d#end" 60 --remote-fragments --include-fragments
+hconc=$hconc_before

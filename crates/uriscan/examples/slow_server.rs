@@ -12,7 +12,8 @@
 //!
 //! The fault cases of the bench, by the path's first segment: `/hang/…`
 //! is accepted and never answered, `/retry-after/…` answers 429 with
-//! `Retry-After: 3600`, `/503/…` answers 503.
+//! `Retry-After: 3600`, `/503/…` answers 503, `/large/…` answers a
+//! 16 MiB HTML page with an id every KiB, `start` first and `end` last.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -47,11 +48,40 @@ async fn answer(path: &str, delay: u64) -> Response<Full<Bytes>> {
             r
         }
         Some("503") => status(503),
+        Some("large") => {
+            let mut r = Response::new(Full::new(large_page()));
+            r.headers_mut().insert(
+                hyper::header::CONTENT_TYPE,
+                hyper::header::HeaderValue::from_static("text/html"),
+            );
+            r
+        }
         _ => {
             tokio::time::sleep(Duration::from_millis(delay)).await;
             Response::new(Full::new(Bytes::from_static(b"<p>ok</p>")))
         }
     }
+}
+
+/// The page of `/large/…`, made once.
+fn large_page() -> Bytes {
+    static PAGE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+    PAGE.get_or_init(|| {
+        let size = 16 << 20;
+        let end = b"<p id=end>The end</p>";
+        let text = "Some text, & more. ".repeat(50);
+        let mut page = b"<!doctype html><h1 id=start>Start</h1>".to_vec();
+        let mut i = 0;
+        while page.len() + 1100 + end.len() < size {
+            let p = format!("<p id=n{i} class=x>{text}</p>\n");
+            page.extend_from_slice(p.as_bytes());
+            i += 1;
+        }
+        page.resize(size - end.len(), b' ');
+        page.extend_from_slice(end);
+        Bytes::from(page)
+    })
+    .clone()
 }
 
 fn main() {

@@ -137,8 +137,13 @@ impl RemoteStage {
     pub fn summary(&self) -> Option<String> {
         let r = self.remote.as_ref()?;
         let (uris, cached) = r.uri_counts();
+        // An address refused before any request is counted apart.
+        let refused = match r.refused() {
+            0 => String::new(),
+            n => format!(", {n} refused"),
+        };
         let mut words = format!(
-            "{} remote checked ({}, {cached} cached, {}), {} remote failed, ",
+            "{} remote checked ({}, {cached} cached, {}{refused}), {} remote failed, ",
             self.checked,
             counted(uris as u64, "URI"),
             counted(r.requests(), "request"),
@@ -384,6 +389,11 @@ impl Remote {
         self.results.iter().flatten().map(|r| u64::from(r.requests())).sum()
     }
 
+    /// The URIs not requested because their address was refused.
+    pub fn refused(&self) -> usize {
+        self.results.iter().flatten().filter(|r| r.is_refused()).count()
+    }
+
     /// Whether remote failures leave the exit status alone.
     pub fn warn_only(&self) -> bool {
         self.warn_only
@@ -446,10 +456,12 @@ impl Remote {
                 !r.is_cached() && r.status() != RemoteStatus::Skipped
             };
             if let Some(r) = r.as_ref().filter(asked) {
+                let redirected = r.status() == RemoteStatus::Redirected;
                 let entry = CacheEntry {
                     at: unix_seconds(SystemTime::now()),
                     status: r.status(),
                     http: r.http_status(),
+                    final_uri: redirected.then(|| r.final_uri().to_string()),
                 };
                 cache.insert(t.uri.clone(), entry);
             }

@@ -136,6 +136,24 @@ fn a_cached_success_is_not_requested_again() {
     assert_eq!(s.count_any("/ok"), 3);
 }
 
+#[test]
+fn a_cached_redirect_says_where_it_went() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "doc.md", &format!("[a]({})\n", s.url("/r301")));
+    let (first, code) = check(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 0, "{first}");
+    let requests = s.total();
+    let (again, code) = check(d, &["--allow-private", "--cache", "."]);
+    assert_eq!(code, 0, "{again}");
+    assert_eq!(s.total(), requests);
+    let now =
+        format!("redirected link '{}': now {}", s.url("/r301"), s.url("/ok"));
+    assert!(first.contains(&now), "{first}");
+    assert!(again.contains(&now), "{again}");
+}
+
 #[cfg(unix)]
 #[test]
 fn the_cache_is_not_written_through_a_planted_symlink() {
@@ -153,7 +171,7 @@ fn the_cache_is_not_written_through_a_planted_symlink() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     let cache = std::fs::read_to_string(d.join(".uriscan-cache")).unwrap();
     assert!(
-        cache.starts_with(r#"{"format":"uriscan-remote-cache","version":2}"#)
+        cache.starts_with(r#"{"format":"uriscan-remote-cache","version":3}"#)
     );
     assert!(cache.contains(&s.url("/ok")), "{cache}");
     // At the cache path itself: refused before any request.

@@ -27,18 +27,44 @@ pub(crate) fn markdown_options() -> pulldown_cmark::Options {
 /// value of its `id`, then of its `name` when the tag is an `a`.
 #[cfg(feature = "check")]
 pub(crate) fn for_each_id_or_name(html: &[u8], f: impl FnMut(usize, &[u8])) {
-    struct Ids<F>(F);
-    impl<F: FnMut(usize, &[u8])> TagSink for Ids<F> {
-        fn start_tag(&mut self, tag: &StartTag) {
-            let name = (tag.name == b"a").then(|| tag.attr(b"name"));
-            for attr in [tag.attr(b"id"), name.flatten()].into_iter().flatten()
-            {
-                (self.0)(tag.start, &attr.value);
-            }
-        }
-        fn wants_value(&self, name: &[u8]) -> bool {
-            name == b"id" || name == b"name"
+    for_each_tag(html, &mut Ids(f));
+}
+
+/// The sink of [`for_each_id_or_name`].
+#[cfg(feature = "check")]
+struct Ids<F>(F);
+
+#[cfg(feature = "check")]
+impl<F: FnMut(usize, &[u8])> TagSink for Ids<F> {
+    fn start_tag(&mut self, tag: &StartTag) {
+        let name = (tag.name == b"a").then(|| tag.attr(b"name"));
+        for attr in [tag.attr(b"id"), name.flatten()].into_iter().flatten() {
+            (self.0)(tag.start, &attr.value);
         }
     }
-    for_each_tag(html, &mut Ids(f));
+    fn wants_value(&self, name: &[u8]) -> bool {
+        name == b"id" || name == b"name"
+    }
+}
+
+/// What [`for_each_id_or_name`] finds in a page, found in the page read
+/// in pieces: see [`IdsInPieces::feed`].
+#[cfg(feature = "remote")]
+#[derive(Debug, Default)]
+pub(crate) struct IdsInPieces(super::tokenizer::Chunked);
+
+#[cfg(feature = "remote")]
+impl IdsInPieces {
+    /// Calls `f` with each `id` (and `a@name`) value of the tags that end
+    /// in `html`: the bytes kept from the last call, then the new ones.
+    /// Returns how many bytes at the start of `html` are done with; the
+    /// rest goes again before the next bytes. `last`: the page ends here.
+    pub(crate) fn feed(
+        &mut self,
+        html: &[u8],
+        last: bool,
+        mut f: impl FnMut(&[u8]),
+    ) -> usize {
+        self.0.feed(html, &mut Ids(|_, value: &[u8]| f(value)), last)
+    }
 }

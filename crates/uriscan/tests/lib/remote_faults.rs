@@ -416,3 +416,68 @@ fn a_tls_failure_is_decided_once_for_the_host() {
     assert_eq!(host.connections.load(Ordering::SeqCst), 1);
     assert_eq!(host.total(), 0);
 }
+
+/// A page of exactly 16 MiB with an id every KiB, `start` first and
+/// `end` last.
+fn large_page() -> Bytes {
+    static PAGE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+    PAGE.get_or_init(|| {
+        let size = 16 << 20;
+        let mut page = b"<!doctype html><h1 id=start>Start</h1>".to_vec();
+        let end = b"<p id=end>The end</p>";
+        let text = "Some text, & more. ".repeat(50);
+        let mut i = 0;
+        while page.len() + 1100 + end.len() < size {
+            let p = format!("<p id=n{i} class=x>{text}</p>\n");
+            page.extend_from_slice(p.as_bytes());
+            i += 1;
+        }
+        page.resize(size - end.len(), b' ');
+        page.extend_from_slice(end);
+        Bytes::from(page)
+    })
+    .clone()
+}
+
+#[test]
+fn forty_large_pages_stream_through_with_their_fragments() {
+    fn answer(_: &str, _: &str) -> Resp {
+        let mut r = Response::new(Full::new(large_page()).boxed());
+        r.headers_mut().insert("content-type", "text/html".parse().unwrap());
+        r
+    }
+    let host = Host::start(Some(answer));
+    let mut b = fast();
+    b.fragments(true)
+        .timeout(Duration::from_secs(240))
+        .retries(0)
+        .host_concurrency(40);
+    let wanted = ["start", "end", "n1000", "nowhere"].map(String::from);
+    let targets: Vec<RemoteTarget> = (0..40)
+        .map(|i| RemoteTarget {
+            uri: host.url(&format!("/page/{i}")),
+            fragments: wanted.to_vec(),
+        })
+        .collect();
+    let checker = b.build().unwrap();
+    let progress = checker.progress();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = vec![None; targets.len()];
+        checker.check(&targets, |i, r| out[i] = Some(r)).unwrap();
+        let _ = tx.send(out);
+    });
+    let r = rx.recv_timeout(Duration::from_secs(300)).expect("the run ended");
+    for r in r.iter().map(|r| r.as_ref().expect("a result")) {
+        assert_eq!(r.status(), RemoteStatus::Ok, "{r:?}");
+        assert_eq!(r.reason(), None, "{r:?}");
+        // The last id of each 16 MiB page is found, and what is not
+        // there is missing.
+        assert_eq!(r.missing_fragments(), ["nowhere"], "{r:?}");
+    }
+    assert_eq!(host.count("GET", "/page/0"), 1);
+    // 640 MiB went through; what was held at once is less than half a
+    // page.
+    let peak = progress.peak_body_bytes();
+    assert!(peak > 0 && peak < 8 << 20, "{peak}");
+}

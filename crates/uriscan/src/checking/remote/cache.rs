@@ -6,10 +6,12 @@
 //! The file sits in a checked tree that a stranger may have written, so
 //! it is read as untrusted data and written without following links:
 //! JSON Lines, a header line naming the format and its version
-//! (`{"format":"uriscan-remote-cache","version":2}`), then one object a
-//! URI (`{"uri":..,"at":SECONDS,"status":..,"http":CODE}`), the URIs the
-//! requested ones, without credentials or fragment. A file in another
-//! format is read as an empty cache (with a word why, [`Cache::discarded`]);
+//! (`{"format":"uriscan-remote-cache","version":3}`), then one object a
+//! URI (`{"uri":..,"at":SECONDS,"status":..,"http":CODE}`, and
+//! `"final":URI` for a redirect), the URIs the requested ones, without
+//! credentials or fragment. Version 2, the same without `final`, is read
+//! too. A file in another format is read as an empty cache (with a word
+//! why, [`Cache::discarded`]);
 //! a line that does not read is dropped, so a damaged file costs
 //! requests, never a wrong result.
 
@@ -23,10 +25,12 @@ use super::RemoteStatus;
 /// The header line's `format`.
 const FORMAT: &str = "uriscan-remote-cache";
 /// The header line's `version`.
-const VERSION: u64 = 2;
+const VERSION: u64 = 3;
+/// The older versions still read: 2, whose entries have no `final`.
+const READ_VERSIONS: [u64; 2] = [2, VERSION];
 
 /// One cached result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CacheEntry {
     /// When it was had, in seconds since the Unix epoch.
     pub at: u64,
@@ -34,6 +38,8 @@ pub struct CacheEntry {
     pub status: RemoteStatus,
     /// The final HTTP status then, if any.
     pub http: Option<u16>,
+    /// The URI of the last answer then, when it was redirected.
+    pub final_uri: Option<String>,
 }
 
 /// The cache: URIs and their last results.
@@ -103,7 +109,7 @@ impl Cache {
         (e.status.is_success()
             && e.at <= now
             && Duration::from_secs(now - e.at) < max_age)
-            .then_some(*e)
+            .then(|| e.clone())
     }
 
     /// Records a result.
@@ -140,12 +146,20 @@ impl Cache {
             // The URI is the one value from the documents: JSON-escaped.
             let uri = serde_json::Value::from(uri.as_str());
             let http = e.http.map_or("null".to_string(), |h| h.to_string());
-            writeln!(
+            write!(
                 out,
-                r#"{{"uri":{uri},"at":{},"status":"{}","http":{http}}}"#,
+                r#"{{"uri":{uri},"at":{},"status":"{}","http":{http}"#,
                 e.at,
                 e.status.as_str()
             )?;
+            if let Some(f) = &e.final_uri {
+                write!(
+                    out,
+                    r#","final":{}"#,
+                    serde_json::Value::from(f.as_str())
+                )?;
+            }
+            writeln!(out, "}}")?;
         }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -166,7 +180,8 @@ fn is_header(line: &str) -> bool {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
         return false;
     };
-    v["format"] == FORMAT && v["version"] == VERSION
+    v["format"] == FORMAT
+        && v["version"].as_u64().is_some_and(|n| READ_VERSIONS.contains(&n))
 }
 
 /// One row: a URI and its entry, or `None` when it does not read.
@@ -179,7 +194,11 @@ fn parse_row(line: &str) -> Option<(String, CacheEntry)> {
         serde_json::Value::Null => None,
         h => Some(u16::try_from(h.as_u64()?).ok()?),
     };
-    Some((uri, CacheEntry { at, status, http }))
+    let final_uri = match &v["final"] {
+        serde_json::Value::Null => None,
+        f => Some(f.as_str()?.to_string()),
+    };
+    Some((uri, CacheEntry { at, status, http, final_uri }))
 }
 
 /// An error when `path` is a symbolic link: the cache is neither read nor
@@ -210,7 +229,12 @@ mod tests {
         let path = dir.path().join(".uriscan-cache");
         let mut c = Cache::load(&path).unwrap();
         assert!(c.is_empty());
-        let e = |at, status, http| CacheEntry { at, status, http };
+        let e = |at, status, http| CacheEntry {
+            at,
+            status,
+            http,
+            final_uri: None,
+        };
         c.insert("http://a/".into(), e(1000, RemoteStatus::Ok, Some(200)));
         c.insert(
             "http://b/".into(),
@@ -260,13 +284,13 @@ mod tests {
     fn other_content_is_an_empty_cache_with_a_word_why() {
         for text in [
             "# uriscan remote cache v1: seconds\tstatus\thttp\turi\n1\tok\t200\thttp://a/\n",
-            "{\"format\":\"uriscan-remote-cache\",\"version\":3}\n",
+            "{\"format\":\"uriscan-remote-cache\",\"version\":4}\n",
             "#!/bin/sh\nrm -rf ~\n",
             "\u{0}\u{1}binary",
         ] {
             let c = Cache::parse(text);
             assert!(c.is_empty(), "{text:?}");
-            assert!(c.discarded().unwrap().contains("version 2"), "{text:?}");
+            assert!(c.discarded().unwrap().contains("version 3"), "{text:?}");
         }
         assert_eq!(Cache::parse("").discarded(), None);
         assert_eq!(Cache::parse("\n\n").discarded(), None);
@@ -279,22 +303,49 @@ mod tests {
         let mut c = Cache::default();
         // A URI is data: no line of the file can be read as a command.
         let uri = "http://a/\n$(touch x)\n";
-        let entry =
-            CacheEntry { at: 7, status: RemoteStatus::Ok, http: Some(200) };
-        c.insert(uri.into(), entry);
+        let entry = CacheEntry {
+            at: 7,
+            status: RemoteStatus::Ok,
+            http: Some(200),
+            final_uri: None,
+        };
+        c.insert(uri.into(), entry.clone());
+        let moved = CacheEntry {
+            status: RemoteStatus::Redirected,
+            final_uri: Some("http://b/".into()),
+            ..entry.clone()
+        };
+        c.insert("http://m/".into(), moved.clone());
         c.save(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines,
             [
-                r#"{"format":"uriscan-remote-cache","version":2}"#,
+                r#"{"format":"uriscan-remote-cache","version":3}"#,
                 r#"{"uri":"http://a/\n$(touch x)\n","at":7,"status":"ok","http":200}"#,
+                r#"{"uri":"http://m/","at":7,"status":"redirected","http":200,"final":"http://b/"}"#,
             ]
         );
-        assert_eq!(Cache::load(&path).unwrap().entries[uri], entry);
+        let back = Cache::load(&path).unwrap();
+        assert_eq!(back.entries[uri], entry);
+        assert_eq!(back.entries["http://m/"], moved);
         // No temporary file is left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_version_2_file_is_read_without_final_uris() {
+        let c = Cache::parse(concat!(
+            "{\"format\":\"uriscan-remote-cache\",\"version\":2}\n",
+            "{\"uri\":\"http://a/\",\"at\":1,\"status\":\"redirected\",\"http\":200}\n",
+        ));
+        assert_eq!(c.discarded(), None);
+        let e = &c.entries["http://a/"];
+        assert_eq!(
+            (e.status, e.final_uri.as_deref()),
+            (RemoteStatus::Redirected, None)
+        );
     }
 
     /// A file to protect and a symlink to it at `name`, in a new
@@ -312,7 +363,12 @@ mod tests {
         let mut c = Cache::default();
         c.insert(
             "http://a/".into(),
-            CacheEntry { at: 1, status: RemoteStatus::Ok, http: None },
+            CacheEntry {
+                at: 1,
+                status: RemoteStatus::Ok,
+                http: None,
+                final_uri: None,
+            },
         );
         (dir, victim, link, c)
     }

@@ -14,10 +14,10 @@ use tokio::time::Instant;
 use super::address::{
     RefusedName, SafeResolver, literal_local_host, refused_range,
 };
+use super::fragments::{Found, PageFragments, Wanted};
 use super::retry_after::parse_retry_after;
 use super::schedule::{FailureKind, HostVerdict, Scheduler};
 use super::{Hop, Options, Progress, RemoteError, RemoteResult, RemoteStatus};
-use crate::checking::anchors::html_anchors;
 
 /// The HTTP client: no redirects (followed by hand), no proxy (a proxy
 /// would resolve names where the address check cannot see them), the
@@ -57,6 +57,8 @@ pub(super) struct Ctx {
     headers: HeaderMap,
     opts: Options,
     pub(super) progress: Arc<Progress>,
+    /// The fragments the run's links ask for: all a page is read for.
+    wanted: Wanted,
 }
 
 impl Ctx {
@@ -64,6 +66,7 @@ impl Ctx {
         opts: &Options,
         client: reqwest::Client,
         progress: Arc<Progress>,
+        wanted: Wanted,
     ) -> Ctx {
         let mut headers = HeaderMap::new();
         headers.insert(
@@ -93,6 +96,7 @@ impl Ctx {
             headers,
             opts: opts.clone(),
             progress,
+            wanted,
         }
     }
 }
@@ -104,12 +108,11 @@ struct Answer {
     status: StatusCode,
     location: Option<String>,
     retry_after: Option<Duration>,
-    /// The page's ids, when the body was read for them.
-    ids: Option<Vec<String>>,
+    /// The wanted fragments the page defines, when the body was read
+    /// for them.
+    found: Option<Found>,
     /// The body could not be read whole (fragments wanted).
     body_error: Option<String>,
-    /// The ids are those of the body's first `max_body` bytes only.
-    truncated: bool,
 }
 
 /// Why a request got no answer.
@@ -125,6 +128,8 @@ struct Failure {
     /// Whether a request went out (an address refused after the lookup
     /// is not one).
     sent: bool,
+    /// The address was refused (loopback, private, link-local).
+    refused: bool,
 }
 
 impl From<HostVerdict> for Failure {
@@ -135,6 +140,7 @@ impl From<HostVerdict> for Failure {
             retry: false,
             of_host: true,
             sent: false,
+            refused: v.refused,
         }
     }
 }
@@ -157,6 +163,7 @@ pub(super) async fn check_one(
             missing: vec![],
             requests: 0,
             cached: false,
+            refused: false,
         };
     }
     let mut chain: Vec<Hop> = vec![];
@@ -172,6 +179,7 @@ pub(super) async fn check_one(
         missing: end.missing,
         requests,
         cached: false,
+        refused: end.refused,
     }
 }
 
@@ -182,6 +190,8 @@ struct End {
     uri: String,
     reason: Option<String>,
     missing: Vec<String>,
+    /// The address was refused: no request went out.
+    refused: bool,
 }
 
 impl End {
@@ -191,7 +201,16 @@ impl End {
         uri: String,
         reason: String,
     ) -> End {
-        End { status, http, uri, reason: Some(reason), missing: vec![] }
+        let reason = Some(reason);
+        End { status, http, uri, reason, missing: vec![], refused: false }
+    }
+
+    /// No request to `uri`: its address is refused.
+    fn refused(uri: String, reason: String) -> End {
+        End {
+            refused: true,
+            ..End::new(RemoteStatus::Error, None, uri, reason)
+        }
     }
 }
 
@@ -221,7 +240,7 @@ async fn follow(
             }
         };
         if let Some(why) = refused_literal(&url, ctx.opts.allow_private) {
-            return End::new(Error, None, current, why);
+            return End::refused(current, why);
         }
         let cell = ctx
             .memo
@@ -242,6 +261,7 @@ async fn follow(
         *requests += n;
         let a = match answer {
             Ok(a) => a,
+            Err(f) if f.refused => return End::refused(current, f.reason),
             Err(f) => return End::new(f.status, None, current, f.reason),
         };
         let code = a.status.as_u16();
@@ -277,30 +297,22 @@ async fn follow(
         } else {
             (Broken, Some(status_words(a.status)))
         };
-        let mut missing = match (&a.ids, accepted) {
-            (Some(ids), true) => missing_fragments(ids, fragments),
-            _ => vec![],
+        let (missing, reason) = match (&a.found, accepted) {
+            (Some(found), true) => match found.missing(&ctx.wanted, fragments)
+            {
+                Ok(missing) => (missing, reason),
+                // Not found in the part read says nothing of the rest.
+                Err(unread) => (vec![], Some(unread)),
+            },
+            _ => (vec![], reason),
         };
-        let mut reason = reason;
-        if a.truncated && !missing.is_empty() {
-            // Not found in the part read says nothing of the rest.
-            reason = Some(format!(
-                "not checked: {} past the first {} bytes of the page (--max-body)",
-                missing
-                    .iter()
-                    .map(|f| format!("#{f}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                ctx.opts.max_body
-            ));
-            missing.clear();
-        }
         return End {
             status,
             http: Some(code),
             uri: current,
             reason,
             missing,
+            refused: false,
         };
     }
 }
@@ -361,24 +373,6 @@ fn next_uri(current: &str, location: &str) -> Option<String> {
     super::request_uri(&resolved).or(Some(resolved))
 }
 
-/// The fragments of `wanted` that no id of the page matches, as is or
-/// percent-decoded, or under GitHub's `user-content-` prefix (which its
-/// script strips). Text fragments (`:~:text=`) name no id.
-fn missing_fragments(ids: &[String], wanted: &[String]) -> Vec<String> {
-    let set: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    wanted
-        .iter()
-        .filter(|f| {
-            !f.is_empty()
-                && !f.starts_with(":~:")
-                && f.as_str() != "top"
-                && !set.contains(f.as_str())
-                && !set.contains(format!("user-content-{f}").as_str())
-        })
-        .cloned()
-        .collect()
-}
-
 /// The host key of the scheduler: host and port.
 fn host_key(url: &Url) -> String {
     format!(
@@ -399,7 +393,11 @@ async fn ask_with_retries(
 ) -> (Result<Answer, Failure>, u32) {
     let host = host_key(url);
     if let Some(why) = reserved_name(url) {
-        let verdict = HostVerdict { status: RemoteStatus::Error, reason: why };
+        let verdict = HostVerdict {
+            status: RemoteStatus::Error,
+            reason: why,
+            refused: false,
+        };
         ctx.sched.decide(&host, verdict);
     }
     let mut attempt = 0;
@@ -436,8 +434,11 @@ async fn ask_with_retries(
                 (kind, a.retry_after)
             }
             Err(f) if f.of_host => {
-                let verdict =
-                    HostVerdict { status: f.status, reason: f.reason.clone() };
+                let verdict = HostVerdict {
+                    status: f.status,
+                    reason: f.reason.clone(),
+                    refused: f.refused,
+                };
                 ctx.sched.decide(&host, verdict);
                 return (r, requests);
             }
@@ -537,15 +538,22 @@ async fn get(
         // connection goes with it.
         return Ok(answer(&resp, None, None));
     }
-    let mut body = Vec::new();
-    let mut truncated = false;
+    let mut page = PageFragments::new(&ctx.wanted, &ctx.progress);
+    let mut read = 0usize;
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
-                body.extend_from_slice(&c);
-                if body.len() >= ctx.opts.max_body {
-                    truncated = true;
-                    body.truncate(ctx.opts.max_body);
+                let room = ctx.opts.max_body - read;
+                read += c.len();
+                if c.len() > room {
+                    page.push(&c[..room]);
+                    page.stop(format!(
+                        "past the first {} bytes of the page (--max-body)",
+                        ctx.opts.max_body
+                    ));
+                    break;
+                }
+                if !page.push(&c) {
                     break;
                 }
             }
@@ -556,14 +564,12 @@ async fn get(
             }
         }
     }
-    let mut a = answer(&resp, Some(html_anchors(&body)), None);
-    a.truncated = truncated;
-    Ok(a)
+    Ok(answer(&resp, Some(page.finish()), None))
 }
 
 fn answer(
     resp: &reqwest::Response,
-    ids: Option<Vec<String>>,
+    found: Option<Found>,
     body_error: Option<String>,
 ) -> Answer {
     let h = resp.headers();
@@ -573,9 +579,8 @@ fn answer(
         location: h.get(reqwest::header::LOCATION).map(location_text),
         retry_after: text(reqwest::header::RETRY_AFTER)
             .and_then(|v| parse_retry_after(v, SystemTime::now())),
-        ids,
+        found,
         body_error,
-        truncated: false,
     }
 }
 
@@ -640,6 +645,7 @@ fn failure(e: &reqwest::Error) -> Failure {
             retry: false,
             of_host: true,
             sent: false,
+            refused: true,
         };
     }
     if e.is_timeout() {
@@ -649,6 +655,7 @@ fn failure(e: &reqwest::Error) -> Failure {
             retry: true,
             of_host: false,
             sent: true,
+            refused: false,
         };
     }
     let of_host = e.is_connect();
@@ -659,6 +666,7 @@ fn failure(e: &reqwest::Error) -> Failure {
         of_host,
         // A refused connection is a request that went out.
         sent: true,
+        refused: false,
     }
 }
 
@@ -726,14 +734,6 @@ mod tests {
     }
 
     #[test]
-    fn missing_fragments_match_ids_and_github_prefixes() {
-        let ids = ["intro".to_string(), "user-content-usage".to_string()];
-        let want = ["intro", "usage", "gone", ":~:text=x", "top", ""]
-            .map(String::from);
-        assert_eq!(missing_fragments(&ids, &want), ["gone"]);
-    }
-
-    #[test]
     fn the_github_token_goes_to_github_only() {
         let yes = |s| takes_github_token(&Url::parse(s).unwrap());
         assert!(yes("https://github.com/rust-lang/rust"));
@@ -787,7 +787,12 @@ mod tests {
     fn ctx_with_token() -> Ctx {
         let mut b = super::super::RemoteCheckerBuilder::new();
         b.github_token(Some("secret".into())).allow_private(true);
-        Ctx::new(&b.opts, client(&b.opts).unwrap(), Arc::default())
+        Ctx::new(
+            &b.opts,
+            client(&b.opts).unwrap(),
+            Arc::default(),
+            Wanted::default(),
+        )
     }
 
     #[test]
@@ -843,6 +848,39 @@ mod tests {
             drop(resp);
             assert_eq!(server.await.unwrap(), 1);
         });
+    }
+
+    #[test]
+    fn a_name_refused_after_its_lookup_is_no_request() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let opts = super::super::RemoteCheckerBuilder::new().opts;
+        let ctx = Ctx::new(
+            &opts,
+            client(&opts).unwrap(),
+            Arc::default(),
+            Wanted::default(),
+        );
+        // `localhost` is looked up (in /etc/hosts), found loopback and
+        // refused before any connection; the next link to it gets the
+        // host's verdict.
+        for path in ["/a", "/b"] {
+            let uri = format!("http://localhost:9{path}");
+            let (mut chain, mut requests) = (vec![], 0);
+            let end = rt.block_on(follow(
+                &ctx,
+                &uri,
+                &[],
+                &mut chain,
+                &mut requests,
+            ));
+            assert_eq!(end.status, RemoteStatus::Error);
+            assert!(end.refused, "{:?}", end.reason);
+            assert!(end.reason.unwrap().contains("a loopback address"));
+            assert_eq!(requests, 0);
+        }
     }
 
     #[test]

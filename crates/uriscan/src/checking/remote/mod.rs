@@ -27,12 +27,16 @@
 //! - `address` refuses loopback, private and link-local addresses, of
 //!   literals and of what names resolve to; a link whose own host is
 //!   literally one is skipped, not requested.
+//! - `fragments` checks the fragments that links ask for against a page
+//!   as it streams in: only those are looked for, the page's tags are read
+//!   in pieces, and a page is never held whole.
 //! - `retry_after` parses `Retry-After`; `cache` keeps results between
 //!   runs ([`Cache`]).
 
 pub(crate) mod address;
 mod cache;
 mod fetch;
+mod fragments;
 pub(crate) mod retry_after;
 mod schedule;
 
@@ -143,6 +147,7 @@ pub struct RemoteResult {
     missing: Vec<String>,
     requests: u32,
     cached: bool,
+    refused: bool,
 }
 
 impl RemoteResult {
@@ -184,19 +189,27 @@ impl RemoteResult {
     pub fn is_cached(&self) -> bool {
         self.cached
     }
+    /// Whether no request went out because the address was refused: a
+    /// name that resolves to a loopback, private or link-local address,
+    /// or a redirect to one (an [`Error`](RemoteStatus::Error)).
+    pub fn is_refused(&self) -> bool {
+        self.refused
+    }
 
-    /// A result taken from the cache instead of a request.
+    /// A result taken from the cache instead of a request: its final
+    /// URI the one cached for a redirect.
     pub fn from_cache(uri: &str, entry: CacheEntry) -> RemoteResult {
         RemoteResult {
             status: entry.status,
             http: entry.http,
             chain: vec![],
-            final_uri: uri.to_string(),
+            final_uri: entry.final_uri.unwrap_or_else(|| uri.to_string()),
             elapsed: Duration::ZERO,
             reason: None,
             missing: vec![],
             requests: 0,
             cached: true,
+            refused: false,
         }
     }
 }
@@ -262,6 +275,9 @@ pub fn request_uri(target: &str) -> Option<String> {
 pub struct Progress {
     in_flight: AtomicUsize,
     done: AtomicUsize,
+    /// Bytes of pages held while they are read for their fragments.
+    body_bytes: AtomicUsize,
+    peak_body_bytes: AtomicUsize,
 }
 
 impl Progress {
@@ -272,6 +288,13 @@ impl Progress {
     /// URIs with a result.
     pub fn done(&self) -> usize {
         self.done.load(Ordering::Relaxed)
+    }
+    /// The most bytes of pages held at once so far, while pages are read
+    /// for their fragments: pages stream through the reader of their
+    /// tags, so this stays near the size of one network read per page
+    /// in flight, whatever the pages' size.
+    pub fn peak_body_bytes(&self) -> usize {
+        self.peak_body_bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -406,7 +429,8 @@ impl RemoteCheckerBuilder {
     }
     /// The bytes of a page read for its ids (16 MiB). A fragment not
     /// found in them is not reported missing: the result says it was not
-    /// checked.
+    /// checked. Pages stream through the reader of their tags, so this
+    /// bounds time, not memory.
     pub fn max_body(&mut self, bytes: usize) -> &mut Self {
         self.opts.max_body = bytes.max(1);
         self
@@ -484,10 +508,15 @@ impl RemoteChecker {
             .enable_all()
             .build()
             .map_err(RemoteError::Runtime)?;
+        let wanted = match self.opts.fragments {
+            true => fragments::Wanted::of(targets),
+            false => fragments::Wanted::default(),
+        };
         let ctx = Arc::new(fetch::Ctx::new(
             &self.opts,
             self.client.clone(),
             self.progress.clone(),
+            wanted,
         ));
         rt.block_on(async {
             let tasks = targets.iter().map(|t| {
@@ -565,6 +594,7 @@ impl RemoteResult {
             missing: vec![],
             requests: 0,
             cached: false,
+            refused: false,
         }
     }
 }

@@ -52,6 +52,8 @@ struct HostState {
 pub(super) struct HostVerdict {
     pub(super) status: RemoteStatus,
     pub(super) reason: String,
+    /// Its address is refused: no request goes to it.
+    pub(super) refused: bool,
 }
 
 /// What kind of retryable failure a request had, for the host's verdict
@@ -189,6 +191,7 @@ impl Scheduler {
                     "the host asked to wait {}, longer than --max-retry-wait",
                     words(asked)
                 ),
+                refused: false,
             };
             st.verdict.get_or_insert(verdict);
         } else if st.failures >= HOST_FAILURES_BEFORE_GIVING_UP && !st.answered
@@ -202,7 +205,8 @@ impl Scheduler {
                 "host unreachable after {} failures",
                 HOST_FAILURES_BEFORE_GIVING_UP
             );
-            st.verdict.get_or_insert(HostVerdict { status, reason });
+            let refused = false;
+            st.verdict.get_or_insert(HostVerdict { status, reason, refused });
         }
         let wait = match asked {
             Some(d) => d.min(self.max_wait),
@@ -310,6 +314,7 @@ mod tests {
         let refused = HostVerdict {
             status: RemoteStatus::Error,
             reason: "connection refused".into(),
+            refused: false,
         };
         s.decide("h", refused.clone());
         drop(held);

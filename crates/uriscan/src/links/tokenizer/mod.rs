@@ -18,6 +18,8 @@
 //! [`super::oracle`]) on arbitrary input: the same start tags, attributes,
 //! value spans and text runs.
 
+#[cfg(feature = "remote")]
+mod chunked;
 mod decode;
 mod entities;
 #[cfg(test)]
@@ -26,6 +28,8 @@ mod tests;
 mod sink;
 
 use crate::Span;
+#[cfg(feature = "remote")]
+pub(crate) use chunked::Chunked;
 pub(crate) use decode::decode;
 #[cfg(any(test, feature = "internals"))]
 pub(crate) use sink::Attr;
@@ -61,6 +65,7 @@ pub(crate) fn run<S: TagSink>(html: &[u8], sink: &mut S, switch_states: bool) {
         end_name: vec![],
         text,
         mark: 0,
+        text_at: (ScriptState::Data, 0),
     };
     t.run();
 }
@@ -80,6 +85,18 @@ struct Tokenizer<'h, 's, S: TagSink> {
     /// Where the current run of text started (the end of the last markup),
     /// or [`IN_MARKUP`].
     mark: usize,
+    /// Where raw text or script data was last between two of its pieces,
+    /// and in which state of script data: where a tokenizer fed in pieces
+    /// takes it up again.
+    text_at: (ScriptState, usize),
+}
+
+/// Where `<!--` left script data, and whether `<script` followed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScriptState {
+    Data,
+    Escaped,
+    DoubleEscaped,
 }
 
 /// What comes after a piece of markup.
@@ -101,7 +118,9 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
                 Next::Text(TextState::RcData | TextState::RawText, at) => {
                     self.raw_text(at)
                 }
-                Next::Text(TextState::ScriptData, at) => self.script(at),
+                Next::Text(TextState::ScriptData, at) => {
+                    self.script(at, ScriptState::Data)
+                }
                 Next::Text(TextState::PlainText, _) => Next::Eof,
                 Next::Eof => break,
             };
@@ -401,7 +420,12 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
     /// element's end tag.
     fn raw_text(&mut self, mut at: usize) -> Next {
         let html = self.html;
+        self.text_at = (ScriptState::Data, at);
         loop {
+            // As in `script`: `</`, the name and the byte after it.
+            if at + self.end_name.len() + 3 <= html.len() {
+                self.text_at = (ScriptState::Data, at);
+            }
             let Some(i) = memchr::memchr(b'<', &html[at..]) else {
                 return Next::Eof;
             };
@@ -439,17 +463,16 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
     /// Script data (13.2.5.4, 13.2.5.15 to 13.2.5.31) from `at`: up to
     /// the end tag of the `script`, which `<!--` escapes and `<script`
     /// inside the escape hides.
-    fn script(&mut self, mut at: usize) -> Next {
+    fn script(&mut self, mut at: usize, mut state: ScriptState) -> Next {
+        use ScriptState as S;
         let html = self.html;
-        // Where `<!--` is, and whether `<script` followed it.
-        #[derive(PartialEq)]
-        enum S {
-            Data,
-            Escaped,
-            DoubleEscaped,
-        }
-        let mut state = S::Data;
+        self.text_at = (state, at);
         loop {
+            // Past this point, no byte read since the last one decided
+            // anything: a piece fed later cannot change what was read.
+            if at + SCRIPT_LOOKAHEAD <= html.len() {
+                self.text_at = (state, at);
+            }
             match state {
                 S::Data => {
                     let Some(i) = memchr::memchr(b'<', &html[at..]) else {
@@ -539,6 +562,10 @@ impl<S: TagSink> Tokenizer<'_, '_, S> {
         Some(c)
     }
 }
+
+/// The most bytes script data reads past a position before it knows what
+/// they are: `</script` and the byte after it.
+const SCRIPT_LOOKAHEAD: usize = b"</script>".len();
 
 /// After `<` (or `</`) in escaped script, the letters at `at`: whether
 /// they are `script` followed by a space, `/` or `>` (which is consumed,
