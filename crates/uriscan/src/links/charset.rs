@@ -45,14 +45,25 @@ pub(crate) fn sniff_html(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// The encoding of a page that declares none and is not UTF-8, as
-/// Firefox guesses it (chardetng). The first [`GUESS_FROM`] bytes are
-/// enough for a guess and bound its cost on a large page.
-fn guess_undeclared(bytes: &[u8]) -> &'static Encoding {
+/// Firefox guesses it (chardetng); the first [`GUESS_FROM`] bytes are
+/// enough for a guess and bound its cost on a large page. `None` when the
+/// page does not read back to its own bytes in the guess (malformed in
+/// it, or a stateful encoding): each link's place is counted by encoding
+/// the text again, which only such a round trip keeps exact, so the page
+/// is then read as UTF-8 with U+FFFD, as before.
+fn guess_undeclared(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(GUESS_FROM)];
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(head, head.len() == bytes.len());
     // No top-level domain hint; the page is known not to be UTF-8.
-    detector.guess(None, false)
+    let guess = detector.guess(None, false);
+    if guess == encoding_rs::ISO_2022_JP {
+        return None;
+    }
+    let text =
+        guess.decode_without_bom_handling_and_without_replacement(bytes)?;
+    let (back, _, unmappable) = guess.encode(&text);
+    (!unmappable && *back == *bytes).then_some(guess)
 }
 
 /// How many bytes of an undeclared page the detector reads.
@@ -139,7 +150,10 @@ impl<'a> Decoded<'a> {
                 map: Map::Same,
                 encoding: UTF_8,
             },
-            Err(_) => Decoded::decode(bytes, guess_undeclared(bytes)),
+            Err(_) => match guess_undeclared(bytes) {
+                Some(guess) => Decoded::decode(bytes, guess),
+                None => Decoded::utf8(bytes),
+            },
         }
     }
 

@@ -110,6 +110,17 @@ fn markup() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
+/// A page that declares no encoding, is not UTF-8 and does not read back
+/// to its bytes in the encoding guessed for it (found by
+/// `markup_in_any_format`): its links' places stay inside the page.
+#[test]
+fn an_undeclared_page_that_does_not_round_trip() {
+    let bytes = b"\xc3\xa9\x89L<img srcset=\"a 1x, b 2x\">";
+    for f in [Format::Markdown, Format::Html, Format::Text] {
+        check(bytes, f, true);
+    }
+}
+
 proptest! {
     #[test]
     fn any_bytes_in_any_format(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
