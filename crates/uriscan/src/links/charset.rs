@@ -51,7 +51,7 @@ pub(crate) fn sniff_html(bytes: &[u8]) -> Option<&'static Encoding> {
 /// it, or a stateful encoding): each link's place is counted by encoding
 /// the text again, which only such a round trip keeps exact, so the page
 /// is then read as UTF-8 with U+FFFD, as before.
-fn guess_undeclared(bytes: &[u8]) -> Option<&'static Encoding> {
+fn guess_undeclared(bytes: &[u8]) -> Option<(&'static Encoding, String)> {
     let head = &bytes[..bytes.len().min(GUESS_FROM)];
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(head, head.len() == bytes.len());
@@ -63,7 +63,8 @@ fn guess_undeclared(bytes: &[u8]) -> Option<&'static Encoding> {
     let text =
         guess.decode_without_bom_handling_and_without_replacement(bytes)?;
     let (back, _, unmappable) = guess.encode(&text);
-    (!unmappable && *back == *bytes).then_some(guess)
+    let round_trips = !unmappable && *back == *bytes;
+    round_trips.then(|| (guess, text.into_owned()))
 }
 
 /// How many bytes of an undeclared page the detector reads.
@@ -113,13 +114,19 @@ enum Map {
 impl<'a> Decoded<'a> {
     /// `bytes` as UTF-8, lossily.
     pub(crate) fn utf8(bytes: &'a [u8]) -> Decoded<'a> {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return Decoded {
-                text: Cow::Borrowed(s),
-                map: Map::Same,
-                encoding: UTF_8,
-            };
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Decoded::same(s),
+            Err(_) => Decoded::lossy(bytes),
         }
+    }
+
+    /// Valid UTF-8: the text is the bytes.
+    fn same(text: &'a str) -> Decoded<'a> {
+        Decoded { text: Cow::Borrowed(text), map: Map::Same, encoding: UTF_8 }
+    }
+
+    /// Bytes that are not valid UTF-8, with U+FFFD for each bad sequence.
+    fn lossy(bytes: &'a [u8]) -> Decoded<'a> {
         let mut text = String::with_capacity(bytes.len() + 16);
         let mut anchors = vec![];
         let mut at = 0;
@@ -145,14 +152,11 @@ impl<'a> Decoded<'a> {
     /// runs chardetng there).
     pub(crate) fn undeclared(bytes: &'a [u8]) -> Decoded<'a> {
         match std::str::from_utf8(bytes) {
-            Ok(s) => Decoded {
-                text: Cow::Borrowed(s),
-                map: Map::Same,
-                encoding: UTF_8,
-            },
+            Ok(s) => Decoded::same(s),
             Err(_) => match guess_undeclared(bytes) {
-                Some(guess) => Decoded::decode(bytes, guess),
-                None => Decoded::utf8(bytes),
+                // No BOM: read.rs looks for one before it asks this.
+                Some((guess, text)) => Decoded::lines(bytes, guess, 0, text),
+                None => Decoded::lossy(bytes),
             },
         }
     }
@@ -169,6 +173,17 @@ impl<'a> Decoded<'a> {
             return d;
         }
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom..]);
+        Decoded::lines(bytes, enc, bom, text.into_owned())
+    }
+
+    /// `text`, decoded from `bytes[bom..]` in `enc` (not UTF-8), with the
+    /// map of its lines back to the bytes.
+    fn lines(
+        bytes: &'a [u8],
+        enc: &'static Encoding,
+        bom: usize,
+        text: String,
+    ) -> Decoded<'a> {
         let text_lines = line_starts(text.as_bytes());
         let byte_lines = if enc == UTF_16LE || enc == UTF_16BE {
             // Each line starts after a U+000A code unit.
@@ -196,7 +211,7 @@ impl<'a> Decoded<'a> {
                 bom,
             }
         };
-        Decoded { text: Cow::Owned(text.into_owned()), map, encoding: enc }
+        Decoded { text: Cow::Owned(text), map, encoding: enc }
     }
 
     fn shift(&mut self, by: usize) {
