@@ -227,14 +227,19 @@ pub struct DocumentDigest<'c, T> {
 impl<T> DocumentDigest<'_, T> {
     /// Takes the document's next link, its line's disabling applied.
     pub fn push(&mut self, link: LinkRef<'_>) {
-        let mut f = self.collector.shared.table.facts(link);
-        if self.disabled.iter().any(|r| r.contains(&link.line())) {
-            f.exclude();
-        }
+        let f = self.collector.shared.table.facts(link);
         // Where a redirect page sends the reader: its first meta
         // refresh's local target.
         if self.redirect.is_none() && is_refresh(link) {
             self.redirect = Some(link.file_path());
+        }
+        self.take(link, f);
+    }
+
+    /// Keeps the facts `f` of `link`, excluded when its line is disabled.
+    fn take(&mut self, link: LinkRef<'_>, mut f: LinkFacts) {
+        if self.disabled.iter().any(|r| r.contains(&link.line())) {
+            f.exclude();
         }
         self.links.push(f);
     }
@@ -258,21 +263,15 @@ impl<T> DocumentDigest<'_, T> {
         path: &Path,
         fragment: Option<&str>,
     ) {
-        let mut f = self.collector.shared.table.facts_at(path, fragment);
-        if self.disabled.iter().any(|r| r.contains(&link.line())) {
-            f.exclude();
-        }
-        self.links.push(f);
+        let f = self.collector.shared.table.facts_at(path, fragment);
+        self.take(link, f);
     }
 
     /// Takes the document's next link, broken because its site serves
     /// nothing there, for `reason`.
     pub fn push_unavailable(&mut self, link: LinkRef<'_>, reason: &str) {
-        let mut f = self.collector.shared.table.unavailable(reason);
-        if self.disabled.iter().any(|r| r.contains(&link.line())) {
-            f.exclude();
-        }
-        self.links.push(f);
+        let f = self.collector.shared.table.unavailable(reason);
+        self.take(link, f);
     }
 
     /// Takes the document's next link, left out of the check (an
