@@ -75,8 +75,11 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
             .unzip();
     let (mut references, order) = Definitions::new(src, &labelled);
     // The byte ranges of what the parser reported outside containers, in
-    // document order: a dropped definition is outside all of them.
+    // document order: a dropped definition is outside all of them. Only a
+    // document with definitions can have dropped ones: the others (most)
+    // gather nothing per event.
     let mut blocks: Vec<Range<usize>> = vec![];
+    let find_dropped = !labelled.is_empty();
     let mut regions = Regions::default();
     // Inside link text or an image's alt text: no bare URIs there (a link
     // cannot hold another, CommonMark 6.3).
@@ -99,7 +102,8 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
         }
     };
     for (event, range) in parser.into_offset_iter() {
-        if !is_container(&event)
+        if find_dropped
+            && !is_container(&event)
             && blocks.last().is_none_or(|b| b.end <= range.start)
         {
             blocks.push(range.clone());
