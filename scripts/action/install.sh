@@ -34,7 +34,7 @@ fi
 
 if [ "$fetched" = false ]; then
   echo "uriscan: no release binary for ${target:-this runner}; building it with cargo"
-  cargo install --locked --root "$bin_dir/.." --path "$GITHUB_ACTION_PATH/crates/uriscan-cli"
+  cargo install --locked --root "$bin_dir/.." --path "$GITHUB_ACTION_PATH"
   bin_dir="$bin_dir/../bin"
 fi
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{Dir, git};
+use crate::support::{Dir, git, repo_root};
 
 /// A repository whose second commit renames a heading that an unchanged
 /// file links to; `b.md` also has a link broken from the start.
@@ -28,10 +28,7 @@ fn run_action(
     dir: &Dir,
     inputs: &[(&str, &str)],
 ) -> (i32, String, String, String) {
-    let script: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "../../scripts/action/check.sh"]
-            .iter()
-            .collect();
+    let script: PathBuf = repo_root().join("scripts/action/check.sh");
     let (summary, output) =
         (dir.path().join("summary.md"), dir.path().join("output"));
     let _ = std::fs::remove_file(&summary);

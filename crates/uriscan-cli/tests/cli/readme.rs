@@ -9,6 +9,8 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+use crate::support::{repo_root, test_data};
+
 const MARK: &str = "<!-- readme-test -->";
 
 /// One `$ uriscan ...` line of a marked block and the output shown under
@@ -119,8 +121,7 @@ fn documents(repo: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn readme_command_examples_are_real_output() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let documents = documents(&root.join("../.."));
+    let documents = documents(repo_root());
     let examples: Vec<Example> = documents
         .iter()
         .flat_map(|(name, text)| examples(name, text))
@@ -132,7 +133,7 @@ fn readme_command_examples_are_real_output() {
     for ex in examples {
         let out = Command::cargo_bin("uriscan")
             .unwrap()
-            .current_dir(root.join("tests/data/readme"))
+            .current_dir(test_data("readme"))
             .env_remove("NO_COLOR")
             .args(&ex.args)
             .output()

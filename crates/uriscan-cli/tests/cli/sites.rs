@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::Dir;
 use crate::support::tree::write;
+use crate::support::{Dir, test_data};
 
 fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sites").join(name)
+    test_data("sites").join(name)
 }
 
 /// Runs `uriscan check --json ARGS .` in `dir`: each row as `path:line

@@ -15,6 +15,18 @@ use std::path::{Path, PathBuf};
 
 use std::process::{Command, Output, Stdio};
 
+/// The repository's root. It is also the command line's package root
+/// (`CARGO_MANIFEST_DIR`): the root Cargo.toml is its manifest.
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `crates/uriscan-cli/tests/data/NAME`, the command line's test data.
+/// Tests find their files here, never from `CARGO_MANIFEST_DIR` alone.
+pub fn test_data(name: &str) -> PathBuf {
+    repo_root().join("crates/uriscan-cli/tests/data").join(name)
+}
+
 /// A temporary directory, removed when dropped.
 pub struct Dir {
     tmp: tempfile::TempDir,

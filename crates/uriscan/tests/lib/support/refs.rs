@@ -197,9 +197,13 @@ pub fn table_line(line: &str) -> Option<(&str, Vec<&str>)> {
 
 /// A data file under tests/data/.
 pub fn data(name: &str) -> String {
-    // From either crate of the workspace: both sit in `crates/`.
+    // From either package: the command line's manifest is the root's.
+    let library = match env!("CARGO_PKG_NAME") {
+        "uriscan" => "",
+        _ => "/crates/uriscan",
+    };
     let path =
-        format!("{}/../uriscan/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        format!("{}{library}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
