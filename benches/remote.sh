@@ -34,6 +34,8 @@
 #   CONCURRENCY=64 HOST_CONCURRENCY=4 PORT=8613
 #   SKIP_BUILD=1   do not build (uses target/release, or CARGO_TARGET_DIR)
 #   SPEED=0        skip the speed bench; FAULTS=0 skip the fault cases
+#   CASES="large"  run only these fault cases (dead refused 503
+#                  retry-after invalid large)
 #   ALLOW_DNS=1    let lychee look up the `.invalid` name
 #   SERVER=PATH    the slow_server binary (a debug build, say)
 # Needs hyperfine and curl; lychee from ~/.cargo/bin or PATH (skipped if
@@ -138,6 +140,9 @@ fi
 # time, the exit status and the peak RSS.
 fault() {
   local name=$1 n=$2 fmt=$3 timeout=${4:-2} more=${5:-} lmore=${6:-}
+  if [[ -n ${CASES:-} && " $CASES " != *" $name "* ]]; then
+    return 0
+  fi
   local dir=$work/fault-$1
   mkdir -p "$dir"
   for ((i = 0; i < n; i++)); do

@@ -3,9 +3,9 @@
 //! starts so). Nothing panics; the records and errors do not depend on the
 //! read size (but for how many times an error repeats at one offset);
 //! every record's links are read without a panic, each target a URI; the
-//! tally counts every item. Seeds for ARC v1 and v2 and for the lenient
-//! paths are in `fuzz/seeds/warc/` (`cargo +nightly fuzz run warc
-//! fuzz/seeds/warc`).
+//! tally counts every item. Seeds for ARC v1 and v2, for the lenient
+//! paths and for payloads in brotli (whole, cut short, stale) are in
+//! `fuzz/seeds/warc/` (`cargo +nightly fuzz run warc fuzz/seeds/warc`).
 
 #![no_main]
 

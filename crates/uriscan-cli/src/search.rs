@@ -179,19 +179,20 @@ impl<'s, 'c> Scanner<'s, 'c> {
             tally.record(&record, say);
             let payload = match record.record_type() {
                 RecordType::Response => match record.http() {
-                    Some(http) => http.payload().unwrap_or_default(),
-                    None => record.block().into(),
+                    // Decoded once, with the warnings counted above.
+                    Some(_) => record.payload().unwrap_or_default(),
+                    None => record.block(),
                 },
                 RecordType::Resource | RecordType::Conversion => {
-                    record.block().into()
+                    record.block()
                 }
                 _ => continue,
             };
             let page = Path::new(record.target_uri().unwrap_or(""));
             let label = Label::path(page, false);
-            let matches = shared.cfg.finder.find_iter(&payload);
+            let matches = shared.cfg.finder.find_iter(payload);
             let seen = shared.run.seen();
-            n += printer.file(&mut out.buf, &label, matches, &payload, seen);
+            n += printer.file(&mut out.buf, &label, matches, payload, seen);
             bytes += payload.len() as u64;
             if out.buf.len() >= SPILL_AT {
                 flow = out.flush();

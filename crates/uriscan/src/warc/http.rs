@@ -1,7 +1,7 @@
 //! The HTTP response inside a WARC `response` record: status line,
 //! header fields (RFC 9112 sections 4 and 5) and the payload, with the
-//! transfer coding (chunked, 7.1) and the content coding (gzip, deflate;
-//! RFC 9110 8.4) undone.
+//! transfer coding (chunked, 7.1) and the content coding (gzip, deflate,
+//! br; RFC 9110 8.4) undone.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -11,6 +11,10 @@ use crate::Span;
 
 /// The most bytes a payload decompresses to: a bomb stops there.
 const MAX_DECODED: u64 = 64 << 20;
+
+/// The brotli decoder's input buffer: the body is in memory already, so
+/// this only sets how much is handed to the decoder at a time.
+const BROTLI_BUFFER: usize = 4096;
 
 /// One HTTP response, borrowed from a record's block.
 #[derive(Clone, Debug)]
@@ -129,51 +133,92 @@ impl<'a> HttpResponse<'a> {
     }
 
     /// The payload: the body with `Transfer-Encoding: chunked` and a
-    /// `Content-Encoding` of `gzip`, `x-gzip` or `deflate` undone (at most
-    /// 64 MiB decoded; a damaged coding gives what decoded before the
-    /// damage). A stale coding (a body stored already de-chunked, or
-    /// already decoded) is left as it is: see [`HttpResponse::warnings`].
-    /// `None` for a content coding that is not read (`br`, `zstd`, ...):
-    /// its bytes are not the document.
+    /// `Content-Encoding` of `gzip`, `x-gzip`, `deflate` or `br` undone
+    /// (at most 64 MiB decoded; a damaged coding gives what decoded before
+    /// the damage). A stale coding (a body stored already de-chunked, or
+    /// already decoded) is left as it is. [`HttpResponse::warnings`] says
+    /// which of these happened. `None` for a content coding that is not
+    /// read (`zstd`, ...): its bytes are not the document.
+    ///
+    /// [`Record::payload`](super::Record::payload) decodes a record's
+    /// payload once for both.
     pub fn payload(&self) -> Option<Cow<'a, [u8]>> {
-        let (body, _) = self.transfer_decoded();
-        match self.coding() {
-            Coding::Identity => Some(body),
-            Coding::Unread => None,
-            coding => match decode(coding, &body) {
-                Some(decoded) => Some(Cow::Owned(decoded)),
-                None => Some(body),
-            },
-        }
+        self.decoded().0
     }
 
     /// What was odd in the response but read all the same: header lines
     /// that end in LF alone or CR CR LF, a `Transfer-Encoding: chunked`
     /// over a body that does not parse as chunked to its end, a
     /// `Content-Encoding` over a body that does not decode from its first
-    /// bytes.
+    /// bytes, coded data damaged further on, a payload that decodes to
+    /// more than 64 MiB. A compressed body is decoded to know: see
+    /// [`Record::warnings`](super::Record::warnings), which does it once
+    /// with the payload.
     pub fn warnings(&self) -> Vec<RecordWarning> {
-        let mut out = vec![];
-        if self.odd_line_ends {
-            out.push(RecordWarning::HttpLineEnds);
-        }
         let coding = self.coding();
         if matches!(coding, Coding::Identity | Coding::Unread) {
             // No content coding to try: only whether the chunks hold, with
-            // no copy of the body the extraction will make anyway.
+            // no copy of the body.
+            let mut out = self.header_warnings();
             if self.chunked() && !self.cut && !chunks_whole(self.body()) {
                 out.push(RecordWarning::StaleChunked);
             }
             return out;
         }
+        self.decoded().1
+    }
+
+    /// The payload ([`HttpResponse::payload`]) and the warnings
+    /// ([`HttpResponse::warnings`]) from one decoding of the body.
+    pub(crate) fn decoded(
+        &self,
+    ) -> (Option<Cow<'a, [u8]>>, Vec<RecordWarning>) {
+        let mut warnings = self.header_warnings();
         let (body, stale) = self.transfer_decoded();
         if stale {
-            out.push(RecordWarning::StaleChunked);
+            warnings.push(RecordWarning::StaleChunked);
         }
-        if !body.is_empty() && !decodes(coding, &body) {
-            out.push(RecordWarning::StaleContentEncoding);
+        let coding = match self.coding() {
+            Coding::Identity => return (Some(body), warnings),
+            Coding::Unread => return (None, warnings),
+            coding => coding,
+        };
+        let payload = match decode(coding, &body) {
+            Decoded::Stale => {
+                if !body.is_empty() {
+                    warnings.push(RecordWarning::StaleContentEncoding);
+                }
+                body
+            }
+            Decoded::Whole(data) => Cow::Owned(data),
+            Decoded::Damaged(data) => {
+                warnings.push(RecordWarning::DamagedContentEncoding {
+                    decoded: data.len() as u64,
+                });
+                Cow::Owned(data)
+            }
+            Decoded::TooLarge(data) => {
+                warnings.push(RecordWarning::PayloadTooLarge {
+                    limit: MAX_DECODED,
+                });
+                Cow::Owned(data)
+            }
+        };
+        (Some(payload), warnings)
+    }
+
+    /// Where the body starts in the block.
+    pub(crate) fn body_start(&self) -> usize {
+        self.body
+    }
+
+    /// The warnings the header block alone gives.
+    fn header_warnings(&self) -> Vec<RecordWarning> {
+        if self.odd_line_ends {
+            vec![RecordWarning::HttpLineEnds]
+        } else {
+            vec![]
         }
-        out
     }
 
     /// Marks the response as cut short (its record's block was cut to the
@@ -217,6 +262,8 @@ impl<'a> HttpResponse<'a> {
             Coding::Gzip
         } else if is(b"deflate") {
             Coding::Deflate
+        } else if is(b"br") {
+            Coding::Brotli
         } else {
             Coding::Unread
         }
@@ -229,52 +276,74 @@ enum Coding {
     Identity,
     Gzip,
     Deflate,
-    /// A coding not read (`br`, `zstd`, ...).
+    Brotli,
+    /// A coding not read (`zstd`, `compress`, ...).
     Unread,
 }
 
-/// Whether `body` decodes in `coding` from its first bytes: one byte
-/// of output comes out. "deflate" is zlib-wrapped by the standard, raw by
-/// some servers: either will do.
-fn decodes(coding: Coding, body: &[u8]) -> bool {
-    let first =
-        |mut r: Box<dyn Read + '_>| matches!(r.read(&mut [0; 1]), Ok(1));
+/// A body in a content coding, decoded as far as it goes.
+enum Decoded {
+    /// It does not decode from its first bytes: stored already decoded.
+    Stale,
+    /// Decoded to its end.
+    Whole(Vec<u8>),
+    /// What decoded before the data broke (cut short, or corrupt).
+    Damaged(Vec<u8>),
+    /// The first [`MAX_DECODED`] bytes of more.
+    TooLarge(Vec<u8>),
+}
+
+/// A streaming decoder of `body` in `coding`. "deflate" is zlib-wrapped
+/// by the standard, raw by some servers: `raw` asks for the latter.
+fn decoder<'b>(
+    coding: Coding,
+    body: &'b [u8],
+    raw: bool,
+) -> Box<dyn Read + 'b> {
     match coding {
-        Coding::Gzip => {
-            first(Box::new(flate2::read::MultiGzDecoder::new(body)))
+        Coding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(body)),
+        Coding::Deflate if raw => {
+            Box::new(flate2::read::DeflateDecoder::new(body))
         }
-        Coding::Deflate => {
-            first(Box::new(flate2::read::ZlibDecoder::new(body)))
-                || first(Box::new(flate2::read::DeflateDecoder::new(body)))
+        Coding::Deflate => Box::new(flate2::read::ZlibDecoder::new(body)),
+        Coding::Brotli => {
+            Box::new(brotli::Decompressor::new(body, BROTLI_BUFFER))
         }
-        Coding::Identity | Coding::Unread => true,
+        Coding::Identity | Coding::Unread => Box::new(body),
     }
 }
 
-/// `body` decoded from `coding` (at most [`MAX_DECODED`] bytes, up to
-/// any damage), or `None` when it does not decode from its first bytes.
-fn decode(coding: Coding, body: &[u8]) -> Option<Vec<u8>> {
-    if !decodes(coding, body) {
-        return None;
-    }
+/// `body` decoded from `coding`, streamed into a buffer that stops at
+/// [`MAX_DECODED`] bytes, so that a bomb costs no more than that. A body
+/// of which not one byte decodes is stale; a deflate body that is not
+/// zlib-wrapped is tried raw.
+fn decode(coding: Coding, body: &[u8]) -> Decoded {
     let mut out = vec![];
-    match coding {
-        Coding::Gzip => {
-            let d = flate2::read::MultiGzDecoder::new(body);
-            let _ = d.take(MAX_DECODED).read_to_end(&mut out);
-        }
-        Coding::Deflate => {
-            let d = flate2::read::ZlibDecoder::new(body);
-            if d.take(MAX_DECODED).read_to_end(&mut out).is_err()
-                && out.is_empty()
-            {
-                let d = flate2::read::DeflateDecoder::new(body);
-                let _ = d.take(MAX_DECODED).read_to_end(&mut out);
-            }
-        }
-        Coding::Identity | Coding::Unread => return None,
+    let mut read = decode_into(decoder(coding, body, false), &mut out);
+    if out.is_empty() && coding == Coding::Deflate {
+        read = decode_into(decoder(coding, body, true), &mut out);
     }
-    Some(out)
+    match read {
+        _ if out.is_empty() && !matches!(read, Ok(true)) => Decoded::Stale,
+        Ok(true) => Decoded::Whole(out),
+        Ok(false) => Decoded::TooLarge(out),
+        Err(_) => Decoded::Damaged(out),
+    }
+}
+
+/// Reads `decoder` into `out`, at most [`MAX_DECODED`] bytes: `Ok(true)`
+/// when it ended there, `Ok(false)` when there was more.
+fn decode_into(
+    decoder: Box<dyn Read + '_>,
+    out: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    out.clear();
+    let mut limited = decoder.take(MAX_DECODED);
+    limited.read_to_end(out)?;
+    // One byte past the limit tells a payload of exactly the limit from
+    // a larger one, without growing `out` for it.
+    let mut past = [0; 1];
+    Ok(limited.into_inner().read(&mut past)? == 0)
 }
 
 /// The span of `block[s..e]` with ASCII whitespace trimmed.
@@ -408,7 +477,23 @@ mod tests {
             &*HttpResponse::parse(&b).unwrap().payload().unwrap(),
             b"<a href=x>"
         );
-        let b = b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\x01\x02";
+        let b = b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n\x01\x02";
         assert!(HttpResponse::parse(b).unwrap().payload().is_none());
+    }
+
+    /// Text stored already decoded under `Content-Encoding: br` does not
+    /// decode as brotli from its first bytes (brotli has no magic number),
+    /// whatever byte it starts with: it is read as it is.
+    #[test]
+    fn stale_brotli_text_is_told_from_brotli() {
+        let mut starts = vec![];
+        for first in (0x09..=0x0d).chain(0x20..=0x7e).chain([0xef]) {
+            let text =
+                [&[first][..], b"<!DOCTYPE html><html><a href=x>"].concat();
+            if !matches!(decode(Coding::Brotli, &text), Decoded::Stale) {
+                starts.push(first);
+            }
+        }
+        assert_eq!(starts, [0u8; 0]);
     }
 }

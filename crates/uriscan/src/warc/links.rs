@@ -115,9 +115,9 @@ pub fn for_each_record_link(
         RecordType::Response => {
             let Some(http) = record.http() else { return };
             header_links(&http, target, &mut f);
-            if let Some(payload) = http.payload() {
+            if let Some(payload) = record.payload() {
                 let ct = http.header("Content-Type");
-                document_links(&payload, ct, target, extractor, &mut f);
+                document_links(payload, ct, target, extractor, &mut f);
             }
         }
         RecordType::Resource => {

@@ -2,8 +2,10 @@
 //! from a stream, with the resynchronization that keeps a damaged record
 //! from costing the ones after it.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufReader, Read};
+use std::sync::OnceLock;
 
 use super::error::{HeaderProblem, LengthProblem, WarcError, WarcErrorKind};
 use super::http::HttpResponse;
@@ -95,6 +97,27 @@ pub struct Record {
     truncated: bool,
     /// What the reader let pass.
     warnings: Vec<RecordWarning>,
+    /// The HTTP payload decoded, and what decoding it met: once, for the
+    /// warnings and the links both.
+    decoded: OnceLock<Decoded>,
+}
+
+/// A `response` record's HTTP payload, decoded.
+#[derive(Clone, Debug)]
+struct Decoded {
+    payload: Payload,
+    warnings: Vec<RecordWarning>,
+}
+
+/// Where a decoded payload's bytes are.
+#[derive(Clone, Debug)]
+enum Payload {
+    /// Not an HTTP response, or in a content coding that is not read.
+    None,
+    /// The block from this offset on: the body, in no coding.
+    Body(usize),
+    /// Decoded into bytes of its own.
+    Owned(Vec<u8>),
 }
 
 impl Record {
@@ -169,10 +192,34 @@ impl Record {
     /// a stale transfer or content coding). Empty for a clean record.
     pub fn warnings(&self) -> Vec<RecordWarning> {
         let mut out = self.warnings.clone();
-        if let Some(http) = self.http() {
-            out.extend(http.warnings());
-        }
+        out.extend_from_slice(&self.decoded().warnings);
         out
+    }
+    /// The payload of an HTTP `response` record, as
+    /// [`HttpResponse::payload`] gives it, decoded once and kept with the
+    /// record (what [`Record::warnings`] says of it comes from the same
+    /// decoding); `None` for any other record, or a content coding that
+    /// is not read.
+    pub fn payload(&self) -> Option<&[u8]> {
+        match &self.decoded().payload {
+            Payload::None => None,
+            Payload::Body(start) => Some(&self.block[*start..]),
+            Payload::Owned(bytes) => Some(bytes),
+        }
+    }
+    fn decoded(&self) -> &Decoded {
+        self.decoded.get_or_init(|| {
+            let Some(http) = self.http() else {
+                return Decoded { payload: Payload::None, warnings: vec![] };
+            };
+            let (payload, warnings) = http.decoded();
+            let payload = match payload {
+                None => Payload::None,
+                Some(Cow::Borrowed(_)) => Payload::Body(http.body_start()),
+                Some(Cow::Owned(bytes)) => Payload::Owned(bytes),
+            };
+            Decoded { payload, warnings }
+        })
     }
     /// The HTTP response a `response` record holds (a block that starts
     /// with `HTTP/`): status, headers and payload.
@@ -525,6 +572,7 @@ impl<R: Read> WarcReader<R> {
             block,
             truncated,
             warnings,
+            decoded: OnceLock::new(),
         }))
     }
 
@@ -611,6 +659,7 @@ impl<R: Read> WarcReader<R> {
             block,
             truncated,
             warnings: ended.into_iter().collect(),
+            decoded: OnceLock::new(),
         })
     }
 

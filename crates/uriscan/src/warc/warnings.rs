@@ -18,6 +18,18 @@ pub enum RecordWarning {
     /// not decode from its first bytes (stored already decoded): taken as
     /// it is.
     StaleContentEncoding,
+    /// The `Content-Encoding` data breaks (cut short, or corrupt) after
+    /// it began to decode: the payload is what decoded before the break.
+    DamagedContentEncoding {
+        /// The bytes decoded before the break.
+        decoded: u64,
+    },
+    /// The payload decodes to more than `limit` bytes (a decompression
+    /// bomb, or a huge page): only its first `limit` bytes are read.
+    PayloadTooLarge {
+        /// The most bytes a payload is decoded to.
+        limit: u64,
+    },
     /// The block is not followed by `CRLF CRLF` where `Content-Length`
     /// says: the next record was found a few bytes off, and the block
     /// ends there.
@@ -32,7 +44,8 @@ pub enum RecordWarning {
 
 impl RecordWarning {
     /// A short name for machines: `warc-line-ends`, `http-line-ends`,
-    /// `stale-chunked`, `stale-content-encoding`, `length-off`,
+    /// `stale-chunked`, `stale-content-encoding`,
+    /// `damaged-content-encoding`, `payload-too-large`, `length-off`,
     /// `short-trailer`.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -40,6 +53,10 @@ impl RecordWarning {
             RecordWarning::HttpLineEnds => "http-line-ends",
             RecordWarning::StaleChunked => "stale-chunked",
             RecordWarning::StaleContentEncoding => "stale-content-encoding",
+            RecordWarning::DamagedContentEncoding { .. } => {
+                "damaged-content-encoding"
+            }
+            RecordWarning::PayloadTooLarge { .. } => "payload-too-large",
             RecordWarning::LengthOff { .. } => "length-off",
             RecordWarning::ShortTrailer => "short-trailer",
         }
@@ -62,6 +79,18 @@ impl fmt::Display for RecordWarning {
             RecordWarning::StaleContentEncoding => f.write_str(
                 "Content-Encoding over a body that is not so coded; \
                  read as it is",
+            ),
+            RecordWarning::DamagedContentEncoding { decoded } => write!(
+                f,
+                "Content-Encoding data is damaged after {decoded} decoded \
+                 bytes; read up to there"
+            ),
+            RecordWarning::PayloadTooLarge { limit } => write!(
+                f,
+                "the payload decodes to more than {} MiB; only its first {} \
+                 MiB are read",
+                limit >> 20,
+                limit >> 20
             ),
             RecordWarning::LengthOff { by } => write!(
                 f,

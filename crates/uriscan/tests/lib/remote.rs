@@ -288,6 +288,50 @@ fn fragments_of_remote_pages() {
     assert_eq!(s.count("HEAD", "/ok"), 1);
 }
 
+/// Pages in `Content-Encoding: br` are asked for and decoded as they
+/// stream: their ids are found, a bomb stops at `--max-body`, data cut
+/// short is an error of its own.
+#[test]
+fn pages_in_brotli_are_decoded() {
+    // Encoded before the clock of the checker's short timeouts starts.
+    crate::support::http::br_bomb();
+    let s = Server::start();
+    let mut b = fast();
+    b.fragments(true).max_body(1 << 20);
+    let frags = |f: &[&str]| f.iter().map(|s| s.to_string()).collect();
+    let targets = [
+        RemoteTarget {
+            uri: s.url("/br"),
+            fragments: frags(&["present", "named", "absent"]),
+        },
+        RemoteTarget {
+            uri: s.url("/br-bomb"),
+            fragments: frags(&["start", "end"]),
+        },
+        RemoteTarget { uri: s.url("/br-cut"), fragments: frags(&["present"]) },
+    ];
+    let r = run(&b, &targets);
+    assert_eq!(r[0].status(), RemoteStatus::Ok, "{:?}", r[0]);
+    assert_eq!(r[0].missing_fragments(), ["absent"]);
+    let asked: Vec<_> = s.headers("accept-encoding");
+    assert!(
+        asked.iter().any(|(p, v)| p == "/br" && v.contains("br")),
+        "{asked:?}"
+    );
+    assert_eq!(r[1].status(), RemoteStatus::Ok, "{:?}", r[1]);
+    assert_eq!(r[1].missing_fragments(), [] as [String; 0]);
+    assert_eq!(
+        r[1].reason(),
+        Some(
+            "not checked: #end past the first 1048576 bytes of the page \
+             (--max-body)"
+        )
+    );
+    assert_eq!(r[2].status(), RemoteStatus::Error, "{:?}", r[2]);
+    let why = r[2].reason().unwrap();
+    assert!(why.contains("cut short") && why.contains("decod"), "{why}");
+}
+
 #[test]
 fn the_github_token_goes_only_to_github() {
     let s = Server::start();

@@ -172,7 +172,7 @@ fn stale_chunked_is_read_as_it_is() {
 
 #[test]
 fn stale_content_coding_is_read_as_it_is() {
-    for coding in ["gzip", "x-gzip", "deflate"] {
+    for coding in ["gzip", "x-gzip", "deflate", "br"] {
         let header = format!("Content-Encoding: {coding}");
         let stale = http(&["Content-Type: text/html", &header], "\r\n", PAGE);
         assert_eq!(
@@ -366,5 +366,122 @@ fn a_run_of_errors_is_summarised() {
     assert_eq!(
         lines[7],
         format!("…and 47 more like it up to offset {second_run}")
+    );
+}
+
+/// `data` in brotli, as a server sends `Content-Encoding: br`.
+fn br(data: &[u8]) -> Vec<u8> {
+    let mut e = brotli::CompressorWriter::new(vec![], 4096, 5, 22);
+    e.write_all(data).unwrap();
+    e.into_inner()
+}
+
+/// A response record at `http://e.com/{id}` of an HTML `body` in `coding`.
+fn coded(id: usize, coding: &str, body: &[u8]) -> Vec<u8> {
+    let header = format!("Content-Encoding: {coding}");
+    let http = http(&["Content-Type: text/html", &header], "\r\n", body);
+    record(id, &http, "\r\n", 0, b"\r\n\r\n")
+}
+
+/// A page of `n` links, `/0` to `/{n-1}`, and their targets.
+fn many_links(n: usize) -> (Vec<u8>, Vec<String>) {
+    let page: String =
+        (0..n).map(|i| format!("<a href=/{i}>{i}</a>\n")).collect();
+    let targets = (0..n).map(|i| format!("http://e.com/{i}")).collect();
+    (page.into_bytes(), targets)
+}
+
+#[test]
+fn brotli_bodies_are_decoded() {
+    let records = [coded(1, "br", &br(PAGE)), coded(2, "BR", &br(PAGE))];
+    for file in [records.concat(), members(&records)] {
+        assert_eq!(read(&file), [ok(1, &[]), ok(2, &[])]);
+    }
+    // Under chunked transfer coding too, in chunks of any size.
+    let data = br(PAGE);
+    let chunked = [
+        format!("{:x}\r\n", 7).as_bytes(),
+        &data[..7],
+        format!("\r\n{:x}\r\n", data.len() - 7).as_bytes(),
+        &data[7..],
+        b"\r\n0\r\n\r\n",
+    ]
+    .concat();
+    let http = http(
+        &[
+            "Content-Type: text/html",
+            "Transfer-Encoding: chunked",
+            "Content-Encoding: br",
+        ],
+        "\r\n",
+        &chunked,
+    );
+    assert_eq!(read(&record(1, &http, "\r\n", 0, b"\r\n\r\n")), [ok(1, &[])]);
+}
+
+/// Brotli data cut short or corrupt: the links decoded before the damage
+/// are kept, the record says it is damaged, the next record is read.
+#[test]
+fn damaged_brotli_keeps_what_decoded_and_says_so() {
+    let (page, targets) = many_links(2000);
+    let data = br(&page);
+    let cut = &data[..data.len() / 2];
+    let mut corrupt = data.clone();
+    let at = data.len() / 2;
+    for b in &mut corrupt[at..at + 16] {
+        *b ^= 0xa5;
+    }
+    for damaged in [cut, &corrupt[..]] {
+        let file = [coded(1, "br", damaged), coded(2, "br", &br(PAGE))];
+        let got = read(&members(&file));
+        let [Ok((id, links, warnings)), second] = &got[..] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(
+            (id.as_str(), &warnings[..]),
+            ("<urn:uuid:1>", &["damaged-content-encoding"][..])
+        );
+        // The links before the damage (brotli has no checksum: corrupt
+        // data may decode to some garbage before it breaks).
+        assert!(links.len() > 500 && links.len() < 2000, "{}", links.len());
+        assert!(links[..500] == targets[..500]);
+        assert_eq!(*second, ok(2, &[]));
+    }
+    // The warning says how much decoded.
+    let rec = WarcReader::new(&coded(1, "br", cut)[..]).next().unwrap();
+    let rec = rec.unwrap();
+    let decoded = rec.payload().unwrap().len() as u64;
+    assert!(page.starts_with(rec.payload().unwrap()));
+    assert_eq!(
+        rec.warnings(),
+        [RecordWarning::DamagedContentEncoding { decoded }]
+    );
+}
+
+/// A brotli bomb stops at the 64 MiB the payload is decoded to: its
+/// links before there are kept, with a warning, and so is the next
+/// record.
+#[test]
+fn a_brotli_bomb_stops_at_the_limit() {
+    let mut e = brotli::CompressorWriter::new(vec![], 1 << 16, 1, 24);
+    e.write_all(b"<a href=/first>f</a>").unwrap();
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..80 {
+        e.write_all(&spaces).unwrap();
+    }
+    e.write_all(b"<a href=/past>p</a>").unwrap();
+    let bomb = e.into_inner();
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    let file = [coded(1, "br", &bomb), coded(2, "br", &br(PAGE))];
+    assert_eq!(
+        read(&members(&file)),
+        [
+            Ok((
+                "<urn:uuid:1>".to_owned(),
+                vec!["http://e.com/first".to_owned()],
+                vec!["payload-too-large"],
+            )),
+            ok(2, &[]),
+        ]
     );
 }

@@ -214,7 +214,7 @@ async fn handle(
         for (name, value) in req.headers() {
             if matches!(
                 name.as_str(),
-                "user-agent" | "authorization" | "x-test"
+                "user-agent" | "authorization" | "x-test" | "accept-encoding"
             ) {
                 h.push((
                     path.clone(),
@@ -291,6 +291,43 @@ async fn respond(
             r.headers_mut().insert("content-length", "1000".parse().unwrap());
             r
         }
+        "/br" => br_page(&br(PAGE.as_bytes())),
+        // Cut short in the middle of its brotli data.
+        "/br-cut" => {
+            let data = br(PAGE.as_bytes());
+            br_page(&data[..data.len() / 2])
+        }
+        "/br-bomb" => br_page(br_bomb()),
         _ => full(404, "no route"),
+    })
+}
+
+/// An HTML page of `body` in `Content-Encoding: br`.
+fn br_page(body: &[u8]) -> Resp {
+    let mut r = full(200, "");
+    *r.body_mut() = Full::new(Bytes::copy_from_slice(body))
+        .map_err(|e: Infallible| match e {})
+        .boxed();
+    r.headers_mut().insert("content-encoding", "br".parse().unwrap());
+    r
+}
+
+/// `data` in brotli.
+pub fn br(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = brotli::CompressorWriter::new(vec![], 1 << 16, 1, 24);
+    e.write_all(data).unwrap();
+    e.into_inner()
+}
+
+/// A few KiB of brotli that decode to a page of 16 MiB: `<p id=start>`,
+/// spaces, `<p id=end>`.
+pub fn br_bomb() -> &'static [u8] {
+    static BOMB: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BOMB.get_or_init(|| {
+        let mut page = b"<!doctype html><p id=start>".to_vec();
+        page.resize(16 << 20, b' ');
+        page.extend_from_slice(b"<p id=end>");
+        br(&page)
     })
 }
