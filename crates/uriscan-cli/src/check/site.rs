@@ -10,7 +10,7 @@ use uriscan::checking::site::{
     Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
-use uriscan::links::LinkRef;
+use uriscan::links::{Kind, LinkRef};
 
 use crate::args::CheckSite;
 use crate::config::CheckConfig;
@@ -133,7 +133,7 @@ pub fn push<T>(
     if l.error().is_some() {
         return d.push(l);
     }
-    match site.map(doc, l.link()) {
+    match map(site, doc, l) {
         Some(Mapped::Local { path, fragment, .. }) => {
             d.push_mapped(l, &path, fragment.as_deref())
         }
@@ -142,9 +142,22 @@ pub fn push<T>(
     }
 }
 
+/// How the site resolves the link: a generator's own syntax (Hugo's
+/// `ref`, Jekyll's `link`) by its kind, any other by what it says.
+fn map(site: &Site, doc: &Path, l: LinkRef<'_>) -> Option<Mapped> {
+    match l.kind() {
+        Kind::Generator(k) => site.map_generator(doc, k, l.link()),
+        _ => site.map(doc, l.link()),
+    }
+}
+
 /// How the link was mapped, for the report: `None` where it was not.
-pub fn mapping(site: Option<&Site>, doc: &Path, link: &str) -> Option<String> {
-    match site?.map(doc, link)? {
+pub fn mapping(
+    site: Option<&Site>,
+    doc: &Path,
+    link: LinkRef<'_>,
+) -> Option<String> {
+    match map(site?, doc, link)? {
         Mapped::Local { reason, .. } => Some(reason),
         _ => None,
     }

@@ -316,6 +316,13 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./content/_index.md:7 md:image /docs/img/logo.png: ok (mapped)",
             "./content/_index.md:8 md:link https://hugo.example.org/docs/guide/: ok (mapped)",
             "./content/_index.md:9 md:link /docs/guide/install/: broken: no page at the site URL '/docs/guide/install/'",
+            // Hugo's ref and relref, found as Hugo 0.111 finds them (a
+            // commented-out shortcode is text).
+            "./content/_index.md:10 hugo:ref guide/install.md#setup: ok (mapped)",
+            "./content/_index.md:11 hugo:relref install: ok (mapped)",
+            "./content/_index.md:12 hugo:relref /guide: ok (mapped)",
+            "./content/_index.md:13 hugo:ref nothing.md: broken: Hugo's hugo:ref finds no page 'nothing.md'",
+            "./content/_index.md:14 hugo:ref guide/install.md#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
             "./content/guide/install.md:9 md:link ../: ok (mapped)",
             "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
             "./content/posts/bundle/index.md:3 md:image pic.png: ok",
@@ -326,15 +333,25 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
     assert_eq!(
         rows_jekyll,
         [
-            "./_posts/2020-01-02-hello.md:3 md:link /blog/about/: ok (mapped)",
-            "./about.md:3 md:link ../: ok (mapped)",
-            "./index.md:3 md:link /blog/about/: ok (mapped)",
-            "./index.md:4 md:link about/: ok (mapped)",
-            "./index.md:5 md:link /blog/2020/01/02/hello/: ok (mapped)",
-            "./index.md:6 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
-            "./index.md:7 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
-            "./index.md:8 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
-            "./index.md:9 md:image /blog/assets/logo.png: ok (mapped)",
+            "./_posts/2020-01-02-hello.md:6 md:link /blog/about/: ok (mapped)",
+            "./about.md:6 md:link ../: ok (mapped)",
+            "./index.md:6 md:link /blog/about/: ok (mapped)",
+            "./index.md:7 md:link about/: ok (mapped)",
+            "./index.md:8 md:link /blog/2020/01/02/hello/: ok (mapped)",
+            "./index.md:9 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
+            "./index.md:10 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
+            "./index.md:11 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
+            "./index.md:12 md:image /blog/assets/logo.png: ok (mapped)",
+            // Jekyll's own link syntax, found as Jekyll finds it (the
+            // expected verdicts are Jekyll 4.3's build of the sample).
+            "./index.md:13 jekyll:link about.md: ok (mapped)",
+            "./index.md:14 jekyll:post_url 2020-01-02-hello: ok (mapped)",
+            "./index.md:15 jekyll:url /about/: ok (mapped)",
+            "./index.md:16 md:link {{site.baseurl}}/about/: ok (mapped)",
+            "./index.md:17 jekyll:url /about/: ok (mapped)",
+            "./index.md:18 jekyll:url /gone/: broken: no page at the site URL '/blog/gone/'",
+            "./index.md:19 jekyll:link nothing.md: broken: Jekyll's link tag finds no file 'nothing.md' in the site's folder",
+            "./index.md:20 jekyll:post_url 2019-01-01-gone: broken: Jekyll's post_url finds no post '2019-01-01-gone'",
         ]
     );
     let (_, err, _) = human(&sample("docusaurus"), &["."]);
@@ -342,4 +359,47 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
         err.starts_with("site: docusaurus (docusaurus.config.js); baseUrl: not a literal, '/' used\n"),
         "{err}"
     );
+}
+
+/// Outside a site of their generator (here `--site github`), Hugo's and
+/// Jekyll's own links are templates never rendered: skipped, never
+/// broken; `links` lists them with their kinds all the same.
+#[test]
+fn generator_links_elsewhere_are_templates() {
+    let (rows, _, _) = rows(&sample("jekyll"), &["--site", "github"]);
+    let tags: Vec<&String> = rows
+        .iter()
+        .filter(|r| r.contains(" jekyll:") || r.contains("{{"))
+        .collect();
+    assert_eq!(tags.len(), 8, "{rows:#?}");
+    assert!(
+        tags.iter().all(|r| r.ends_with(": skipped: template")),
+        "{tags:#?}"
+    );
+    let out =
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(sample("hugo"))
+            .args(["links", "--json", "content/_index.md"])
+            .output()
+            .unwrap();
+    let kinds: Vec<(String, String, String)> =
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["kind"].as_str().unwrap().starts_with("hugo:"))
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap().to_string();
+                (s("kind"), s("raw"), s("link"))
+            })
+            .collect();
+    assert_eq!(kinds.len(), 5, "{kinds:#?}");
+    assert_eq!(
+        kinds[0],
+        (
+            "hugo:ref".into(),
+            r#"{{< ref "guide/install.md#setup" >}}"#.into(),
+            "guide/install.md#setup".into()
+        )
+    );
+    assert_eq!(kinds[2].0, "hugo:relref");
 }

@@ -76,6 +76,7 @@ mod asciidoc;
 mod browser_reading;
 mod charset;
 mod extractor;
+mod generators;
 // Built for its tests too, where only some hooks are used.
 #[cfg(any(test, feature = "internals"))]
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
@@ -102,6 +103,9 @@ mod url_standard;
 
 pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
+pub use generators::GeneratorKind;
+#[cfg(feature = "check")]
+pub(crate) use generators::jekyll_url_expression;
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use page::{Format, Page};

@@ -4,7 +4,7 @@
 use super::html::{HtmlSource, TextRuns};
 use super::{
     Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
-    html, markdown, rst, tokenizer,
+    generators, html, markdown, rst, tokenizer,
 };
 use crate::Span;
 
@@ -55,6 +55,7 @@ impl LinkExtractor {
                         &mut None,
                     );
                 }
+                generators::read_markdown_runs(text, &regions.text, out);
                 for span in regions.text {
                     self.find(text.as_bytes(), span, Kind::Text, out);
                 }

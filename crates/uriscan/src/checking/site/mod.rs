@@ -34,7 +34,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::anchors::AnchorStyle;
-use crate::links::{Link, percent_decode};
+use super::facts::holds_template;
+use crate::links::{
+    GeneratorKind, Link, jekyll_url_expression, percent_decode,
+};
 
 pub use sites::{Sites, git_top, is_gitlab_remote};
 
@@ -207,6 +210,31 @@ trait Rules: fmt::Debug + Send + Sync {
     fn source_fallback(&self, _page: &str, _link: &str) -> Option<String> {
         None
     }
+    /// What the generator's own link syntax `kind` names with `path`
+    /// (decoded, its fragment left out) on the page `page`; `None` for
+    /// another generator's syntax. `exists` says whether a source is a
+    /// file.
+    fn named(
+        &self,
+        _kind: GeneratorKind,
+        _page: &str,
+        _path: &str,
+        _exists: &dyn Fn(&str) -> bool,
+    ) -> Option<Named> {
+        None
+    }
+}
+
+/// What a generator's own link syntax names.
+#[derive(Debug, PartialEq, Eq)]
+enum Named {
+    /// A source, under the sources.
+    Source(String),
+    /// A URL of the site, under its base path.
+    SiteUrl(String),
+    /// Nothing: the generator fails the build or writes a broken link,
+    /// for this reason.
+    Missing(String),
 }
 
 /// What a generator's loader gives.
@@ -363,6 +391,14 @@ impl Site {
         if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
             return None;
         }
+        if holds_template(link) {
+            // Jekyll's URL expression as a whole link, written without a
+            // space: `{{site.baseurl}}/about/`. Any other template is
+            // not a link yet.
+            let url = (self.generator == Generator::Jekyll)
+                .then(|| jekyll_url_expression(link))??;
+            return self.map_generator(doc, GeneratorKind::JekyllUrl, &url);
+        }
         let (path, fragment) = url::split_link(link);
         let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") {
@@ -426,6 +462,51 @@ impl Site {
                 "mapped from '{path}' to '{}' (the docs root)",
                 self.shown(&found)
             ),
+        })
+    }
+
+    /// How a link written in the generator's own syntax `kind` (Hugo's
+    /// `ref`, Jekyll's `link`, ...), naming `link`, resolves from the
+    /// document `doc`; `None` where the syntax is not this generator's
+    /// (or `doc` not one of its sources): an unrendered template.
+    pub fn map_generator(
+        &self,
+        doc: &Path,
+        kind: GeneratorKind,
+        link: &str,
+    ) -> Option<Mapped> {
+        let page = self.rel(doc)?;
+        let (path, fragment) = match link.split_once('#') {
+            Some((p, f)) => (p, Some(f)),
+            None => (link, None),
+        };
+        let decoded = percent_decode(path);
+        let exists = |rel: &str| self.sources.join(rel).is_file();
+        let source =
+            |rel: String, reason: String| match self.rules.not_on_site(&rel) {
+                Some(reason) => Mapped::Unavailable { reason },
+                None => Mapped::Local {
+                    path: self.sources.join(&rel),
+                    fragment: fragment.map(str::to_string),
+                    reason,
+                },
+            };
+        Some(match self.rules.named(kind, &page, &decoded, &exists)? {
+            Named::Source(rel) => {
+                let reason = format!(
+                    "{} '{path}' found at '{}'",
+                    kind.as_str(),
+                    self.shown(&rel)
+                );
+                source(rel, reason)
+            }
+            Named::SiteUrl(url) => {
+                let url = url.split(['?', '#']).next().unwrap_or("");
+                let url = url.trim_start_matches('/');
+                let shown = format!("{}{url}", self.base_path);
+                self.lookup(url, fragment, &shown)
+            }
+            Named::Missing(reason) => Mapped::Unavailable { reason },
         })
     }
 

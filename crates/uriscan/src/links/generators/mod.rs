@@ -1,0 +1,92 @@
+//! The link syntax that site generators add to Markdown, read from the
+//! text the Markdown reader leaves (its text runs), never from code:
+//!
+//! - `template`: Hugo's `ref` and `relref` shortcodes, Jekyll's `link`
+//!   and `post_url` tags, and Jekyll's URL expressions (`{{ site.baseurl
+//!   }}/x`, `{{ '/x' | relative_url }}`).
+//!
+//! Each is a link of a [`GeneratorKind`] of its own, whose `raw` is the
+//! whole construct and whose `link` the path it names. Only the site
+//! model of its generator knows where that path leads (the check's
+//! `site` module); elsewhere such a link is an unrendered template.
+
+mod template;
+
+use super::{Kind, RawLink};
+use crate::Span;
+
+pub(crate) use template::jekyll_url_expression;
+
+/// A site generator's own link syntax: which construct a link was
+/// written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GeneratorKind {
+    /// Hugo's `{{< ref "path" >}}` (or `{{% ref %}}`): `hugo:ref`.
+    HugoRef,
+    /// Hugo's `{{< relref "path" >}}` (or `{{% relref %}}`):
+    /// `hugo:relref`.
+    HugoRelref,
+    /// Jekyll's `{% link path %}`: `jekyll:link`.
+    JekyllLink,
+    /// Jekyll's `{% post_url name %}`: `jekyll:post_url`.
+    JekyllPostUrl,
+    /// A Jekyll URL under the site's base: `{{ site.baseurl }}/path`, or
+    /// a quoted path through the `relative_url` or `absolute_url`
+    /// filter: `jekyll:url`.
+    JekyllUrl,
+}
+
+impl GeneratorKind {
+    /// The kind's name: `hugo:ref`, `jekyll:link`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GeneratorKind::HugoRef => "hugo:ref",
+            GeneratorKind::HugoRelref => "hugo:relref",
+            GeneratorKind::JekyllLink => "jekyll:link",
+            GeneratorKind::JekyllPostUrl => "jekyll:post_url",
+            GeneratorKind::JekyllUrl => "jekyll:url",
+        }
+    }
+
+    /// Whether following such a link navigates (all of them do: each
+    /// names a page or a URL of the site).
+    pub(crate) fn navigates(self) -> bool {
+        true
+    }
+}
+
+/// Reads the generator syntax in the text runs `runs` of `text` (a
+/// Markdown document's runs outside code, links and HTML), pushing a link
+/// for each construct.
+pub(crate) fn read_markdown_runs(
+    text: &str,
+    runs: &[Span],
+    out: &mut Vec<RawLink>,
+) {
+    let bytes = text.as_bytes();
+    // Most documents hold no brace at all: one search says so.
+    if memchr::memchr(b'{', bytes).is_none() {
+        return;
+    }
+    for run in runs {
+        template::read(bytes, *run, out);
+    }
+}
+
+/// A link of the generator's `kind` at `span` of `bytes`, naming `link`.
+fn push(
+    out: &mut Vec<RawLink>,
+    bytes: &[u8],
+    kind: GeneratorKind,
+    span: Span,
+    link: &str,
+) {
+    out.push(RawLink::new(
+        Kind::Generator(kind),
+        span,
+        &bytes[span.range()],
+        link,
+        None,
+    ));
+}
