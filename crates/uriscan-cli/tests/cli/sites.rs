@@ -403,3 +403,45 @@ fn generator_links_elsewhere_are_templates() {
     );
     assert_eq!(kinds[2].0, "hugo:relref");
 }
+
+/// Docusaurus' versioned docs: each version's URLs, and a source link
+/// looked for from its own version's docs root.
+#[test]
+fn docusaurus_versions_are_served_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "docusaurus.config.js",
+        "module.exports = { url: 'https://e.org', baseUrl: '/' };\n",
+    );
+    write(d, "versions.json", "[\"2.0\", \"1.0\"]\n");
+    write(
+        d,
+        "docs/intro.md",
+        "# Intro\n\n[v1](/docs/1.0/guide/a) [latest](/docs/intro) [gone](/docs/1.0/gone)\n",
+    );
+    write(
+        d,
+        "versioned_docs/version-2.0/intro.md",
+        "# Intro\n\n[next](/docs/next/intro)\n",
+    );
+    write(d, "versioned_docs/version-1.0/intro.md", "# Intro\n");
+    write(
+        d,
+        "versioned_docs/version-1.0/guide/a.md",
+        "# A\n\n[intro](intro.md)\n",
+    );
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/intro.md:3 md:link /docs/1.0/guide/a: ok (mapped)",
+            "./docs/intro.md:3 md:link /docs/intro: ok (mapped)",
+            "./docs/intro.md:3 md:link /docs/1.0/gone: broken: no page at the site URL '/docs/1.0/gone'",
+            "./versioned_docs/version-1.0/guide/a.md:3 md:link intro.md: ok (mapped)",
+            "./versioned_docs/version-2.0/intro.md:3 md:link /docs/next/intro: ok (mapped)",
+        ]
+    );
+}
