@@ -73,6 +73,9 @@ pub fn read(
                         .unwrap_or_else(|| loaded.abs.clone()),
                     disabled,
                 };
+                if format == Format::Mdx {
+                    mdx_error(plan, path, reader.doc());
+                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -94,6 +97,20 @@ pub fn read(
         nav_documents(cfg, plan, &mut collector);
     }
     collector
+}
+
+/// Says where the MDX document `doc` at `path` is malformed, if it is:
+/// its links up to there are read as MDX, the rest as Markdown.
+fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
+    let Some(e) = uriscan::links::mdx_error(doc) else { return };
+    let before = &doc[..e.offset.min(doc.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let column =
+        before.len() - memchr::memrchr(b'\n', before).map_or(0, |i| i + 1) + 1;
+    plan.errors.say(format_args!(
+        "{}:{line}:{column}: not read as MDX: {e}; the rest read as Markdown",
+        path.display()
+    ));
 }
 
 /// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one

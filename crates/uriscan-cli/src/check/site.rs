@@ -10,7 +10,7 @@ use uriscan::checking::site::{
     Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
-use uriscan::links::{Kind, LinkRef};
+use uriscan::links::{GeneratorKind, Kind, LinkRef};
 
 use crate::args::CheckSite;
 use crate::config::CheckConfig;
@@ -146,7 +146,15 @@ pub fn push<T>(
 /// `ref`, Jekyll's `link`) by its kind, any other by what it says.
 fn map(site: &Site, doc: &Path, l: LinkRef<'_>) -> Option<Mapped> {
     match l.kind() {
-        Kind::Generator(k) => site.map_generator(doc, k, l.link()),
+        Kind::Generator(k) if k.is_template() => {
+            site.map_generator(doc, k, l.link())
+        }
+        // A module the bundler loads from the file system (a partial is
+        // no page, and is imported all the same); but for Docusaurus'
+        // `@site/` alias.
+        Kind::Generator(
+            GeneratorKind::MdxImport | GeneratorKind::MdxRequire,
+        ) if !l.link().starts_with("@site/") => None,
         _ => site.map(doc, l.link()),
     }
 }

@@ -297,8 +297,22 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/01-intro.md:9 md:link _snippet.md: broken: a partial ('_'-prefixed), not a page",
             "./docs/01-intro.md:10 md:link /docs/guide/nope: broken: no page at the site URL '/docs/guide/nope'",
             "./docs/01-intro.md:11 md:image /img/logo.png: ok (mapped)",
+            // An MDX page's anchors: its Markdown, `{#id}` kept.
+            "./docs/01-intro.md:12 md:link guide/tabs.mdx#the-tabs: ok",
+            "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
+            // MDX: imports (a partial is imported, not linked), `<Link
+            // to>`, `require`; an expression's text is no link.
+            "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",
+            "./docs/guide/tabs.mdx:6 mdx:import @site/static/img/logo.png: ok (mapped)",
+            "./docs/guide/tabs.mdx:7 mdx:import ./gone.png: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:13 md:link install.md#setup: ok",
+            "./docs/guide/tabs.mdx:14 mdx:link /docs/intro: ok (mapped)",
+            "./docs/guide/tabs.mdx:14 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
+            "./docs/guide/tabs.mdx:15 md:link #the-tabs: ok",
+            "./docs/guide/tabs.mdx:17 mdx:require ../../static/img/logo.png: ok",
+            "./docs/guide/tabs.mdx:18 mdx:require ./missing.png: broken: no such file or directory",
             "./sidebars.json:3 site:nav intro: ok",
             "./sidebars.json:4 site:nav guide/install: ok",
             "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
@@ -442,6 +456,40 @@ fn docusaurus_versions_are_served_apart() {
             "./docs/intro.md:3 md:link /docs/1.0/gone: broken: no page at the site URL '/docs/1.0/gone'",
             "./versioned_docs/version-1.0/guide/a.md:3 md:link intro.md: ok (mapped)",
             "./versioned_docs/version-2.0/intro.md:3 md:link /docs/next/intro: ok (mapped)",
+        ]
+    );
+}
+
+/// A malformed MDX file is told, with its place, and the run goes on:
+/// the links before the fault are MDX's, the rest Markdown's.
+#[test]
+fn a_malformed_mdx_file_is_told_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.mdx",
+        "# A\n\n<Link to=\"b.mdx\">b</Link> {open\n\n[c](c.md)\n",
+    );
+    write(
+        d,
+        "b.mdx",
+        "import x from './x.png';\n\n# B {#bee}\n\n[a](a.mdx#a)\n",
+    );
+    write(d, "x.png", "");
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a.mdx:3:27: not read as MDX: an expression '{' is never closed; the rest read as Markdown"),
+        "{err}"
+    );
+    assert_eq!(
+        rows,
+        [
+            "./a.mdx:3 mdx:link b.mdx: ok",
+            "./a.mdx:5 md:link c.md: broken: no such file or directory",
+            "./b.mdx:1 mdx:import ./x.png: ok",
+            "./b.mdx:5 md:link a.mdx#a: ok",
         ]
     );
 }

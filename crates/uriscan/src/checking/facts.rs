@@ -149,7 +149,7 @@ impl LinkTable {
         // A generator's own link syntax (Hugo's `ref`, Jekyll's `link`)
         // that no site of its generator resolved: a template too.
         if holds_template(link.link())
-            || matches!(link.kind(), Kind::Generator(_))
+            || matches!(link.kind(), Kind::Generator(k) if k.is_template())
         {
             return fact(TargetKind::Template, NO_PATH, NO_PATH);
         }

@@ -776,8 +776,13 @@ impl Checker {
             return Targets::Unknown;
         };
         match Format::from_path(path) {
-            Format::Markdown => {
+            format @ (Format::Markdown | Format::Mdx) => {
                 let text = String::from_utf8_lossy(&bytes);
+                // MDX's Markdown is what its ESM and expressions leave.
+                let text = match format {
+                    Format::Mdx => crate::links::mdx_markdown(&text).into(),
+                    _ => text,
+                };
                 Targets::Ids(
                     anchors::markdown_anchors(
                         &text,

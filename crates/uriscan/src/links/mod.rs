@@ -106,6 +106,13 @@ pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use generators::GeneratorKind;
 #[cfg(feature = "check")]
 pub(crate) use generators::jekyll_url_expression;
+pub use generators::mdx::{MdxError, mdx_error};
+
+/// The Markdown of an MDX document: its ESM and expressions blanked.
+#[cfg(feature = "check")]
+pub(crate) fn mdx_markdown(text: &str) -> String {
+    generators::mdx::read(text, &mut vec![]).markdown
+}
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use page::{Format, Page};

@@ -400,6 +400,17 @@ impl Site {
             return self.map_generator(doc, GeneratorKind::JekyllUrl, &url);
         }
         let (path, fragment) = url::split_link(link);
+        if let Some(rest) = path.strip_prefix("@site/")
+            && self.generator == Generator::Docusaurus
+        {
+            // Docusaurus' alias of the site's folder, in MDX imports.
+            let rel = url::normalize(&percent_decode(rest), false)?;
+            return Some(Mapped::Local {
+                path: self.sources.join(&rel),
+                fragment: fragment.map(str::to_string),
+                reason: format!("mapped from '{path}' to '{rel}'"),
+            });
+        }
         let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") {
             return self.map_absolute(link, path, fragment);

@@ -3,18 +3,23 @@
 //!
 //! - `template`: Hugo's `ref` and `relref` shortcodes, Jekyll's `link`
 //!   and `post_url` tags, and Jekyll's URL expressions (`{{ site.baseurl
-//!   }}/x`, `{{ '/x' | relative_url }}`).
+//!   }}/x`, `{{ '/x' | relative_url }}`). Each is a link whose `raw` is
+//!   the whole construct and whose `link` the path it names. Only the
+//!   site model of its generator knows where that path leads (the
+//!   check's `site` module); elsewhere such a link is an unrendered
+//!   template.
+//! - `mdx`: an MDX document's ESM and expressions taken out of its
+//!   Markdown, and its `<Link to>`, imports and `require`s as links.
 //!
-//! Each is a link of a [`GeneratorKind`] of its own, whose `raw` is the
-//! whole construct and whose `link` the path it names. Only the site
-//! model of its generator knows where that path leads (the check's
-//! `site` module); elsewhere such a link is an unrendered template.
+//! Each is a link of a [`GeneratorKind`] of its own.
 
+pub(crate) mod mdx;
 mod template;
 
 use super::{Kind, RawLink};
 use crate::Span;
 
+#[cfg(feature = "check")]
 pub(crate) use template::jekyll_url_expression;
 
 /// A site generator's own link syntax: which construct a link was
@@ -35,6 +40,13 @@ pub enum GeneratorKind {
     /// a quoted path through the `relative_url` or `absolute_url`
     /// filter: `jekyll:url`.
     JekyllUrl,
+    /// MDX's `<Link to="...">` (or `href`): `mdx:link`.
+    MdxLink,
+    /// A local path an MDX `import` names (an asset, a partial):
+    /// `mdx:import`.
+    MdxImport,
+    /// A local path an MDX expression `require`s: `mdx:require`.
+    MdxRequire,
 }
 
 impl GeneratorKind {
@@ -46,13 +58,28 @@ impl GeneratorKind {
             GeneratorKind::JekyllLink => "jekyll:link",
             GeneratorKind::JekyllPostUrl => "jekyll:post_url",
             GeneratorKind::JekyllUrl => "jekyll:url",
+            GeneratorKind::MdxLink => "mdx:link",
+            GeneratorKind::MdxImport => "mdx:import",
+            GeneratorKind::MdxRequire => "mdx:require",
         }
     }
 
-    /// Whether following such a link navigates (all of them do: each
-    /// names a page or a URL of the site).
+    /// Whether following such a link navigates: all but the MDX imports
+    /// and `require`s, which the page loads.
     pub(crate) fn navigates(self) -> bool {
-        true
+        !matches!(self, GeneratorKind::MdxImport | GeneratorKind::MdxRequire)
+    }
+
+    /// Whether it is template syntax (Hugo's, Jekyll's), which only its
+    /// generator's site model resolves; an MDX link is a plain URI
+    /// reference.
+    pub fn is_template(self) -> bool {
+        !matches!(
+            self,
+            GeneratorKind::MdxLink
+                | GeneratorKind::MdxImport
+                | GeneratorKind::MdxRequire
+        )
     }
 }
 

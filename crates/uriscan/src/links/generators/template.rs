@@ -34,6 +34,7 @@ pub(super) fn read(bytes: &[u8], run: Span, out: &mut Vec<RawLink>) {
 /// The path of a Jekyll URL expression that is a whole link as written
 /// (`{{site.baseurl}}/about/#x`, `{{ '/a/' | relative_url }}`): what a
 /// Markdown link's destination holds when it has no space.
+#[cfg(any(feature = "check", test))]
 pub(crate) fn jekyll_url_expression(link: &str) -> Option<String> {
     let bytes = link.as_bytes();
     match construct(bytes, 0, bytes.len())? {
