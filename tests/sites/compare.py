@@ -58,6 +58,9 @@ def main():
         path = os.path.normpath(r["path"])
         if r["kind"] == "site:nav" or r["link"].startswith(("http:", "https:")):
             continue
+        # An include directive leaves no link in the built page.
+        if r["kind"].startswith("mkdocs:"):
+            continue
         if not path.startswith(sources + os.sep):
             continue
         page = page_of(generator, os.path.relpath(path, sources))
@@ -100,6 +103,9 @@ def main():
         for r in broken:
             path = os.path.normpath(r["path"])
             link = r["link"]
+            if r["kind"].startswith("mkdocs:"):
+                # An include is no link MkDocs validates.
+                continue
             if r["kind"] == "site:nav" or link.split("#")[0].endswith(".md"):
                 ours.add((path, link))
         for miss in sorted(said - ours):

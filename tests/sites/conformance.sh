@@ -7,7 +7,8 @@
 #
 #   tests/sites/conformance.sh [mkdocs] [mdbook] [hugo] [jekyll] [docusaurus]
 #
-# MkDocs (>= 1.6) is installed by pip into a venv under target/, mdBook by
+# MkDocs (>= 1.6, with pymdown-extensions and mkdocs-include-markdown-plugin)
+# is installed by pip into a venv under target/, mdBook by
 # `cargo install --locked` into target/tools (minutes, once; without its
 # default features, the server and the file watcher, which a build does
 # not use). Hugo and Jekyll are Debian packages. Exits 1 on a mismatch, and with URISCAN_REQUIRE_SITES=1 (as
@@ -43,15 +44,18 @@ check_json() {
 
 mkdocs_part() {
     local venv=$root/target/mkdocs-venv
-    if [ ! -x "$venv/bin/mkdocs" ]; then
-        python3 -m venv "$venv" && "$venv/bin/pip" install -q 'mkdocs>=1.6' ||
+    # With the two include extensions the sample uses.
+    if ! "$venv/bin/python" -c 'import mkdocs, pymdownx, mkdocs_include_markdown_plugin' 2>/dev/null; then
+        python3 -m venv "$venv" &&
+            "$venv/bin/pip" install -q 'mkdocs>=1.6' pymdown-extensions mkdocs-include-markdown-plugin ||
             { skip mkdocs "pip could not install mkdocs"; return; }
     fi
     local o=$out/mkdocs
     rm -rf "$o" && mkdir -p "$o"
     # The sample's broken links make --strict fail: that is its point.
-    "$venv/bin/mkdocs" build --strict -f "$samples/mkdocs/mkdocs.yml" \
-        -d "$o/site/sample" >"$o/messages.txt" 2>&1
+    # Run from the project's folder, which snippets' paths start from.
+    (cd "$samples/mkdocs" && "$venv/bin/mkdocs" build --strict -f mkdocs.yml \
+        -d "$o/site/sample" >"$o/messages.txt" 2>&1)
     if [ ! -f "$o/site/sample/index.html" ]; then
         cat "$o/messages.txt"
         echo "mkdocs: the build wrote no site"

@@ -111,6 +111,14 @@ pub fn checker(builder: &CheckerBuilder, plan: &SitePlan) -> CheckerBuilder {
     if let Some(sites) = &plan.sites {
         for site in sites.sites() {
             b.anchors_under(site.sources().to_path_buf(), site.anchor_style());
+            if site.generator() == Generator::Mkdocs
+                && let Some(folder) = site.config_file().parent()
+            {
+                b.includes_under(
+                    site.sources().to_path_buf(),
+                    folder.to_path_buf(),
+                );
+            }
         }
     }
     b

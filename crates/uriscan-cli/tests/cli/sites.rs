@@ -78,6 +78,11 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/guide/install.md:8 md:link ../../usage/: broken: no page at the site URL '/sample/usage/'",
             "./docs/guide/usage.md:5 md:link ../install/index.html#setup: ok (mapped)",
             "./docs/guide/usage.md:6 md:link ../../README.md: broken: not on the site: outside its sources 'docs/'",
+            // The includes: a snippet from the project's folder, an
+            // include-markdown from the page's own.
+            "./docs/guide/usage.md:8 mkdocs:snippet snippets/note.md: ok (mapped)",
+            "./docs/guide/usage.md:10 mkdocs:include-markdown ../../snippets/part.md: ok (mapped)",
+            "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no such file or directory (mapped)",
             "./docs/index.md:3 md:link guide/install.md#setup: ok",
             "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
             "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
@@ -87,6 +92,9 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/index.md:9 md:link https://docs.example.org/sample/guide/missing/: broken: no page at the site URL 'https://docs.example.org/sample/guide/missing/'",
             "./docs/index.md:10 md:image img/logo.png: ok",
             "./docs/index.md:11 md:link guide/usage/#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
+            // The included headings are the including page's anchors.
+            "./docs/index.md:12 md:link guide/usage.md#a-note: ok",
+            "./docs/index.md:12 md:link guide/usage.md#a-part: ok",
             "./mkdocs.yml:10 site:nav index.md: ok",
             "./mkdocs.yml:12 site:nav guide/install.md: ok",
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
@@ -490,6 +498,39 @@ fn a_malformed_mdx_file_is_told_and_the_run_goes_on() {
             "./a.mdx:5 md:link c.md: broken: no such file or directory",
             "./b.mdx:1 mdx:import ./x.png: ok",
             "./b.mdx:5 md:link a.mdx#a: ok",
+        ]
+    );
+}
+
+/// An include may not leave the project's folder, and a cycle of
+/// includes ends: the included headings are anchors all the same.
+#[test]
+fn mkdocs_includes_stay_in_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "outside.md", "## Outside\n");
+    write(d, "site/mkdocs.yml", "site_name: x\n");
+    write(
+        d,
+        "site/docs/index.md",
+        "# Home\n\n--8<-- \"inc/a.md\"\n\n--8<-- \"../outside.md\"\n\n[a](#from-a) [b](#from-b) [out](#outside)\n",
+    );
+    write(d, "site/inc/a.md", "## From A\n\n--8<-- \"inc/b.md\"\n");
+    write(d, "site/inc/b.md", "## From B\n\n--8<-- \"inc/a.md\"\n");
+    let (rows, err, code) = rows(&d.join("site"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/index.md:3 mkdocs:snippet inc/a.md: ok (mapped)",
+            "./docs/index.md:5 mkdocs:snippet ../outside.md: broken: an include may not leave the project's folder 'site'",
+            "./docs/index.md:7 md:link #from-a: ok",
+            "./docs/index.md:7 md:link #from-b: ok",
+            "./docs/index.md:7 md:link #outside: broken: no anchor '#outside' in the target",
+            // A file outside the docs is no page: its own directives are
+            // followed where it is included, not checked as links.
+            "./inc/a.md:3 mkdocs:snippet inc/b.md: skipped: template",
+            "./inc/b.md:3 mkdocs:snippet inc/a.md: skipped: template",
         ]
     );
 }

@@ -108,6 +108,9 @@ pub use generators::GeneratorKind;
 pub(crate) use generators::jekyll_url_expression;
 pub use generators::mdx::{MdxError, mdx_error};
 
+#[cfg(feature = "check")]
+pub(crate) use generators::includes::directives;
+
 /// The Markdown of an MDX document: its ESM and expressions blanked.
 #[cfg(feature = "check")]
 pub(crate) fn mdx_markdown(text: &str) -> String {

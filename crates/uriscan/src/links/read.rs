@@ -97,6 +97,7 @@ impl LinkExtractor {
             );
         }
         generators::read_markdown_runs(text, &regions.text, out);
+        generators::read_includes(text, out);
         for span in regions.text {
             self.find(text.as_bytes(), span, Kind::Text, out);
         }

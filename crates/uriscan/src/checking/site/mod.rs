@@ -19,6 +19,7 @@ mod detect;
 mod docusaurus;
 mod front_matter;
 mod hugo;
+pub(crate) mod includes;
 mod indexed;
 mod jekyll;
 mod jsconfig;
@@ -487,6 +488,13 @@ impl Site {
         link: &str,
     ) -> Option<Mapped> {
         let page = self.rel(doc)?;
+        if matches!(
+            kind,
+            GeneratorKind::MkdocsSnippet
+                | GeneratorKind::MkdocsIncludeMarkdown
+        ) {
+            return self.map_include(doc, kind, link);
+        }
         let (path, fragment) = match link.split_once('#') {
             Some((p, f)) => (p, Some(f)),
             None => (link, None),
@@ -518,6 +526,32 @@ impl Site {
                 self.lookup(url, fragment, &shown)
             }
             Named::Missing(reason) => Mapped::Unavailable { reason },
+        })
+    }
+
+    /// An MkDocs include directive: the file it includes, checked as a
+    /// link to it.
+    fn map_include(
+        &self,
+        doc: &Path,
+        kind: GeneratorKind,
+        path: &str,
+    ) -> Option<Mapped> {
+        if self.generator != Generator::Mkdocs {
+            return None;
+        }
+        let folder = self.config_file.parent().unwrap_or(Path::new(""));
+        Some(match includes::target(kind, doc, folder, path) {
+            Ok(file) => {
+                let shown = file.strip_prefix(folder).unwrap_or(&file);
+                let reason = format!(
+                    "{} '{path}' includes '{}'",
+                    kind.as_str(),
+                    shown.display()
+                );
+                Mapped::Local { path: file, fragment: None, reason }
+            }
+            Err(reason) => Mapped::Unavailable { reason },
         })
     }
 

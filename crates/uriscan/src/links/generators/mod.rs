@@ -10,9 +10,12 @@
 //!   template.
 //! - `mdx`: an MDX document's ESM and expressions taken out of its
 //!   Markdown, and its `<Link to>`, imports and `require`s as links.
+//! - `includes`: MkDocs' include directives (`--8<-- "file"`, `{%
+//!   include-markdown "file" %}`), anywhere in the document.
 //!
 //! Each is a link of a [`GeneratorKind`] of its own.
 
+pub(crate) mod includes;
 pub(crate) mod mdx;
 mod template;
 
@@ -47,6 +50,13 @@ pub enum GeneratorKind {
     MdxImport,
     /// A local path an MDX expression `require`s: `mdx:require`.
     MdxRequire,
+    /// A file `pymdownx.snippets` includes (`--8<-- "path"`), from the
+    /// MkDocs project's folder: `mkdocs:snippet`.
+    MkdocsSnippet,
+    /// A file `mkdocs-include-markdown-plugin` includes (`{%
+    /// include-markdown "path" %}`), from the page's folder:
+    /// `mkdocs:include-markdown`.
+    MkdocsIncludeMarkdown,
 }
 
 impl GeneratorKind {
@@ -61,18 +71,26 @@ impl GeneratorKind {
             GeneratorKind::MdxLink => "mdx:link",
             GeneratorKind::MdxImport => "mdx:import",
             GeneratorKind::MdxRequire => "mdx:require",
+            GeneratorKind::MkdocsSnippet => "mkdocs:snippet",
+            GeneratorKind::MkdocsIncludeMarkdown => "mkdocs:include-markdown",
         }
     }
 
     /// Whether following such a link navigates: all but the MDX imports
-    /// and `require`s, which the page loads.
+    /// and `require`s and the includes, whose files the page holds.
     pub(crate) fn navigates(self) -> bool {
-        !matches!(self, GeneratorKind::MdxImport | GeneratorKind::MdxRequire)
+        !matches!(
+            self,
+            GeneratorKind::MdxImport
+                | GeneratorKind::MdxRequire
+                | GeneratorKind::MkdocsSnippet
+                | GeneratorKind::MkdocsIncludeMarkdown
+        )
     }
 
-    /// Whether it is template syntax (Hugo's, Jekyll's), which only its
-    /// generator's site model resolves; an MDX link is a plain URI
-    /// reference.
+    /// Whether it is a generator's own syntax (Hugo's, Jekyll's, MkDocs'
+    /// includes), which only its generator's site model resolves; an MDX
+    /// link is a plain URI reference.
     pub fn is_template(self) -> bool {
         !matches!(
             self,
@@ -98,6 +116,14 @@ pub(crate) fn read_markdown_runs(
     }
     for run in runs {
         template::read(bytes, *run, out);
+    }
+}
+
+/// Reads the include directives of the Markdown `text` (anywhere: they
+/// are preprocessors), pushing a link to each file.
+pub(crate) fn read_includes(text: &str, out: &mut Vec<RawLink>) {
+    for d in includes::directives(text) {
+        push(out, text.as_bytes(), d.kind, d.written, &d.path);
     }
 }
 
