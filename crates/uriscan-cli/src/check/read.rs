@@ -122,27 +122,41 @@ fn nav_documents(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
 ) {
     for site in super::site::nav_sites(&plan.sites, cfg.sources.walked()) {
-        let links = site.nav_links();
-        if links.is_empty() {
-            continue;
+        nav_document(cfg, collector, &site, site.nav_file(), site.nav_links());
+        for (file, links) in site.other_nav_links() {
+            nav_document(cfg, collector, &site, file, links);
         }
-        let config = site.nav_file();
-        let mut d = collector.document(vec![]);
-        let mut kept = vec![];
-        for (i, l) in links.into_iter().enumerate() {
-            if !cfg.exclude.is_empty()
-                && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
-            {
-                d.push_excluded(l.as_ref());
-            } else {
-                d.push(l.as_ref());
-            }
-            kept.push((i as u32, l));
-        }
-        let label = label_of(cfg, config);
-        let root = config.parent().unwrap_or(config).to_path_buf();
-        d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
     }
+}
+
+/// One navigation file's links as a document of their own.
+fn nav_document(
+    cfg: &CheckConfig,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+    site: &Site,
+    config: &Path,
+    links: Vec<Link>,
+) {
+    if links.is_empty() {
+        return;
+    }
+    let mut d = collector.document(vec![]);
+    let mut kept = vec![];
+    for (i, l) in links.into_iter().enumerate() {
+        if !cfg.exclude.is_empty()
+            && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
+        {
+            d.push_excluded(l.as_ref());
+        } else {
+            d.push(l.as_ref());
+        }
+        kept.push((i as u32, l));
+    }
+    let label = label_of(cfg, config);
+    // The site's folder: a versioned sidebar's entries are beside it.
+    let site_dir = site.config_file().parent();
+    let root = site_dir.unwrap_or(config).to_path_buf();
+    d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
 }
 
 /// The links of one document kept for the report, with their indexes.

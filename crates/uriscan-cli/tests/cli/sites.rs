@@ -426,8 +426,8 @@ fn generator_links_elsewhere_are_templates() {
     assert_eq!(kinds[2].0, "hugo:relref");
 }
 
-/// Docusaurus' versioned docs: each version's URLs, and a source link
-/// looked for from its own version's docs root.
+/// Docusaurus' versioned docs: each version's URLs, a source link looked
+/// for from its own version's docs root, each version's sidebars.
 #[test]
 fn docusaurus_versions_are_served_apart() {
     let dir = tempfile::tempdir().unwrap();
@@ -454,6 +454,11 @@ fn docusaurus_versions_are_served_apart() {
         "versioned_docs/version-1.0/guide/a.md",
         "# A\n\n[intro](intro.md)\n",
     );
+    write(
+        d,
+        "versioned_sidebars/version-1.0-sidebars.json",
+        "{\"docs\": [\"intro\",\n \"guide/a\", \"gone\"]}\n",
+    );
     let (rows, err, code) = rows(d, &[]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(
@@ -464,6 +469,10 @@ fn docusaurus_versions_are_served_apart() {
             "./docs/intro.md:3 md:link /docs/1.0/gone: broken: no page at the site URL '/docs/1.0/gone'",
             "./versioned_docs/version-1.0/guide/a.md:3 md:link intro.md: ok (mapped)",
             "./versioned_docs/version-2.0/intro.md:3 md:link /docs/next/intro: ok (mapped)",
+            // A version's sidebars name its own docs.
+            "./versioned_sidebars/version-1.0-sidebars.json:1 site:nav intro: ok",
+            "./versioned_sidebars/version-1.0-sidebars.json:2 site:nav guide/a: ok",
+            "./versioned_sidebars/version-1.0-sidebars.json:2 site:nav gone: broken: no such file or directory",
         ]
     );
 }

@@ -9,7 +9,9 @@
 //! (the first listed, or the docs plugin's `lastVersion`) at the docs'
 //! URL, the others at `/docs/X/`, and the current docs at `/docs/next/`.
 //! A link to a missing `.md` file is looked for from the root of its own
-//! version's docs too. The configuration is read, never run.
+//! version's docs too; each version's sidebars
+//! (`versioned_sidebars/version-X-sidebars.json`) name its own docs. The
+//! configuration is read, never run.
 
 use std::path::{Path, PathBuf};
 
@@ -102,11 +104,24 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
         folders.push((format!("versioned_docs/version-{v}"), at));
     }
     let mut ids = vec![];
-    for (folder, at) in &folders {
+    let mut other_navs = vec![];
+    for (i, (folder, at)) in folders.iter().enumerate() {
         let found = docs_folder(dir, folder, at, &join, &mut table);
-        // The sidebars name the current docs by id.
-        if *folder == docs {
+        // The sidebars name the current docs by id; each version's
+        // sidebars its own docs.
+        if i == 0 {
             ids = found;
+            continue;
+        }
+        let v = &versions[i - 1];
+        let file = dir
+            .join("versioned_sidebars")
+            .join(format!("version-{v}-sidebars.json"));
+        if let Ok(text) = std::fs::read(&file) {
+            let prefix = format!("version-{v}/");
+            let entries =
+                sidebar_entries(&text, folder, &found, &prefix, &mut notes);
+            other_navs.push((file, entries));
         }
     }
     let blog = blog.trim_matches('/').to_string();
@@ -142,6 +157,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
         }),
         nav,
         nav_file,
+        other_navs,
         notes,
         anchors: AnchorSettings::default(),
     }
@@ -273,22 +289,35 @@ fn sidebar(
     else {
         return (vec![], None);
     };
-    let toks = jsconfig::tokens(&String::from_utf8_lossy(&text));
+    (sidebar_entries(&text, docs, ids, "", notes), Some(file))
+}
+
+/// The entries of the sidebars file `text` of the docs folder `docs`,
+/// whose doc ids are `ids` (a versioned one may write them with the
+/// prefix `prefix`, as Docusaurus 1 did).
+fn sidebar_entries(
+    text: &[u8],
+    docs: &str,
+    ids: &[(String, String)],
+    prefix: &str,
+    notes: &mut Vec<String>,
+) -> Vec<Entry> {
+    let toks = jsconfig::tokens(&String::from_utf8_lossy(text));
     let entries = jsconfig::sidebar_ids(&toks);
     if entries.is_empty() && !toks.is_empty() {
         notes.push("the sidebars name no doc id that could be read".into());
     }
-    let entries = entries
+    entries
         .into_iter()
-        .map(|(line, id)| {
+        .map(|(line, written)| {
+            let id = written.strip_prefix(prefix).unwrap_or(&written);
             let to = ids
                 .iter()
-                .find(|(i, _)| *i == id)
+                .find(|(i, _)| i == id)
                 .map_or_else(|| format!("{docs}/{id}"), |(_, r)| r.clone());
-            Entry { line, written: id, to }
+            Entry { line, written, to }
         })
-        .collect();
-    (entries, Some(file))
+        .collect()
 }
 
 impl Rules for Docusaurus {

@@ -89,6 +89,7 @@ pub(crate) fn load(
         rules: Box::new(table),
         nav: vec![],
         nav_file: None,
+        other_navs: vec![],
         notes: vec![],
         anchors: AnchorSettings {
             hugo_auto_heading_id_type: id_type,

@@ -106,6 +106,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         rules: Box::new(table),
         nav: vec![],
         nav_file: None,
+        other_navs: vec![],
         notes: vec![],
         anchors,
     })

@@ -250,6 +250,9 @@ struct Loaded {
     nav: Vec<nav::Entry>,
     /// The file they are in, when it is not the configuration.
     nav_file: Option<PathBuf>,
+    /// More navigations, each in a file of its own (Docusaurus' versioned
+    /// sidebars).
+    other_navs: Vec<(PathBuf, Vec<nav::Entry>)>,
     /// The defaults used for keys that could not be read.
     notes: Vec<String>,
     anchors: AnchorSettings,
@@ -268,6 +271,7 @@ pub struct Site {
     rules: Box<dyn Rules>,
     nav: Vec<nav::Entry>,
     nav_file: Option<PathBuf>,
+    other_navs: Vec<(PathBuf, Vec<nav::Entry>)>,
     notes: Vec<String>,
     anchors: AnchorSettings,
     anchor_style: AnchorStyle,
@@ -320,6 +324,7 @@ impl Site {
             rules: loaded.rules,
             nav: loaded.nav,
             nav_file: loaded.nav_file,
+            other_navs: loaded.other_navs,
             notes,
             anchors: loaded.anchors,
             anchor_style,
@@ -367,6 +372,17 @@ impl Site {
     /// [`nav_file`](Self::nav_file) (MkDocs `nav`, Docusaurus sidebars).
     pub fn nav_links(&self) -> Vec<Link> {
         nav::links(&self.sources, &self.nav)
+    }
+
+    /// Its other navigations, each with the file it is in, as links of
+    /// kind `site:nav` (Docusaurus' versioned sidebars).
+    pub fn other_nav_links(&self) -> Vec<(&Path, Vec<Link>)> {
+        self.other_navs
+            .iter()
+            .map(|(file, entries)| {
+                (file.as_path(), nav::links(&self.sources, entries))
+            })
+            .collect()
     }
 
     /// The path under the sources of `path`, `/`-separated.
