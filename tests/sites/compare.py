@@ -4,6 +4,7 @@ HTML the generator built. Used by conformance.sh; prints each mismatch
 and exits 1 when there is one.
 
     compare.py GENERATOR SAMPLE_DIR SOURCE_JSON HTML_JSON HTML_DIR [MESSAGES]
+    compare.py jekyll-strip SAMPLE_COPY SOURCE_JSON
 """
 
 import json
@@ -36,14 +37,18 @@ def page_of(generator, src):
 
 
 def main():
+    if sys.argv[1] == "jekyll-strip":
+        return jekyll_strip(sys.argv[2], rows(sys.argv[3]))
     generator, sample, source_json, html_json, html_dir = sys.argv[1:6]
     messages = sys.argv[6] if len(sys.argv) > 6 else None
-    sources = {"mkdocs": "docs", "mdbook": "src", "hugo": "content"}[generator]
     failures = []
     source = rows(source_json)
     broken = [r for r in source if r["status"] == "broken"]
     if generator == "hugo":
-        return hugo(broken, rows(html_json))
+        return hugo(sample, broken, rows(html_json), messages)
+    if generator == "jekyll":
+        return jekyll(broken, rows(html_json), messages, rows(sys.argv[7]))
+    sources = {"mkdocs": "docs", "mdbook": "src"}[generator]
 
     # (b) Per page, the broken links of its source (but the site's own
     # absolute URLs, which the built page keeps absolute and no offline
@@ -52,6 +57,9 @@ def main():
     for r in broken:
         path = os.path.normpath(r["path"])
         if r["kind"] == "site:nav" or r["link"].startswith(("http:", "https:")):
+            continue
+        # An include directive leaves no link in the built page.
+        if r["kind"].startswith("mkdocs:"):
             continue
         if not path.startswith(sources + os.sep):
             continue
@@ -95,6 +103,9 @@ def main():
         for r in broken:
             path = os.path.normpath(r["path"])
             link = r["link"]
+            if r["kind"].startswith("mkdocs:"):
+                # An include is no link MkDocs validates.
+                continue
             if r["kind"] == "site:nav" or link.split("#")[0].endswith(".md"):
                 ours.add((path, link))
         for miss in sorted(said - ours):
@@ -120,21 +131,106 @@ def main():
     sys.exit(1 if failures else 0)
 
 
-def hugo(broken, html):
-    """Hugo writes a page's links as the source wrote them, and has no
-    broken-link messages of its own: (b) alone, link by link."""
-    def links(rs):
-        return sorted(
-            r["link"] for r in rs
-            if r["status"] == "broken" and r["kind"] != "site:nav"
-            and not r["link"].startswith(("http:", "https:"))
-        )
-    want, got = links(broken), links(html)
-    print(f"hugo: (b) {len(got)} broken in the built HTML, {len(want)} in the sources")
+def by_link(generator, broken, html, adjust=lambda r: r["link"]):
+    """(b) link by link, for a generator that writes a page's links as
+    the source wrote them (its own link syntax rewritten: `adjust` gives
+    what the page holds instead, None where no offline check can say)."""
+    def links(rs, of):
+        out = []
+        for r in rs:
+            if r["status"] != "broken" or r["kind"] == "site:nav":
+                continue
+            link = of(r)
+            if link is not None and not link.startswith(("http:", "https:")):
+                out.append(link)
+        return sorted(out)
+    want, got = links(broken, adjust), links(html, lambda r: r["link"])
+    print(f"{generator}: (b) {len(got)} broken in the built HTML, {len(want)} in the sources")
     if want != got:
-        print(f"hugo: MISMATCH (b) sources {want}, built HTML {got}")
-        sys.exit(1)
+        print(f"{generator}: MISMATCH (b) sources {want}, built HTML {got}")
+        return False
+    return True
+
+
+def hugo(sample, broken, html, messages):
+    """Hugo has no broken-link messages of its own but REF_NOT_FOUND: (a)
+    each of them is a broken `ref` or `relref` of uriscan's, at the same
+    line; (b) link by link, its shortcodes aside (Hugo writes their
+    URLs, absolute for `ref`)."""
+    said = set()
+    for m in re.finditer(r'REF_NOT_FOUND: Ref "[^"]*": "([^"]+):(\d+):\d+"',
+                         open(messages, encoding="utf-8").read()):
+        path = os.path.relpath(m.group(1), sample)
+        said.add((path, int(m.group(2))))
+    ours = {
+        (os.path.normpath(r["path"]), r["line"])
+        for r in broken
+        if r["kind"].startswith("hugo:") and r.get("reason", "").startswith("Hugo's")
+    }
+    ok = said == ours
+    print(f"hugo: (a) {len(said)} REF_NOT_FOUND of Hugo held to uriscan's {len(ours)}")
+    if not ok:
+        print(f"hugo: MISMATCH (a) Hugo {sorted(said)}, uriscan {sorted(ours)}")
+    # A ref to no page is written as refLinksNotFoundURL.
+    not_found = [r for r in html if r["link"] == "/ref-not-found/"]
+    if len(not_found) != len(said):
+        ok = False
+        print(f"hugo: MISMATCH (a) {len(not_found)} refs to no page in the built HTML")
+    html = [r for r in html if r["link"] != "/ref-not-found/"]
+    ok = by_link("hugo", broken, html,
+                 lambda r: None if r["kind"].startswith("hugo:") else r["link"]) and ok
+    sys.exit(0 if ok else 1)
+
+
+def jekyll_tags(source):
+    """uriscan's broken `link` and `post_url` tags."""
+    return [
+        r for r in source
+        if r["status"] == "broken" and r["kind"] in ("jekyll:link", "jekyll:post_url")
+    ]
+
+
+def jekyll_strip(copy, source):
+    """Removes from the copy of the sample the lines of uriscan's broken
+    tags: what is left must build."""
+    lines = {}
+    for r in jekyll_tags(source):
+        lines.setdefault(os.path.normpath(r["path"]), set()).add(r["line"])
+    for path, drop in lines.items():
+        file = os.path.join(copy, path)
+        with open(file, encoding="utf-8") as f:
+            kept = [l for i, l in enumerate(f, 1) if i not in drop]
+        with open(file, "w", encoding="utf-8") as f:
+            f.writelines(kept)
     sys.exit(0)
+
+
+def jekyll(broken, html, messages, first_source):
+    """(a) The tag Jekyll stopped at is one uriscan reports broken (the
+    copy without uriscan's broken tags built, so no other tag is); (b)
+    link by link on that copy, a `jekyll:url` as the page holds it, under
+    the base URL."""
+    text = open(messages, encoding="utf-8").read()
+    m = re.search(r"Could not find (?:document|post) ['\"]([^'\"]+)['\"] in tag '(\w+)'", text)
+    ours = {(r["kind"].split(":")[1], r["link"]) for r in jekyll_tags(first_source)}
+    ok = True
+    if m is None:
+        ok = not ours
+        if not ok:
+            print(f"jekyll: MISMATCH (a) Jekyll built the sample, uriscan reports {sorted(ours)}")
+    else:
+        said = (m.group(2), m.group(1))
+        ok = said in ours
+        print(f"jekyll: (a) Jekyll stops at {said}, among uriscan's {len(ours)} broken tags")
+        if not ok:
+            print(f"jekyll: MISMATCH (a) Jekyll stops at {said}, uriscan reports {sorted(ours)}")
+
+    def adjust(r):
+        if r["kind"] == "jekyll:url":
+            return "/blog" + r["link"]
+        return None if r["kind"].startswith("jekyll:") or "{{" in r["link"] else r["link"]
+    ok = by_link("jekyll", broken, html, adjust) and ok
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

@@ -428,7 +428,7 @@ impl DocReader {
         if let Some(r) = &src.root {
             return Some(r.clone());
         }
-        if format == Format::Markdown {
+        if matches!(format, Format::Markdown | Format::Mdx) {
             let dir = abs.parent()?.to_path_buf();
             let git = self
                 .git_roots

@@ -73,6 +73,9 @@ pub fn read(
                         .unwrap_or_else(|| loaded.abs.clone()),
                     disabled,
                 };
+                if format == Format::Mdx {
+                    mdx_error(plan, path, reader.doc());
+                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -96,6 +99,20 @@ pub fn read(
     collector
 }
 
+/// Says where the MDX document `doc` at `path` is malformed, if it is:
+/// its links up to there are read as MDX, the rest as Markdown.
+fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
+    let Some(e) = uriscan::links::mdx_error(doc) else { return };
+    let before = &doc[..e.offset.min(doc.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let column =
+        before.len() - memchr::memrchr(b'\n', before).map_or(0, |i| i + 1) + 1;
+    plan.errors.say(format_args!(
+        "{}:{line}:{column}: not read as MDX: {e}; the rest read as Markdown",
+        path.display()
+    ));
+}
+
 /// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one
 /// more document, the file it is in, whose links are all kept: no
 /// reader could read them again.
@@ -105,27 +122,41 @@ fn nav_documents(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
 ) {
     for site in super::site::nav_sites(&plan.sites, cfg.sources.walked()) {
-        let links = site.nav_links();
-        if links.is_empty() {
-            continue;
+        nav_document(cfg, collector, &site, site.nav_file(), site.nav_links());
+        for (file, links) in site.other_nav_links() {
+            nav_document(cfg, collector, &site, file, links);
         }
-        let config = site.nav_file();
-        let mut d = collector.document(vec![]);
-        let mut kept = vec![];
-        for (i, l) in links.into_iter().enumerate() {
-            if !cfg.exclude.is_empty()
-                && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
-            {
-                d.push_excluded(l.as_ref());
-            } else {
-                d.push(l.as_ref());
-            }
-            kept.push((i as u32, l));
-        }
-        let label = label_of(cfg, config);
-        let root = config.parent().unwrap_or(config).to_path_buf();
-        d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
     }
+}
+
+/// One navigation file's links as a document of their own.
+fn nav_document(
+    cfg: &CheckConfig,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+    site: &Site,
+    config: &Path,
+    links: Vec<Link>,
+) {
+    if links.is_empty() {
+        return;
+    }
+    let mut d = collector.document(vec![]);
+    let mut kept = vec![];
+    for (i, l) in links.into_iter().enumerate() {
+        if !cfg.exclude.is_empty()
+            && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
+        {
+            d.push_excluded(l.as_ref());
+        } else {
+            d.push(l.as_ref());
+        }
+        kept.push((i as u32, l));
+    }
+    let label = label_of(cfg, config);
+    // The site's folder: a versioned sidebar's entries are beside it.
+    let site_dir = site.config_file().parent();
+    let root = site_dir.unwrap_or(config).to_path_buf();
+    d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
 }
 
 /// The links of one document kept for the report, with their indexes.

@@ -98,7 +98,7 @@ fn write_all(
                 None => super::site::mapping(
                     site.as_deref(),
                     doc.path(),
-                    link.link(),
+                    link.as_ref(),
                 ),
             };
             let mapped = match (&remapped, &site_note) {

@@ -10,7 +10,7 @@ use uriscan::checking::site::{
     Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
-use uriscan::links::LinkRef;
+use uriscan::links::{GeneratorKind, Kind, LinkRef};
 
 use crate::args::CheckSite;
 use crate::config::CheckConfig;
@@ -111,6 +111,14 @@ pub fn checker(builder: &CheckerBuilder, plan: &SitePlan) -> CheckerBuilder {
     if let Some(sites) = &plan.sites {
         for site in sites.sites() {
             b.anchors_under(site.sources().to_path_buf(), site.anchor_style());
+            if site.generator() == Generator::Mkdocs
+                && let Some(folder) = site.config_file().parent()
+            {
+                b.includes_under(
+                    site.sources().to_path_buf(),
+                    folder.to_path_buf(),
+                );
+            }
         }
     }
     b
@@ -133,7 +141,7 @@ pub fn push<T>(
     if l.error().is_some() {
         return d.push(l);
     }
-    match site.map(doc, l.link()) {
+    match map(site, doc, l) {
         Some(Mapped::Local { path, fragment, .. }) => {
             d.push_mapped(l, &path, fragment.as_deref())
         }
@@ -142,9 +150,30 @@ pub fn push<T>(
     }
 }
 
+/// How the site resolves the link: a generator's own syntax (Hugo's
+/// `ref`, Jekyll's `link`) by its kind, any other by what it says.
+fn map(site: &Site, doc: &Path, l: LinkRef<'_>) -> Option<Mapped> {
+    match l.kind() {
+        Kind::Generator(k) if k.is_template() => {
+            site.map_generator(doc, k, l.link())
+        }
+        // A module the bundler loads from the file system (a partial is
+        // no page, and is imported all the same); but for Docusaurus'
+        // `@site/` alias.
+        Kind::Generator(
+            GeneratorKind::MdxImport | GeneratorKind::MdxRequire,
+        ) if !l.link().starts_with("@site/") => None,
+        _ => site.map(doc, l.link()),
+    }
+}
+
 /// How the link was mapped, for the report: `None` where it was not.
-pub fn mapping(site: Option<&Site>, doc: &Path, link: &str) -> Option<String> {
-    match site?.map(doc, link)? {
+pub fn mapping(
+    site: Option<&Site>,
+    doc: &Path,
+    link: LinkRef<'_>,
+) -> Option<String> {
+    match map(site?, doc, link)? {
         Mapped::Local { reason, .. } => Some(reason),
         _ => None,
     }

@@ -78,6 +78,11 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/guide/install.md:8 md:link ../../usage/: broken: no page at the site URL '/sample/usage/'",
             "./docs/guide/usage.md:5 md:link ../install/index.html#setup: ok (mapped)",
             "./docs/guide/usage.md:6 md:link ../../README.md: broken: not on the site: outside its sources 'docs/'",
+            // The includes: a snippet from the project's folder, an
+            // include-markdown from the page's own.
+            "./docs/guide/usage.md:8 mkdocs:snippet snippets/note.md: ok (mapped)",
+            "./docs/guide/usage.md:10 mkdocs:include-markdown ../../snippets/part.md: ok (mapped)",
+            "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no such file or directory (mapped)",
             "./docs/index.md:3 md:link guide/install.md#setup: ok",
             "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
             "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
@@ -87,6 +92,9 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/index.md:9 md:link https://docs.example.org/sample/guide/missing/: broken: no page at the site URL 'https://docs.example.org/sample/guide/missing/'",
             "./docs/index.md:10 md:image img/logo.png: ok",
             "./docs/index.md:11 md:link guide/usage/#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
+            // The included headings are the including page's anchors.
+            "./docs/index.md:12 md:link guide/usage.md#a-note: ok",
+            "./docs/index.md:12 md:link guide/usage.md#a-part: ok",
             "./mkdocs.yml:10 site:nav index.md: ok",
             "./mkdocs.yml:12 site:nav guide/install.md: ok",
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
@@ -297,8 +305,22 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/01-intro.md:9 md:link _snippet.md: broken: a partial ('_'-prefixed), not a page",
             "./docs/01-intro.md:10 md:link /docs/guide/nope: broken: no page at the site URL '/docs/guide/nope'",
             "./docs/01-intro.md:11 md:image /img/logo.png: ok (mapped)",
+            // An MDX page's anchors: its Markdown, `{#id}` kept.
+            "./docs/01-intro.md:12 md:link guide/tabs.mdx#the-tabs: ok",
+            "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
+            // MDX: imports (a partial is imported, not linked), `<Link
+            // to>`, `require`; an expression's text is no link.
+            "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",
+            "./docs/guide/tabs.mdx:6 mdx:import @site/static/img/logo.png: ok (mapped)",
+            "./docs/guide/tabs.mdx:7 mdx:import ./gone.png: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:13 md:link install.md#setup: ok",
+            "./docs/guide/tabs.mdx:14 mdx:link /docs/intro: ok (mapped)",
+            "./docs/guide/tabs.mdx:14 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
+            "./docs/guide/tabs.mdx:15 md:link #the-tabs: ok",
+            "./docs/guide/tabs.mdx:17 mdx:require ../../static/img/logo.png: ok",
+            "./docs/guide/tabs.mdx:18 mdx:require ./missing.png: broken: no such file or directory",
             "./sidebars.json:3 site:nav intro: ok",
             "./sidebars.json:4 site:nav guide/install: ok",
             "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
@@ -316,6 +338,13 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./content/_index.md:7 md:image /docs/img/logo.png: ok (mapped)",
             "./content/_index.md:8 md:link https://hugo.example.org/docs/guide/: ok (mapped)",
             "./content/_index.md:9 md:link /docs/guide/install/: broken: no page at the site URL '/docs/guide/install/'",
+            // Hugo's ref and relref, found as Hugo 0.111 finds them (a
+            // commented-out shortcode is text).
+            "./content/_index.md:10 hugo:ref guide/install.md#setup: ok (mapped)",
+            "./content/_index.md:11 hugo:relref install: ok (mapped)",
+            "./content/_index.md:12 hugo:relref /guide: ok (mapped)",
+            "./content/_index.md:13 hugo:ref nothing.md: broken: Hugo's hugo:ref finds no page 'nothing.md'",
+            "./content/_index.md:14 hugo:ref guide/install.md#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
             "./content/guide/install.md:9 md:link ../: ok (mapped)",
             "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
             "./content/posts/bundle/index.md:3 md:image pic.png: ok",
@@ -326,20 +355,191 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
     assert_eq!(
         rows_jekyll,
         [
-            "./_posts/2020-01-02-hello.md:3 md:link /blog/about/: ok (mapped)",
-            "./about.md:3 md:link ../: ok (mapped)",
-            "./index.md:3 md:link /blog/about/: ok (mapped)",
-            "./index.md:4 md:link about/: ok (mapped)",
-            "./index.md:5 md:link /blog/2020/01/02/hello/: ok (mapped)",
-            "./index.md:6 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
-            "./index.md:7 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
-            "./index.md:8 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
-            "./index.md:9 md:image /blog/assets/logo.png: ok (mapped)",
+            "./_posts/2020-01-02-hello.md:6 md:link /blog/about/: ok (mapped)",
+            "./about.md:6 md:link ../: ok (mapped)",
+            "./index.md:6 md:link /blog/about/: ok (mapped)",
+            "./index.md:7 md:link about/: ok (mapped)",
+            "./index.md:8 md:link /blog/2020/01/02/hello/: ok (mapped)",
+            "./index.md:9 md:link _drafts/wip.md: broken: not on the site: Jekyll leaves out '_' folders",
+            "./index.md:10 md:link https://jekyll.example.org/blog/about/: ok (mapped)",
+            "./index.md:11 md:link /blog/nothing/: broken: no page at the site URL '/blog/nothing/'",
+            "./index.md:12 md:image /blog/assets/logo.png: ok (mapped)",
+            // Jekyll's own link syntax, found as Jekyll finds it (the
+            // expected verdicts are Jekyll 4.3's build of the sample).
+            "./index.md:13 jekyll:link about.md: ok (mapped)",
+            "./index.md:14 jekyll:post_url 2020-01-02-hello: ok (mapped)",
+            "./index.md:15 jekyll:url /about/: ok (mapped)",
+            "./index.md:16 md:link {{site.baseurl}}/about/: ok (mapped)",
+            "./index.md:17 jekyll:url /about/: ok (mapped)",
+            "./index.md:18 jekyll:url /gone/: broken: no page at the site URL '/blog/gone/'",
+            "./index.md:19 jekyll:link nothing.md: broken: Jekyll's link tag finds no file 'nothing.md' in the site's folder",
+            "./index.md:20 jekyll:post_url 2019-01-01-gone: broken: Jekyll's post_url finds no post '2019-01-01-gone'",
         ]
     );
     let (_, err, _) = human(&sample("docusaurus"), &["."]);
     assert!(
         err.starts_with("site: docusaurus (docusaurus.config.js); baseUrl: not a literal, '/' used\n"),
         "{err}"
+    );
+}
+
+/// Outside a site of their generator (here `--site github`), Hugo's and
+/// Jekyll's own links are templates never rendered: skipped, never
+/// broken; `links` lists them with their kinds all the same.
+#[test]
+fn generator_links_elsewhere_are_templates() {
+    let (rows, _, _) = rows(&sample("jekyll"), &["--site", "github"]);
+    let tags: Vec<&String> = rows
+        .iter()
+        .filter(|r| r.contains(" jekyll:") || r.contains("{{"))
+        .collect();
+    assert_eq!(tags.len(), 8, "{rows:#?}");
+    assert!(
+        tags.iter().all(|r| r.ends_with(": skipped: template")),
+        "{tags:#?}"
+    );
+    let out =
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
+            .current_dir(sample("hugo"))
+            .args(["links", "--json", "content/_index.md"])
+            .output()
+            .unwrap();
+    let kinds: Vec<(String, String, String)> =
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["kind"].as_str().unwrap().starts_with("hugo:"))
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap().to_string();
+                (s("kind"), s("raw"), s("link"))
+            })
+            .collect();
+    assert_eq!(kinds.len(), 5, "{kinds:#?}");
+    assert_eq!(
+        kinds[0],
+        (
+            "hugo:ref".into(),
+            r#"{{< ref "guide/install.md#setup" >}}"#.into(),
+            "guide/install.md#setup".into()
+        )
+    );
+    assert_eq!(kinds[2].0, "hugo:relref");
+}
+
+/// Docusaurus' versioned docs: each version's URLs, a source link looked
+/// for from its own version's docs root, each version's sidebars.
+#[test]
+fn docusaurus_versions_are_served_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "docusaurus.config.js",
+        "module.exports = { url: 'https://e.org', baseUrl: '/' };\n",
+    );
+    write(d, "versions.json", "[\"2.0\", \"1.0\"]\n");
+    write(
+        d,
+        "docs/intro.md",
+        "# Intro\n\n[v1](/docs/1.0/guide/a) [latest](/docs/intro) [gone](/docs/1.0/gone)\n",
+    );
+    write(
+        d,
+        "versioned_docs/version-2.0/intro.md",
+        "# Intro\n\n[next](/docs/next/intro)\n",
+    );
+    write(d, "versioned_docs/version-1.0/intro.md", "# Intro\n");
+    write(
+        d,
+        "versioned_docs/version-1.0/guide/a.md",
+        "# A\n\n[intro](intro.md)\n",
+    );
+    write(
+        d,
+        "versioned_sidebars/version-1.0-sidebars.json",
+        "{\"docs\": [\"intro\",\n \"guide/a\", \"gone\"]}\n",
+    );
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/intro.md:3 md:link /docs/1.0/guide/a: ok (mapped)",
+            "./docs/intro.md:3 md:link /docs/intro: ok (mapped)",
+            "./docs/intro.md:3 md:link /docs/1.0/gone: broken: no page at the site URL '/docs/1.0/gone'",
+            "./versioned_docs/version-1.0/guide/a.md:3 md:link intro.md: ok (mapped)",
+            "./versioned_docs/version-2.0/intro.md:3 md:link /docs/next/intro: ok (mapped)",
+            // A version's sidebars name its own docs.
+            "./versioned_sidebars/version-1.0-sidebars.json:1 site:nav intro: ok",
+            "./versioned_sidebars/version-1.0-sidebars.json:2 site:nav guide/a: ok",
+            "./versioned_sidebars/version-1.0-sidebars.json:2 site:nav gone: broken: no such file or directory",
+        ]
+    );
+}
+
+/// A malformed MDX file is told, with its place, and the run goes on:
+/// the links before the fault are MDX's, the rest Markdown's.
+#[test]
+fn a_malformed_mdx_file_is_told_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.mdx",
+        "# A\n\n<Link to=\"b.mdx\">b</Link> {open\n\n[c](c.md)\n",
+    );
+    write(
+        d,
+        "b.mdx",
+        "import x from './x.png';\n\n# B {#bee}\n\n[a](a.mdx#a)\n",
+    );
+    write(d, "x.png", "");
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a.mdx:3:27: not read as MDX: an expression '{' is never closed; the rest read as Markdown"),
+        "{err}"
+    );
+    assert_eq!(
+        rows,
+        [
+            "./a.mdx:3 mdx:link b.mdx: ok",
+            "./a.mdx:5 md:link c.md: broken: no such file or directory",
+            "./b.mdx:1 mdx:import ./x.png: ok",
+            "./b.mdx:5 md:link a.mdx#a: ok",
+        ]
+    );
+}
+
+/// An include may not leave the project's folder, and a cycle of
+/// includes ends: the included headings are anchors all the same.
+#[test]
+fn mkdocs_includes_stay_in_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "outside.md", "## Outside\n");
+    write(d, "site/mkdocs.yml", "site_name: x\n");
+    write(
+        d,
+        "site/docs/index.md",
+        "# Home\n\n--8<-- \"inc/a.md\"\n\n--8<-- \"../outside.md\"\n\n[a](#from-a) [b](#from-b) [out](#outside)\n",
+    );
+    write(d, "site/inc/a.md", "## From A\n\n--8<-- \"inc/b.md\"\n");
+    write(d, "site/inc/b.md", "## From B\n\n--8<-- \"inc/a.md\"\n");
+    let (rows, err, code) = rows(&d.join("site"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/index.md:3 mkdocs:snippet inc/a.md: ok (mapped)",
+            "./docs/index.md:5 mkdocs:snippet ../outside.md: broken: an include may not leave the project's folder 'site'",
+            "./docs/index.md:7 md:link #from-a: ok",
+            "./docs/index.md:7 md:link #from-b: ok",
+            "./docs/index.md:7 md:link #outside: broken: no anchor '#outside' in the target",
+            // A file outside the docs is no page: its own directives are
+            // followed where it is included, not checked as links.
+            "./inc/a.md:3 mkdocs:snippet inc/b.md: skipped: template",
+            "./inc/b.md:3 mkdocs:snippet inc/a.md: skipped: template",
+        ]
     );
 }

@@ -146,7 +146,11 @@ impl LinkTable {
         }
         // A theme's or a page's template that was never rendered: its
         // links are not links yet (before the error: `{{ x }}` is none).
-        if holds_template(link.link()) {
+        // A generator's own link syntax (Hugo's `ref`, Jekyll's `link`)
+        // that no site of its generator resolved: a template too.
+        if holds_template(link.link())
+            || matches!(link.kind(), Kind::Generator(k) if k.is_template())
+        {
             return fact(TargetKind::Template, NO_PATH, NO_PATH);
         }
         if let Some(e) = link.error() {

@@ -223,6 +223,9 @@ pub struct CheckerBuilder {
     anchors: AnchorStyle,
     /// Styles for the documents under a directory, the deepest first.
     anchors_under: Vec<(PathBuf, AnchorStyle)>,
+    /// The documents under a directory that include other files (MkDocs
+    /// snippets), and the project folder their includes stay in.
+    includes_under: Vec<(PathBuf, PathBuf)>,
     allow_outside_root: bool,
 }
 
@@ -245,6 +248,7 @@ impl CheckerBuilder {
             fragments: true,
             anchors: AnchorStyle::Github,
             anchors_under: vec![],
+            includes_under: vec![],
             allow_outside_root: false,
         }
     }
@@ -287,6 +291,19 @@ impl CheckerBuilder {
         // Deepest first, so the first prefix found is the nearest.
         self.anchors_under
             .sort_by_key(|(d, _)| std::cmp::Reverse(d.components().count()));
+        self
+    }
+    /// The Markdown documents under `dir` include other files' text
+    /// (MkDocs' `pymdownx.snippets`, from `folder`, and
+    /// `include-markdown`, from their own folder; never out of
+    /// `folder`): the included headings are their anchors too.
+    pub fn includes_under(
+        &mut self,
+        dir: PathBuf,
+        folder: PathBuf,
+    ) -> &mut Self {
+        self.includes_under.retain(|(d, _)| *d != dir);
+        self.includes_under.push((dir, folder));
         self
     }
     /// Whether a target outside the root holds (when it exists).
@@ -776,8 +793,26 @@ impl Checker {
             return Targets::Unknown;
         };
         match Format::from_path(path) {
-            Format::Markdown => {
+            format @ (Format::Markdown | Format::Mdx) => {
                 let text = String::from_utf8_lossy(&bytes);
+                // MDX's Markdown is what its ESM and expressions leave.
+                let text = match format {
+                    Format::Mdx => crate::links::mdx_markdown(&text).into(),
+                    _ => text,
+                };
+                // With the files it includes in place.
+                let folder = self
+                    .opts
+                    .includes_under
+                    .iter()
+                    .find(|(dir, _)| path.starts_with(dir));
+                let text = match folder {
+                    Some((_, folder)) => Cow::Owned(
+                        super::site::includes::expanded(&text, path, folder)
+                            .into_owned(),
+                    ),
+                    None => text,
+                };
                 Targets::Ids(
                     anchors::markdown_anchors(
                         &text,

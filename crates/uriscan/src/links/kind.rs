@@ -70,6 +70,9 @@ pub enum Kind {
     AdocImage,
     /// An AsciiDoc `include::` directive: `adoc:include`.
     AdocInclude,
+    /// A site generator's own link syntax in Markdown (Hugo's `ref`,
+    /// Jekyll's `link`, ...): `hugo:ref`, `jekyll:link`, ...
+    Generator(super::GeneratorKind),
 }
 
 /// What following a link does, as a crawler sees it.
@@ -131,6 +134,7 @@ impl Kind {
             Kind::AdocXref => "adoc:xref",
             Kind::AdocImage => "adoc:image",
             Kind::AdocInclude => "adoc:include",
+            Kind::Generator(k) => k.as_str(),
         }
     }
 

@@ -467,6 +467,8 @@ impl<'a> LinkRef<'a> {
             Kind::MdImage => Role::Embed,
             Kind::AdocLink | Kind::AdocXref => Role::Navigate,
             Kind::AdocImage | Kind::AdocInclude => Role::Embed,
+            Kind::Generator(k) if k.navigates() => Role::Navigate,
+            Kind::Generator(_) => Role::Embed,
             Kind::Html(a) | Kind::MdHtml(a) => {
                 html::role(a, |t| self.has_rel(t))
             }

@@ -76,6 +76,7 @@ mod asciidoc;
 mod browser_reading;
 mod charset;
 mod extractor;
+mod generators;
 // Built for its tests too, where only some hooks are used.
 #[cfg(any(test, feature = "internals"))]
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
@@ -102,6 +103,19 @@ mod url_standard;
 
 pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
+pub use generators::GeneratorKind;
+#[cfg(feature = "check")]
+pub(crate) use generators::jekyll_url_expression;
+pub use generators::mdx::{MdxError, mdx_error};
+
+#[cfg(feature = "check")]
+pub(crate) use generators::includes::directives;
+
+/// The Markdown of an MDX document: its ESM and expressions blanked.
+#[cfg(feature = "check")]
+pub(crate) fn mdx_markdown(text: &str) -> String {
+    generators::mdx::read(text, &mut vec![]).markdown
+}
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use page::{Format, Page};

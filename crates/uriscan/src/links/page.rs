@@ -15,13 +15,15 @@ pub enum Format {
     /// AsciiDoc, as Asciidoctor reads it (and Antora, for a document in
     /// a component's `modules/NAME/...`).
     AsciiDoc,
+    /// MDX (Docusaurus): Markdown with ESM lines, `{expressions}` and JSX.
+    Mdx,
 }
 
 impl Format {
     /// The format a file name's extension says: `.md`, `.markdown`,
     /// `.mdown`, `.mkd` are Markdown, `.html`, `.htm`, `.xhtml` HTML,
     /// `.rst`, `.rest` reStructuredText, `.adoc`, `.asciidoc`, `.asc`
-    /// AsciiDoc, anything else text.
+    /// AsciiDoc, `.mdx` MDX, anything else text.
     ///
     /// ```
     /// use uriscan::links::Format;
@@ -43,6 +45,8 @@ impl Format {
             Format::Rst
         } else if is(&["adoc", "asciidoc", "asc"]) {
             Format::AsciiDoc
+        } else if is(&["mdx"]) {
+            Format::Mdx
         } else {
             Format::Text
         }

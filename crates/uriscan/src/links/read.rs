@@ -4,7 +4,7 @@
 use super::html::{HtmlSource, TextRuns};
 use super::{
     Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
-    html, markdown, rst, tokenizer,
+    generators, html, markdown, rst, tokenizer,
 };
 use crate::Span;
 
@@ -45,24 +45,13 @@ impl LinkExtractor {
             }
             Format::Markdown => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                let text = decoded.text.as_ref();
-                let regions = markdown::read(text, self.gfm, out);
-                for span in regions.html {
-                    self.read_html(
-                        &text.as_bytes()[span.range()],
-                        HtmlSource::InMarkdown { offset: span.start },
-                        out,
-                        &mut None,
-                    );
-                }
-                for span in regions.text {
-                    self.find(text.as_bytes(), span, Kind::Text, out);
-                }
-                if self.include_code {
-                    for span in regions.code {
-                        self.find(text.as_bytes(), span, Kind::Code, out);
-                    }
-                }
+                self.read_markdown(decoded.text.as_ref(), out);
+                (decoded, None)
+            }
+            Format::Mdx => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                let mdx = generators::mdx::read(decoded.text.as_ref(), out);
+                self.read_markdown(&mdx.markdown, out);
                 (decoded, None)
             }
             Format::Rst => {
@@ -91,6 +80,30 @@ impl LinkExtractor {
                 let text = decoded.text.as_bytes();
                 self.find(text, Span::new(0, text.len()), Kind::Text, out);
                 (decoded, None)
+            }
+        }
+    }
+
+    /// Reads the links of the Markdown `text`: its own, its raw HTML's,
+    /// its generators' syntax, the URIs of its text.
+    fn read_markdown(&self, text: &str, out: &mut Vec<RawLink>) {
+        let regions = markdown::read(text, self.gfm, out);
+        for span in regions.html {
+            self.read_html(
+                &text.as_bytes()[span.range()],
+                HtmlSource::InMarkdown { offset: span.start },
+                out,
+                &mut None,
+            );
+        }
+        generators::read_markdown_runs(text, &regions.text, out);
+        generators::read_includes(text, out);
+        for span in regions.text {
+            self.find(text.as_bytes(), span, Kind::Text, out);
+        }
+        if self.include_code {
+            for span in regions.code {
+                self.find(text.as_bytes(), span, Kind::Code, out);
             }
         }
     }

@@ -1,10 +1,17 @@
 //! Docusaurus: the docs (`docs/`, or the docs plugin's `path`, at its
-//! `routeBasePath`), blog (`blog/`) and pages (`src/pages/`) plugins,
-//! front matter `id` and `slug`, number prefixes stripped (`01-intro.md`
-//! is `intro`), `_`-prefixed files as partials, `static/` at the root.
-//! A link to a missing `.md` file is looked for from the docs root too
-//! (not yet in the versioned docs folders).
-//! The configuration is read, never run.
+//! `routeBasePath`), blog (`blog/`, or its `path`, at its
+//! `routeBasePath`) and pages (`src/pages/`) plugins, front matter `id`
+//! and `slug`, number prefixes stripped (`01-intro.md` is `intro`),
+//! `_`-prefixed files as partials, `static/` at the root.
+//!
+//! Versioned docs: with a `versions.json` (`["2.0", "1.0"]`), each
+//! version's docs are in `versioned_docs/version-X/`, the last version
+//! (the first listed, or the docs plugin's `lastVersion`) at the docs'
+//! URL, the others at `/docs/X/`, and the current docs at `/docs/next/`.
+//! A link to a missing `.md` file is looked for from the root of its own
+//! version's docs too; each version's sidebars
+//! (`versioned_sidebars/version-X-sidebars.json`) name its own docs. The
+//! configuration is read, never run.
 
 use std::path::{Path, PathBuf};
 
@@ -13,13 +20,15 @@ use super::indexed::{Indexed, markdown_sources};
 use super::jsconfig::{self, Literal, Token};
 use super::nav::Entry;
 use super::url::{normalize, strip_extension};
+use super::yaml::{self, Node};
 use super::{AnchorSettings, Loaded, Rules};
 
-/// Docusaurus' rules: the tables, and the docs folder for the fallback.
+/// Docusaurus' rules: the tables, and the docs folders (the current
+/// one first, then each version's) for the fallback.
 #[derive(Debug)]
 pub(crate) struct Docusaurus {
     table: Indexed,
-    docs: String,
+    docs_roots: Vec<String>,
 }
 
 /// A configuration key's value, or its default with a note saying so.
@@ -53,6 +62,13 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
     let docs = key(&toks, "path", docs_span, "docs", &mut notes);
     let route = key(&toks, "routeBasePath", docs_span, "docs", &mut notes);
     let trailing = key(&toks, "trailingSlash", all, "undefined", &mut notes);
+    let last_version = key(&toks, "lastVersion", docs_span, "", &mut notes);
+    let blog_at = jsconfig::key_at(&toks, "blog", 0, toks.len());
+    let blog_span =
+        blog_at.map_or((0, 0), |at| (at, jsconfig::object_end(&toks, at)));
+    let blog = key(&toks, "path", blog_span, "blog", &mut notes);
+    let blog_route =
+        key(&toks, "routeBasePath", blog_span, "blog", &mut notes);
     let mut table = Indexed::default();
     let docs = docs.trim_matches('/').to_string();
     let route = route.trim_matches('/').to_string();
@@ -66,9 +82,117 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
             .join("/");
         if j.is_empty() { String::new() } else { format!("{j}{slash}") }
     };
+    // Each docs folder and its URL: the current docs, then the versions.
+    let versions = versions(dir);
+    let last = match last_version.as_str() {
+        "" => versions.first().cloned(),
+        "current" => None,
+        v => Some(v.to_string()),
+    };
+    let current_route = if versions.is_empty() || last.is_none() {
+        route.clone()
+    } else {
+        join(&route, "next").trim_end_matches('/').to_string()
+    };
+    let mut folders = vec![(docs.clone(), current_route)];
+    for v in &versions {
+        let at = if Some(v) == last.as_ref() {
+            route.clone()
+        } else {
+            join(&route, v).trim_end_matches('/').to_string()
+        };
+        folders.push((format!("versioned_docs/version-{v}"), at));
+    }
     let mut ids = vec![];
-    for (rel, fm) in markdown_sources(dir, &docs) {
-        let under = rel.strip_prefix(&format!("{docs}/")).unwrap_or(&rel);
+    let mut other_navs = vec![];
+    for (i, (folder, at)) in folders.iter().enumerate() {
+        let found = docs_folder(dir, folder, at, &join, &mut table);
+        // The sidebars name the current docs by id; each version's
+        // sidebars its own docs.
+        if i == 0 {
+            ids = found;
+            continue;
+        }
+        let v = &versions[i - 1];
+        let file = dir
+            .join("versioned_sidebars")
+            .join(format!("version-{v}-sidebars.json"));
+        if let Ok(text) = std::fs::read(&file) {
+            let prefix = format!("version-{v}/");
+            let entries =
+                sidebar_entries(&text, folder, &found, &prefix, &mut notes);
+            other_navs.push((file, entries));
+        }
+    }
+    let blog = blog.trim_matches('/').to_string();
+    let blog_route = blog_route.trim_matches('/').to_string();
+    for (rel, fm) in markdown_sources(dir, &blog) {
+        let under = rel.strip_prefix(&format!("{blog}/")).unwrap_or(&rel);
+        let stem = strip_extension(under);
+        let stem = stem.strip_suffix("/index").unwrap_or(stem);
+        let path = match fm.as_ref().and_then(|f| field(f, "slug")) {
+            Some(s) => s.trim_matches('/').to_string(),
+            None => blog_path(stem),
+        };
+        table.page(&rel, &join(&blog_route, &path));
+    }
+    for (rel, _) in markdown_sources(dir, "src/pages") {
+        let under =
+            strip_extension(rel.strip_prefix("src/pages/").unwrap_or(&rel));
+        let under =
+            under.strip_suffix("index").unwrap_or(under).trim_end_matches('/');
+        table.page(&rel, &join(under, ""));
+    }
+    table.copied("static/", "");
+    let (nav, nav_file) = sidebar(dir, &docs, &ids, &mut notes);
+    let site_url = (!url.is_empty())
+        .then(|| format!("{}{}", url.trim_end_matches('/'), base_url));
+    let site_url = site_url.or_else(|| Some(base_url.clone()));
+    Loaded {
+        sources: dir.to_path_buf(),
+        site_url,
+        rules: Box::new(Docusaurus {
+            table,
+            docs_roots: folders.into_iter().map(|(f, _)| f).collect(),
+        }),
+        nav,
+        nav_file,
+        other_navs,
+        notes,
+        anchors: AnchorSettings::default(),
+    }
+}
+
+/// The versions `versions.json` lists, latest first; none without it.
+fn versions(dir: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read(dir.join("versions.json")) else {
+        return vec![];
+    };
+    // JSON is YAML.
+    let Ok(node) = yaml::parse(&String::from_utf8_lossy(&text)) else {
+        return vec![];
+    };
+    node.as_seq()
+        .iter()
+        .filter_map(Node::as_str)
+        // A version names a folder: none may climb out of it.
+        .filter(|v| !v.is_empty() && !v.contains(['/', '\\']) && *v != "..")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The pages of the docs folder `folder`, served under `route`, into
+/// `table`: their doc ids and sources.
+fn docs_folder(
+    dir: &Path,
+    folder: &str,
+    route: &str,
+    join: &dyn Fn(&str, &str) -> String,
+    table: &mut Indexed,
+) -> Vec<(String, String)> {
+    let mut ids = vec![];
+    for (rel, fm) in markdown_sources(dir, folder) {
+        let under = rel.strip_prefix(&format!("{folder}/")).unwrap_or(&rel);
         if under.split('/').any(|s| s.starts_with('_')) {
             table.not_a_page(&rel, "a partial ('_'-prefixed), not a page");
             continue;
@@ -101,40 +225,10 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
             None if is_index => folder.clone(),
             None => id.clone(),
         };
-        table.page(&rel, &join(&route, path.trim_matches('/')));
+        table.page(&rel, &join(route, path.trim_matches('/')));
         ids.push((id, rel));
     }
-    for (rel, fm) in markdown_sources(dir, "blog") {
-        let under = rel.strip_prefix("blog/").unwrap_or(&rel);
-        let stem = strip_extension(under);
-        let stem = stem.strip_suffix("/index").unwrap_or(stem);
-        let path = match fm.as_ref().and_then(|f| field(f, "slug")) {
-            Some(s) => s.trim_matches('/').to_string(),
-            None => blog_path(stem),
-        };
-        table.page(&rel, &join("blog", &path));
-    }
-    for (rel, _) in markdown_sources(dir, "src/pages") {
-        let under =
-            strip_extension(rel.strip_prefix("src/pages/").unwrap_or(&rel));
-        let under =
-            under.strip_suffix("index").unwrap_or(under).trim_end_matches('/');
-        table.page(&rel, &join(under, ""));
-    }
-    table.copied("static/", "");
-    let (nav, nav_file) = sidebar(dir, &docs, &ids, &mut notes);
-    let site_url = (!url.is_empty())
-        .then(|| format!("{}{}", url.trim_end_matches('/'), base_url));
-    let site_url = site_url.or_else(|| Some(base_url.clone()));
-    Loaded {
-        sources: dir.to_path_buf(),
-        site_url,
-        rules: Box::new(Docusaurus { table, docs }),
-        nav,
-        nav_file,
-        notes,
-        anchors: AnchorSettings::default(),
-    }
+    ids
 }
 
 /// `2021-02-03-title` is `2021/02/03/title`, as the blog plugin writes it.
@@ -195,22 +289,35 @@ fn sidebar(
     else {
         return (vec![], None);
     };
-    let toks = jsconfig::tokens(&String::from_utf8_lossy(&text));
+    (sidebar_entries(&text, docs, ids, "", notes), Some(file))
+}
+
+/// The entries of the sidebars file `text` of the docs folder `docs`,
+/// whose doc ids are `ids` (a versioned one may write them with the
+/// prefix `prefix`, as Docusaurus 1 did).
+fn sidebar_entries(
+    text: &[u8],
+    docs: &str,
+    ids: &[(String, String)],
+    prefix: &str,
+    notes: &mut Vec<String>,
+) -> Vec<Entry> {
+    let toks = jsconfig::tokens(&String::from_utf8_lossy(text));
     let entries = jsconfig::sidebar_ids(&toks);
     if entries.is_empty() && !toks.is_empty() {
         notes.push("the sidebars name no doc id that could be read".into());
     }
-    let entries = entries
+    entries
         .into_iter()
-        .map(|(line, id)| {
+        .map(|(line, written)| {
+            let id = written.strip_prefix(prefix).unwrap_or(&written);
             let to = ids
                 .iter()
-                .find(|(i, _)| *i == id)
+                .find(|(i, _)| i == id)
                 .map_or_else(|| format!("{docs}/{id}"), |(_, r)| r.clone());
-            Entry { line, written: id, to }
+            Entry { line, written, to }
         })
-        .collect();
-    (entries, Some(file))
+        .collect()
 }
 
 impl Rules for Docusaurus {
@@ -223,10 +330,15 @@ impl Rules for Docusaurus {
     fn not_on_site(&self, rel: &str) -> Option<String> {
         self.table.not_on_site(rel)
     }
-    /// From the docs root.
-    fn source_fallback(&self, _page: &str, link: &str) -> Option<String> {
+    /// From the root of the page's own docs folder (its version's).
+    fn source_fallback(&self, page: &str, link: &str) -> Option<String> {
         let rel = normalize(link, false)?;
-        let candidate = format!("{}/{rel}", self.docs);
+        let root = self
+            .docs_roots
+            .iter()
+            .find(|r| page.starts_with(&format!("{r}/")))
+            .unwrap_or(&self.docs_roots[0]);
+        let candidate = format!("{root}/{rel}");
         self.table.url_of(&candidate).map(|_| candidate)
     }
 }
@@ -243,5 +355,66 @@ mod tests {
         assert_eq!(strip_number("intro"), "intro");
         assert_eq!(blog_path("2021-02-03-hello"), "2021/02/03/hello");
         assert_eq!(blog_path("hello"), "hello");
+    }
+
+    /// Versioned docs as the versioning guide of Docusaurus 3 serves
+    /// them: the first of `versions.json` at the docs' URL, the others
+    /// under their names, the current docs under `next/`; a link to a
+    /// missing `.md` is looked for from its own version's root; the blog
+    /// at its `routeBasePath`.
+    #[test]
+    fn versions_and_blog_route() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for (f, body) in [
+            ("versions.json", r#"["2.0", "1.0", "../x"]"#),
+            ("docs/intro.md", ""),
+            ("versioned_docs/version-2.0/intro.md", ""),
+            ("versioned_docs/version-1.0/intro.md", ""),
+            ("versioned_docs/version-1.0/guide/a.md", ""),
+            ("versioned_docs/version-1.0/_part.md", ""),
+            ("news/2021-01-02-hi.md", ""),
+        ] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), body).unwrap();
+        }
+        let config = "module.exports = { presets: [['classic', { blog: { path: 'news', routeBasePath: '/updates' } }]] };";
+        let l = load(d, config);
+        let r = &l.rules;
+        let url = |rel: &str| r.url_of(rel).unwrap_or_default();
+        assert_eq!(url("docs/intro.md"), "docs/next/intro");
+        assert_eq!(url("versioned_docs/version-2.0/intro.md"), "docs/intro");
+        assert_eq!(
+            url("versioned_docs/version-1.0/intro.md"),
+            "docs/1.0/intro"
+        );
+        assert_eq!(url("news/2021-01-02-hi.md"), "updates/2021/01/02/hi");
+        assert_eq!(
+            r.sources_of("docs/1.0/guide/a")[0],
+            "versioned_docs/version-1.0/guide/a.md"
+        );
+        assert!(
+            r.not_on_site("versioned_docs/version-1.0/_part.md").is_some()
+        );
+        assert_eq!(
+            r.source_fallback(
+                "versioned_docs/version-1.0/guide/a.md",
+                "intro.md"
+            )
+            .as_deref(),
+            Some("versioned_docs/version-1.0/intro.md")
+        );
+        assert_eq!(r.source_fallback("docs/intro.md", "guide/a.md"), None);
+        // `lastVersion: 'current'`: the current docs at the docs' URL.
+        let l =
+            load(d, "module.exports = { docs: { lastVersion: 'current' } };");
+        assert_eq!(
+            l.rules.url_of("docs/intro.md").as_deref(),
+            Some("docs/intro")
+        );
+        assert_eq!(
+            l.rules.url_of("versioned_docs/version-2.0/intro.md").as_deref(),
+            Some("docs/2.0/intro")
+        );
     }
 }

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::Rules;
 use super::front_matter::front_matter;
 use super::url::{extension, is_markdown_ext};
 use super::yaml::Node;
+use super::{Named, Rules};
+use crate::links::GeneratorKind;
 
 /// The tables.
 #[derive(Debug, Default)]
@@ -21,9 +22,31 @@ pub(crate) struct Indexed {
     copied: Vec<(String, String)>,
     /// Sources that are not pages, and why.
     not_pages: Vec<(String, String)>,
+    /// Whose own link syntax the pages are written in.
+    syntax: Syntax,
+}
+
+/// Whose own link syntax (Hugo's `ref`, Jekyll's `link`) a site's pages
+/// may hold, and what it needs to resolve.
+#[derive(Debug, Default)]
+pub(crate) enum Syntax {
+    /// None of it.
+    #[default]
+    Plain,
+    /// Hugo's, with its content folder (under the sources).
+    Hugo {
+        /// `contentDir`, no slash at its ends.
+        content: String,
+    },
+    /// Jekyll's.
+    Jekyll,
 }
 
 impl Indexed {
+    /// Empty tables, for pages that may hold `syntax`.
+    pub(crate) fn for_syntax(syntax: Syntax) -> Indexed {
+        Indexed { syntax, ..Indexed::default() }
+    }
     /// The page `rel` is served at `url` (and every alias of it).
     pub(crate) fn page(&mut self, rel: &str, url: &str) {
         self.urls.entry(rel.to_string()).or_insert_with(|| url.to_string());
@@ -37,6 +60,14 @@ impl Indexed {
     /// under `url` (`""` for the root).
     pub(crate) fn copied(&mut self, src: &str, url: &str) {
         self.copied.push((src.to_string(), url.to_string()));
+    }
+    /// Every page's source, in no order.
+    pub(crate) fn page_sources(&self) -> impl Iterator<Item = &str> {
+        self.urls.keys().map(String::as_str)
+    }
+    /// Whether `rel` is a page.
+    pub(crate) fn is_page(&self, rel: &str) -> bool {
+        self.urls.contains_key(rel)
     }
     /// The sources under the prefix `rel` are not pages, for `why`.
     pub(crate) fn not_a_page(&mut self, rel: &str, why: &str) {
@@ -80,6 +111,22 @@ impl Rules for Indexed {
             }
         }
         out
+    }
+
+    fn named(
+        &self,
+        kind: GeneratorKind,
+        page: &str,
+        path: &str,
+        exists: &dyn Fn(&str) -> bool,
+    ) -> Option<Named> {
+        match &self.syntax {
+            Syntax::Plain => None,
+            Syntax::Hugo { content } => {
+                super::hugo::named(self, content, kind, page, path)
+            }
+            Syntax::Jekyll => super::jekyll::named(self, kind, path, exists),
+        }
     }
 
     fn not_on_site(&self, rel: &str) -> Option<String> {

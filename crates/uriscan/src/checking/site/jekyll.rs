@@ -4,15 +4,18 @@
 //! collections that `output` take the site's `permalink` (`date` by
 //! default, `pretty`, `ordinal`, `none`, or a template of placeholders);
 //! every other file not under an `_`- or `.`-prefixed folder is copied
-//! as it is.
+//! as it is. `{% link path %}` names a file from the site's folder,
+//! `{% post_url name %}` a post by its file name, and `{{ site.baseurl
+//! }}/path` or `relative_url` a URL under the base path.
 
 use std::path::Path;
 
 use super::front_matter::field;
-use super::indexed::{Indexed, markdown_sources};
-use super::url::{extension, is_markdown_ext, strip_extension};
+use super::indexed::{Indexed, Syntax, markdown_sources};
+use super::url::{extension, is_markdown_ext, normalize, strip_extension};
 use super::yaml::{self, Node};
-use super::{AnchorSettings, Loaded};
+use super::{AnchorSettings, Loaded, Named};
+use crate::links::GeneratorKind;
 
 pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
     let config = yaml::parse(text)?;
@@ -28,7 +31,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
     }
     .to_string();
     let pretty = style == "pretty";
-    let mut table = Indexed::default();
+    let mut table = Indexed::for_syntax(Syntax::Jekyll);
     let mut collections: Vec<(String, Option<String>)> =
         vec![("posts".into(), None)];
     for (name, c) in config.get("collections").map(Node::as_map).unwrap_or(&[])
@@ -103,8 +106,54 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         rules: Box::new(table),
         nav: vec![],
         nav_file: None,
+        other_navs: vec![],
         notes: vec![],
         anchors,
+    })
+}
+
+/// What Jekyll's `link` or `post_url` tag, or a URL expression, names
+/// with `path` (decoded, no fragment).
+pub(crate) fn named(
+    table: &Indexed,
+    kind: GeneratorKind,
+    path: &str,
+    exists: &dyn Fn(&str) -> bool,
+) -> Option<Named> {
+    Some(match kind {
+        GeneratorKind::JekyllLink => {
+            match normalize(path.trim_start_matches('/'), false) {
+                Some(rel) if exists(&rel) => Named::Source(rel),
+                _ => Named::Missing(format!(
+                    "Jekyll's link tag finds no file '{path}' in the site's folder"
+                )),
+            }
+        }
+        GeneratorKind::JekyllPostUrl => {
+            // `name`, or `dir/name` for a post in `_posts/dir/` or in
+            // `dir/_posts/`.
+            let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+            let nested = format!("_posts/{path}");
+            let under = format!("{dir}/_posts/{name}");
+            let mut hits: Vec<&str> = table
+                .page_sources()
+                .filter(|rel| {
+                    let stem = strip_extension(rel);
+                    stem == nested
+                        || stem.ends_with(&format!("/{nested}"))
+                        || (!dir.is_empty() && stem == under)
+                })
+                .collect();
+            hits.sort_unstable();
+            match hits.first() {
+                Some(rel) => Named::Source(rel.to_string()),
+                None => Named::Missing(format!(
+                    "Jekyll's post_url finds no post '{path}'"
+                )),
+            }
+        }
+        GeneratorKind::JekyllUrl => Named::SiteUrl(path.to_string()),
+        _ => return None,
     })
 }
 
@@ -213,5 +262,57 @@ mod tests {
             ),
             "guides/x/y.html"
         );
+    }
+
+    #[test]
+    fn tags_name_files_and_posts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            "about.md",
+            "docs/a.md",
+            "_posts/2020-01-02-hello.md",
+            "_posts/news/2021-03-04-x.md",
+        ] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        let l = load(d, "").unwrap();
+        let exists = |rel: &str| d.join(rel).is_file();
+        let named = |k, p: &str| l.rules.named(k, "index.md", p, &exists);
+        let src = |s: &str| Some(Named::Source(s.to_string()));
+        assert_eq!(
+            named(GeneratorKind::JekyllLink, "docs/a.md"),
+            src("docs/a.md")
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllLink, "/about.md"),
+            src("about.md")
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllLink, "../x.md"),
+            Some(Named::Missing(
+                "Jekyll's link tag finds no file '../x.md' in the site's folder".into()
+            ))
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllPostUrl, "2020-01-02-hello"),
+            src("_posts/2020-01-02-hello.md")
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllPostUrl, "news/2021-03-04-x"),
+            src("_posts/news/2021-03-04-x.md")
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllPostUrl, "2020-01-02-gone"),
+            Some(Named::Missing(
+                "Jekyll's post_url finds no post '2020-01-02-gone'".into()
+            ))
+        );
+        assert_eq!(
+            named(GeneratorKind::JekyllUrl, "/about/"),
+            Some(Named::SiteUrl("/about/".into()))
+        );
+        assert_eq!(named(GeneratorKind::HugoRef, "about"), None);
     }
 }

@@ -56,6 +56,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         rules: Box::new(Mdbook { chapters, first }),
         nav: vec![],
         nav_file: None,
+        other_navs: vec![],
         notes,
         anchors: AnchorSettings::default(),
     })

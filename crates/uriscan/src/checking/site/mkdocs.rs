@@ -46,6 +46,7 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         rules: Box::new(Mkdocs { directory_urls }),
         nav,
         nav_file: None,
+        other_navs: vec![],
         notes: vec![],
         anchors,
     })

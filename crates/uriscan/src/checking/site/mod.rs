@@ -19,6 +19,7 @@ mod detect;
 mod docusaurus;
 mod front_matter;
 mod hugo;
+pub(crate) mod includes;
 mod indexed;
 mod jekyll;
 mod jsconfig;
@@ -34,7 +35,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::anchors::AnchorStyle;
-use crate::links::{Link, percent_decode};
+use super::facts::holds_template;
+use crate::links::{
+    GeneratorKind, Link, jekyll_url_expression, percent_decode,
+};
 
 pub use sites::{Sites, git_top, is_gitlab_remote};
 
@@ -207,6 +211,31 @@ trait Rules: fmt::Debug + Send + Sync {
     fn source_fallback(&self, _page: &str, _link: &str) -> Option<String> {
         None
     }
+    /// What the generator's own link syntax `kind` names with `path`
+    /// (decoded, its fragment left out) on the page `page`; `None` for
+    /// another generator's syntax. `exists` says whether a source is a
+    /// file.
+    fn named(
+        &self,
+        _kind: GeneratorKind,
+        _page: &str,
+        _path: &str,
+        _exists: &dyn Fn(&str) -> bool,
+    ) -> Option<Named> {
+        None
+    }
+}
+
+/// What a generator's own link syntax names.
+#[derive(Debug, PartialEq, Eq)]
+enum Named {
+    /// A source, under the sources.
+    Source(String),
+    /// A URL of the site, under its base path.
+    SiteUrl(String),
+    /// Nothing: the generator fails the build or writes a broken link,
+    /// for this reason.
+    Missing(String),
 }
 
 /// What a generator's loader gives.
@@ -221,6 +250,9 @@ struct Loaded {
     nav: Vec<nav::Entry>,
     /// The file they are in, when it is not the configuration.
     nav_file: Option<PathBuf>,
+    /// More navigations, each in a file of its own (Docusaurus' versioned
+    /// sidebars).
+    other_navs: Vec<(PathBuf, Vec<nav::Entry>)>,
     /// The defaults used for keys that could not be read.
     notes: Vec<String>,
     anchors: AnchorSettings,
@@ -239,6 +271,7 @@ pub struct Site {
     rules: Box<dyn Rules>,
     nav: Vec<nav::Entry>,
     nav_file: Option<PathBuf>,
+    other_navs: Vec<(PathBuf, Vec<nav::Entry>)>,
     notes: Vec<String>,
     anchors: AnchorSettings,
     anchor_style: AnchorStyle,
@@ -291,6 +324,7 @@ impl Site {
             rules: loaded.rules,
             nav: loaded.nav,
             nav_file: loaded.nav_file,
+            other_navs: loaded.other_navs,
             notes,
             anchors: loaded.anchors,
             anchor_style,
@@ -340,6 +374,17 @@ impl Site {
         nav::links(&self.sources, &self.nav)
     }
 
+    /// Its other navigations, each with the file it is in, as links of
+    /// kind `site:nav` (Docusaurus' versioned sidebars).
+    pub fn other_nav_links(&self) -> Vec<(&Path, Vec<Link>)> {
+        self.other_navs
+            .iter()
+            .map(|(file, entries)| {
+                (file.as_path(), nav::links(&self.sources, entries))
+            })
+            .collect()
+    }
+
     /// The path under the sources of `path`, `/`-separated.
     fn rel(&self, path: &Path) -> Option<String> {
         let rel = path.strip_prefix(&self.sources).ok()?;
@@ -363,7 +408,26 @@ impl Site {
         if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
             return None;
         }
+        if holds_template(link) {
+            // Jekyll's URL expression as a whole link, written without a
+            // space: `{{site.baseurl}}/about/`. Any other template is
+            // not a link yet.
+            let url = (self.generator == Generator::Jekyll)
+                .then(|| jekyll_url_expression(link))??;
+            return self.map_generator(doc, GeneratorKind::JekyllUrl, &url);
+        }
         let (path, fragment) = url::split_link(link);
+        if let Some(rest) = path.strip_prefix("@site/")
+            && self.generator == Generator::Docusaurus
+        {
+            // Docusaurus' alias of the site's folder, in MDX imports.
+            let rel = url::normalize(&percent_decode(rest), false)?;
+            return Some(Mapped::Local {
+                path: self.sources.join(&rel),
+                fragment: fragment.map(str::to_string),
+                reason: format!("mapped from '{path}' to '{rel}'"),
+            });
+        }
         let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") {
             return self.map_absolute(link, path, fragment);
@@ -426,6 +490,84 @@ impl Site {
                 "mapped from '{path}' to '{}' (the docs root)",
                 self.shown(&found)
             ),
+        })
+    }
+
+    /// How a link written in the generator's own syntax `kind` (Hugo's
+    /// `ref`, Jekyll's `link`, ...), naming `link`, resolves from the
+    /// document `doc`; `None` where the syntax is not this generator's
+    /// (or `doc` not one of its sources): an unrendered template.
+    pub fn map_generator(
+        &self,
+        doc: &Path,
+        kind: GeneratorKind,
+        link: &str,
+    ) -> Option<Mapped> {
+        let page = self.rel(doc)?;
+        if matches!(
+            kind,
+            GeneratorKind::MkdocsSnippet
+                | GeneratorKind::MkdocsIncludeMarkdown
+        ) {
+            return self.map_include(doc, kind, link);
+        }
+        let (path, fragment) = match link.split_once('#') {
+            Some((p, f)) => (p, Some(f)),
+            None => (link, None),
+        };
+        let decoded = percent_decode(path);
+        let exists = |rel: &str| self.sources.join(rel).is_file();
+        let source =
+            |rel: String, reason: String| match self.rules.not_on_site(&rel) {
+                Some(reason) => Mapped::Unavailable { reason },
+                None => Mapped::Local {
+                    path: self.sources.join(&rel),
+                    fragment: fragment.map(str::to_string),
+                    reason,
+                },
+            };
+        Some(match self.rules.named(kind, &page, &decoded, &exists)? {
+            Named::Source(rel) => {
+                let reason = format!(
+                    "{} '{path}' found at '{}'",
+                    kind.as_str(),
+                    self.shown(&rel)
+                );
+                source(rel, reason)
+            }
+            Named::SiteUrl(url) => {
+                let url = url.split(['?', '#']).next().unwrap_or("");
+                let url = url.trim_start_matches('/');
+                let shown = format!("{}{url}", self.base_path);
+                self.lookup(url, fragment, &shown)
+            }
+            Named::Missing(reason) => Mapped::Unavailable { reason },
+        })
+    }
+
+    /// An MkDocs include directive: the file it includes, checked as a
+    /// link to it.
+    fn map_include(
+        &self,
+        doc: &Path,
+        kind: GeneratorKind,
+        path: &str,
+    ) -> Option<Mapped> {
+        if self.generator != Generator::Mkdocs {
+            return None;
+        }
+        let folder = self.config_file.parent().unwrap_or(Path::new(""));
+        Some(match includes::target(kind, doc, folder, path) {
+            Ok(file) => {
+                let shown = file.strip_prefix(folder).unwrap_or(&file);
+                let reason = format!(
+                    "{} '{path}' includes '{}'",
+                    kind.as_str(),
+                    shown.display()
+                );
+                Mapped::Local { path: file, fragment: None, reason }
+            }
+            Err(reason) => Mapped::Unavailable { reason },
         })
     }
 
