@@ -70,6 +70,8 @@ pub enum Kind {
     AdocImage,
     /// An AsciiDoc `include::` directive: `adoc:include`.
     AdocInclude,
+    /// A MyST link (Markdown in a Sphinx project): `myst:*`.
+    Myst(super::MystKind),
 }
 
 /// What following a link does, as a crawler sees it.
@@ -131,15 +133,19 @@ impl Kind {
             Kind::AdocXref => "adoc:xref",
             Kind::AdocImage => "adoc:image",
             Kind::AdocInclude => "adoc:include",
+            Kind::Myst(k) => k.as_str(),
         }
     }
 
     /// Whether the link is a URI reference that resolves against the
-    /// document's base: all but the reStructuredText kinds that name a
-    /// label, a term or another project ([`RstKind::resolves`](super::RstKind::resolves)).
+    /// document's base: all but the reStructuredText and MyST kinds that
+    /// name a label, a term or another project
+    /// ([`RstKind::resolves`](super::RstKind::resolves),
+    /// [`MystKind::resolves`](super::MystKind::resolves)).
     pub fn resolves(&self) -> bool {
         match self {
             Kind::Rst(k) => k.resolves(),
+            Kind::Myst(k) => k.resolves(),
             _ => true,
         }
     }

@@ -85,6 +85,7 @@ mod kind;
 mod link;
 mod markdown;
 mod md_references;
+mod myst;
 #[cfg(any(test, feature = "internals"))]
 mod oracle;
 mod page;
@@ -104,6 +105,11 @@ pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
+pub use myst::MystKind;
+#[cfg(feature = "internals")]
+pub(crate) use myst::hooks as myst_hooks;
+#[cfg(feature = "check")]
+pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
 pub use page::{Format, Page};
 pub use rst::RstKind;
 #[cfg(feature = "internals")]

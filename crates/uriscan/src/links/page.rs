@@ -15,6 +15,12 @@ pub enum Format {
     /// AsciiDoc, as Asciidoctor reads it (and Antora, for a document in
     /// a component's `modules/NAME/...`).
     AsciiDoc,
+    /// MyST: CommonMark with the roles, directives and targets of MyST,
+    /// as myst-parser reads Markdown in a Sphinx project. No extension
+    /// says it ([`Format::from_path`] says Markdown): the check and the
+    /// command line choose it for a `.md` file of a Sphinx project whose
+    /// `conf.py` enables `myst_parser`.
+    Myst,
 }
 
 impl Format {

@@ -4,7 +4,7 @@
 use super::html::{HtmlSource, TextRuns};
 use super::{
     Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
-    html, markdown, rst, tokenizer,
+    html, markdown, myst, rst, tokenizer,
 };
 use crate::Span;
 
@@ -45,24 +45,12 @@ impl LinkExtractor {
             }
             Format::Markdown => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                let text = decoded.text.as_ref();
-                let regions = markdown::read(text, self.gfm, out);
-                for span in regions.html {
-                    self.read_html(
-                        &text.as_bytes()[span.range()],
-                        HtmlSource::InMarkdown { offset: span.start },
-                        out,
-                        &mut None,
-                    );
-                }
-                for span in regions.text {
-                    self.find(text.as_bytes(), span, Kind::Text, out);
-                }
-                if self.include_code {
-                    for span in regions.code {
-                        self.find(text.as_bytes(), span, Kind::Code, out);
-                    }
-                }
+                self.read_markdown(decoded.text.as_ref(), out);
+                (decoded, None)
+            }
+            Format::Myst => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                self.read_myst(decoded.text.as_ref(), out, 0);
                 (decoded, None)
             }
             Format::Rst => {
@@ -91,6 +79,50 @@ impl LinkExtractor {
                 let text = decoded.text.as_bytes();
                 self.find(text, Span::new(0, text.len()), Kind::Text, out);
                 (decoded, None)
+            }
+        }
+    }
+
+    /// Reads the links of the Markdown `text`; returns its regions.
+    fn read_markdown(
+        &self,
+        text: &str,
+        out: &mut Vec<RawLink>,
+    ) -> markdown::Regions {
+        let regions = markdown::read(text, self.gfm, out);
+        for span in &regions.html {
+            self.read_html(
+                &text.as_bytes()[span.range()],
+                HtmlSource::InMarkdown { offset: span.start },
+                out,
+                &mut None,
+            );
+        }
+        for span in &regions.text {
+            self.find(text.as_bytes(), *span, Kind::Text, out);
+        }
+        if self.include_code {
+            for span in &regions.code {
+                self.find(text.as_bytes(), *span, Kind::Code, out);
+            }
+        }
+        regions
+    }
+
+    /// Reads the MyST `text`: its Markdown, then MyST's constructs, then
+    /// the Markdown bodies of its directives, each as a document of its
+    /// own (`depth` deep in directives).
+    fn read_myst(&self, text: &str, out: &mut Vec<RawLink>, depth: usize) {
+        let from = out.len();
+        let regions = self.read_markdown(text, out);
+        let bodies = myst::read(text, &regions.code, out, from);
+        if depth < myst::MAX_DEPTH {
+            for body in bodies {
+                let start = out.len();
+                self.read_myst(&text[body.range()], out, depth + 1);
+                for l in &mut out[start..] {
+                    l.span = l.span.offset(body.start);
+                }
             }
         }
     }

@@ -19,6 +19,11 @@ mod resolve;
 
 pub use kind::RstKind;
 
+// What MyST shares with reStructuredText: Sphinx's roles, and names and
+// ids as docutils makes them.
+pub(super) use inline::{Role, role_kind, role_link};
+pub(super) use names::{make_id, normalize_name};
+
 use crate::Span;
 
 use super::{Kind, RawLink};
