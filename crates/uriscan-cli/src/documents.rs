@@ -9,6 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use uriscan::checking::FormatDetector;
 use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
@@ -150,6 +151,8 @@ pub struct DocReader {
     /// a binary file named on the command line is an error, not skipped.
     tell_encodings: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
+    /// Which directories hold MyST (a Sphinx project's Markdown).
+    formats: FormatDetector,
     /// Each directory's canonical form, found once: see
     /// [`DocReader::absolute`].
     dirs: HashMap<PathBuf, PathBuf>,
@@ -168,6 +171,7 @@ impl DocReader {
             map_named: false,
             tell_encodings: false,
             git_roots: HashMap::new(),
+            formats: FormatDetector::new(),
             dirs: HashMap::new(),
         }
     }
@@ -271,7 +275,7 @@ impl DocReader {
             if compressed {
                 Format::from_path(&path.with_extension(""))
             } else {
-                Format::from_path(path)
+                self.formats.format(path)
             }
         });
         // The last document's map, if any, is dropped here.

@@ -600,3 +600,42 @@ fn an_antora_component_checks_with_no_flags() {
     );
     assert_eq!(code, 1);
 }
+
+/// A Sphinx project with `myst_parser` checks with no flags: its `.md`
+/// files are MyST, whose labels and reStructuredText's are one set, both
+/// ways; `{doc}` and `:doc:` find the source of either suffix.
+#[test]
+fn a_myst_project_checks_with_no_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "conf.py", "extensions = [\"myst_parser\"]\n");
+    write(
+        d,
+        "index.md",
+        "# Home\n\n(home-label)=\n\
+         {ref}`guide-label` {ref}`gone-label` {doc}`guide` [bare](guide-label)\n\
+         [doc](sub/page.md#the-page) [bad](sub/page.md#nope) <project:#home-label>\n\n\
+         ```{toctree}\nguide\nsub/page\nabsent\n```\n",
+    );
+    write(
+        d,
+        "guide.rst",
+        ".. _guide-label:\n\nGuide\n=====\n\n:ref:`home-label` :doc:`index` :ref:`nope-label`\n",
+    );
+    write(d, "sub/page.md", "# The Page\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./guide.rst:6:38: broken link 'nope-label': no label 'nope-label' in the documents checked (did you mean 'home-label'?)",
+            "./index.md:4:26: broken link 'gone-label': no label 'gone-label' in the documents checked (did you mean 'home-label'?)",
+            "./index.md:5:35: broken link 'sub/page.md#nope': no anchor '#nope' in the target",
+            "./index.md:10:1: broken link 'absent.md': no such file or directory",
+        ]
+    );
+    assert_eq!(code, 1);
+    // Without a `conf.py` the same file is CommonMark: no roles.
+    std::fs::remove_file(d.join("conf.py")).unwrap();
+    let (out, _) = check(d, &["index.md"]);
+    assert!(!out.contains("gone-label"), "{out}");
+}
