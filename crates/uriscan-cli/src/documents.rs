@@ -98,7 +98,7 @@ pub fn absolute(cwd: &Path, p: &Path) -> PathBuf {
 }
 
 /// A document read into a [`DocReader`]'s buffer.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Loaded {
     pub format: Format,
     /// The absolute path.

@@ -639,3 +639,38 @@ fn a_myst_project_checks_with_no_flags() {
     let (out, _) = check(d, &["index.md"]);
     assert!(!out.contains("gone-label"), "{out}");
 }
+
+/// A reStructuredText `include` is followed: the included file's links
+/// count at its own lines, its labels and ids are the includer's; a
+/// cycle ends, and an include that leaves the root is reported, not read.
+#[test]
+fn an_rst_include_is_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "out/x.rst", ".. _outside-label:\n\nX\n=\n");
+    write(d, "p/conf.py", "project = 'p'\n");
+    write(
+        d,
+        "p/index.rst",
+        "Index\n=====\n\n.. include:: _inc/part.inc\n\n.. include:: ../out/x.rst\n\n\
+         :ref:`inc-label` `self <index.html#inc-label>`_ :ref:`outside-label`\n",
+    );
+    write(
+        d,
+        "p/_inc/part.inc",
+        ".. _inc-label:\n\nIncluded\n--------\n\n\
+         A `broken <missing.rst>`_ link, and :doc:`index`.\n\n\
+         .. include:: part.inc\n.. include:: ../index.rst\n",
+    );
+    write(d, "p/other.rst", "Other\n=====\n\n:ref:`inc-label`\n");
+    let (out, code) = check(&d.join("p"), &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./_inc/part.inc:6:12: broken link 'missing.rst': no such file or directory",
+            "./index.rst:6:14: broken link '../out/x.rst': the target is outside the root",
+            "./index.rst:8:55: broken link 'outside-label': no label 'outside-label' in the documents checked",
+        ]
+    );
+    assert_eq!(code, 1);
+}

@@ -17,7 +17,7 @@ use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
-use super::sphinx::{self, SphinxConf};
+use super::sphinx;
 use super::suggest::Suggester;
 
 /// What the check says of a link.
@@ -794,12 +794,9 @@ impl Checker {
                     None,
                 )
             }
-            Format::Rst => {
-                // In a Sphinx project, ids as Sphinx makes them.
-                let sphinx = SphinxConf::of(path).is_some();
-                let text = String::from_utf8_lossy(&bytes);
-                Targets::Ids(crate::links::rst_anchors(&text, sphinx), None)
-            }
+            // In a Sphinx project, ids as Sphinx makes them; with those
+            // of the files it includes.
+            Format::Rst => Targets::Ids(sphinx::rst_anchors_of(path), None),
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
                 let url =
@@ -859,7 +856,7 @@ impl Labels {
             docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
         let all: Vec<String> = if wanted {
             docs.par_iter()
-                .flat_map_iter(|d| sphinx::labels_of(&d.path))
+                .flat_map_iter(|d| sphinx::labels_of(&d.path, &d.root))
                 .collect()
         } else {
             vec![]

@@ -41,4 +41,4 @@ pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};
 pub use remap::{
     Mapped, MappedBy, RemapError, RemapRule, Remapper, RepoViews,
 };
-pub use sphinx::FormatDetector;
+pub use sphinx::{FormatDetector, included_files};

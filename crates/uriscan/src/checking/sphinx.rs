@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::links::{Format, label_key};
+use crate::links::{Format, Kind, MystKind, RstKind, label_key};
 
 /// What the check takes from a `conf.py`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -122,11 +122,75 @@ impl FormatDetector {
     }
 }
 
-/// The labels of the document at `path` for `:ref:` and `{ref}`, keyed as
-/// Sphinx keys them: those of a reStructuredText document, or of a MyST
-/// one; with autosectionlabel, its section titles (`docname:title` with
-/// the prefix). None for another document.
-pub(crate) fn labels_of(path: &Path) -> Vec<String> {
+/// How many files one document's `include` directives are followed to.
+const MAX_INCLUDED: usize = 64;
+
+/// The text of the document at `path` (read in `format`), then of each
+/// file its `include` directives name, followed in turn: each file once
+/// (a cycle ends), only files under `bound` (an include that leaves the
+/// root is not read; its link says so), at most [`MAX_INCLUDED`].
+/// Docutils inserts an included file's text where the directive stands:
+/// its labels and ids are the including document's.
+pub(crate) fn with_includes(
+    path: &Path,
+    format: Format,
+    bound: &Path,
+) -> Vec<(PathBuf, String)> {
+    let srcdir = SphinxConf::of(path).map(|c| c.srcdir);
+    let bound = std::fs::canonicalize(bound).unwrap_or(bound.to_path_buf());
+    let mut seen = vec![std::fs::canonicalize(path).unwrap_or(path.into())];
+    let mut texts = vec![];
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(file) = pending.pop() {
+        let Ok(bytes) = std::fs::read(&file) else { continue };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let page = crate::links::Page::new(text.as_bytes(), format);
+        for link in crate::links::LinkExtractor::new().extract(&page) {
+            if !matches!(
+                link.kind(),
+                Kind::Rst(RstKind::Include) | Kind::Myst(MystKind::Include)
+            ) || seen.len() >= MAX_INCLUDED
+            {
+                continue;
+            }
+            // `/x` is from the source directory, as Sphinx reads it.
+            let named = link.link();
+            let to = match (named.strip_prefix('/'), &srcdir) {
+                (Some(rest), Some(dir)) => dir.join(rest),
+                _ => file.parent().unwrap_or(Path::new("")).join(named),
+            };
+            let Ok(to) = std::fs::canonicalize(&to) else { continue };
+            if to.starts_with(&bound) && to.is_file() && !seen.contains(&to) {
+                seen.push(to.clone());
+                pending.push(to);
+            }
+        }
+        texts.push((file, text));
+    }
+    texts
+}
+
+/// The files that the document at `path` (read in `format`: a
+/// reStructuredText or MyST document) includes, followed in turn, each
+/// once, none outside `root`: what docutils inserts into it.
+pub fn included_files(
+    path: &Path,
+    format: Format,
+    root: &Path,
+) -> Vec<PathBuf> {
+    with_includes(path, format, root)
+        .into_iter()
+        .skip(1)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The labels of the document at `path` (under `root`) for `:ref:` and
+/// `{ref}`, keyed as Sphinx keys them: those of a reStructuredText
+/// document, or of a MyST one, and of the files they include; with
+/// autosectionlabel, the section titles (`docname:title` with the
+/// prefix). None for another document.
+pub(crate) fn labels_of(path: &Path, root: &Path) -> Vec<String> {
     let format = Format::from_path(path);
     if !matches!(format, Format::Rst | Format::Markdown) {
         return vec![];
@@ -135,15 +199,18 @@ pub(crate) fn labels_of(path: &Path) -> Vec<String> {
     if format == Format::Markdown && !conf.as_ref().is_some_and(|c| c.myst) {
         return vec![];
     }
-    let text = std::fs::read(path).unwrap_or_default();
-    let text = String::from_utf8_lossy(&text);
-    let (mut names, sections) = if format == Format::Rst {
-        let (labels, sections) = crate::links::rst_labels(&text);
-        (labels.into_iter().map(|(name, _)| name).collect(), sections)
-    } else {
-        let (labels, titles) = crate::links::myst_labels(&text);
-        (labels, titles.iter().map(|t| label_key(t)).collect())
-    };
+    let (mut names, mut sections) = (vec![], vec![]);
+    for (_, text) in with_includes(path, format, root) {
+        if format == Format::Rst {
+            let (labels, titles) = crate::links::rst_labels(&text);
+            names.extend(labels.into_iter().map(|(name, _)| name));
+            sections.extend(titles);
+        } else {
+            let (labels, titles) = crate::links::myst_labels(&text);
+            names.extend(labels);
+            sections.extend(titles.iter().map(|t| label_key(t)));
+        }
+    }
     if let Some(c) = conf.filter(|c| c.autosectionlabel) {
         let prefix = c.prefix_document.then(|| c.docname(path));
         names.extend(sections.into_iter().map(|t| match prefix.as_ref() {
@@ -152,6 +219,21 @@ pub(crate) fn labels_of(path: &Path) -> Vec<String> {
         }));
     }
     names
+}
+
+/// The ids of the reStructuredText document at `path` and of the files
+/// it includes (none outside its Sphinx project, or its directory when
+/// it has none), as Sphinx makes them in a Sphinx project.
+pub(crate) fn rst_anchors_of(path: &Path) -> Vec<String> {
+    let conf = SphinxConf::of(path);
+    let bound = match &conf {
+        Some(c) => c.srcdir.clone(),
+        None => path.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    };
+    with_includes(path, Format::Rst, &bound)
+        .iter()
+        .flat_map(|(_, text)| crate::links::rst_anchors(text, conf.is_some()))
+        .collect()
 }
 
 /// The anchors of the Markdown document at `path` when it is MyST: its
@@ -220,5 +302,30 @@ mod tests {
             conf.docname(Path::new("/p/docs/usage/guide.rst")).as_deref(),
             Some("usage/guide")
         );
+    }
+
+    #[test]
+    fn includes_are_followed_once_and_within_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = root.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("out.rst", ".. _out:\n\nOut\n===\n");
+        write("p/conf.py", "");
+        write(
+            "p/index.rst",
+            ".. include:: a.inc\n.. include:: ../out.rst\n.. include:: /b.inc\n",
+        );
+        write("p/a.inc", ".. _a-label:\n\n.. include:: ../p/index.rst\n");
+        write("p/b.inc", ".. include:: a.inc\n.. include:: b.inc\n");
+        let index = root.join("p/index.rst");
+        let files = included_files(&index, Format::Rst, &root.join("p"));
+        assert_eq!(files, [root.join("p/b.inc"), root.join("p/a.inc")]);
+        assert_eq!(labels_of(&index, &root.join("p")), ["a-label"]);
+        // With a wider root, the file outside the project is read too.
+        assert_eq!(included_files(&index, Format::Rst, &root).len(), 3);
     }
 }
