@@ -7,9 +7,10 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Context;
-use uriscan::checking::FormatDetector;
+use uriscan::checking::{Antora, Component, FormatDetector};
 use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
@@ -33,6 +34,8 @@ pub struct Sources {
     pub cwd: PathBuf,
     /// The walked directories, for the default root of a file.
     walked: Vec<PathBuf>,
+    /// The Antora components of the documents read.
+    pub antora: Antora,
 }
 
 impl Sources {
@@ -70,7 +73,8 @@ impl Sources {
                 }
             })
             .collect();
-        Ok(Sources { extractor, format, base_url, root, cwd, walked })
+        let antora = Antora::new();
+        Ok(Sources { extractor, format, base_url, root, cwd, walked, antora })
     }
 
     /// The directories named on the command line (a file's own
@@ -87,6 +91,9 @@ impl Sources {
         }
         if let Some(b) = &self.base_url {
             page = page.base(b);
+        }
+        if let Some(c) = &loaded.component {
+            page = page.attributes(&c.attributes);
         }
         page
     }
@@ -106,6 +113,8 @@ pub struct Loaded {
     pub url: String,
     pub root: Option<PathBuf>,
     pub root_uri: Option<String>,
+    /// The Antora component of an AsciiDoc document.
+    pub component: Option<Arc<Component>>,
 }
 
 /// What went wrong reading a document; what was read before an error is
@@ -236,6 +245,7 @@ impl DocReader {
             url: file_uri(&src.cwd, PathKind::Directory),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
+            component: None,
         };
         (loaded, err)
     }
@@ -338,8 +348,12 @@ impl DocReader {
         };
         let abs = self.absolute(&src.cwd, path, symlink);
         let root = self.root_of(src, &abs, format);
+        let component = (format == Format::AsciiDoc)
+            .then(|| src.antora.component_of(&abs))
+            .flatten();
         let loaded = Loaded {
             format,
+            component,
             url: file_uri(&abs, PathKind::File),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,

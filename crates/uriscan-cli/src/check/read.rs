@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use uriscan::checking::site::Site;
 use uriscan::checking::{
-    Checked, Collector, FormatDetector, Mapped, Remapper, included_files,
+    Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
+    included_files,
 };
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, MystKind, Page, PathKind,
@@ -90,7 +91,7 @@ pub fn read(
                     &page,
                     (path.to_path_buf(), place),
                     (cfg.keep, cfg.include_text),
-                    (&cfg.exclude, &cfg.remap),
+                    (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
                 );
             }
             if mine.held.len() >= 64 {
@@ -269,7 +270,7 @@ fn digest(
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
     (keep, include_text): (KeepLinks, bool),
-    (exclude, remap): (&regex::RegexSet, &Remapper),
+    (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
@@ -284,6 +285,11 @@ fn digest(
             d.push_excluded(l);
         } else if let Some(mapped) = remap_target(remap, l) {
             d.push_remapped(l, &mapped.target);
+        } else if let Some(t) =
+            antora_target(antora, l, (&place.path, &place.root))
+        {
+            // Mapped: it never leaves the root.
+            d.push_remapped(l, &t);
         } else if let Some(site) = &place.site {
             super::site::push(&mut d, site, &place.path, l);
         } else {
@@ -300,6 +306,18 @@ fn digest(
         i += 1;
     });
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+}
+
+/// The file another Antora component's resource id names, when that
+/// component is in the tree beside the document's.
+fn antora_target(
+    antora: &Antora,
+    l: LinkRef<'_>,
+    at: (&Path, &Path),
+) -> Option<String> {
+    let target = l.target().filter(|t| t.starts_with("antora:"))?;
+    let image = l.kind() == Kind::AdocImage;
+    antora.resolve(target, at, image)
 }
 
 /// The remap step: what `--remap`, or the repository's web views, map

@@ -674,3 +674,48 @@ fn an_rst_include_is_followed() {
     );
     assert_eq!(code, 1);
 }
+
+/// Antora's `antora.yml` is read: the component's attributes expand in
+/// its pages (a hard set wins over the page's entry, a soft set `@` does
+/// not), and another component's resource ids resolve when that
+/// component (of that version) is in the tree; one that is not stays
+/// skipped.
+#[test]
+fn antora_components_resolve_by_name_and_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a/antora.yml",
+        "name: a\nversion: ~\nasciidoc:\n  attributes:\n    \
+         base: https://x.example/base\n    docs: ../local@\n",
+    );
+    write(d, "b/antora.yml", "name: b\nversion: '2.0'\n");
+    write(
+        d,
+        "a/modules/ROOT/pages/index.adoc",
+        "= A\n\n:base: https://changed.example\n:docs: ./\n\n\
+         See {base}/x[base], link:{docs}other.adoc[docs],\n\
+         xref:2.0@b:cli:run.adoc#_options[run], xref:b:cli:gone.adoc[gone],\n\
+         xref:c::index.adoc[skipped], xref:1.0@b:cli:run.adoc[old], image:b:ROOT:logo.png[].\n",
+    );
+    write(d, "b/modules/cli/pages/run.adoc", "= Run\n\n== Options\n");
+    write(d, "b/modules/ROOT/images/logo.png", "");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./a/modules/ROOT/pages/index.adoc:6:26: broken link './other.adoc': no such file or directory",
+            "./a/modules/ROOT/pages/index.adoc:7:45: broken link 'antora:b:cli:gone.adoc': no such file or directory (did you mean 'run.adoc'?)",
+        ]
+    );
+    assert_eq!(code, 1);
+    let (json, _) = check(d, &["--json", "."]);
+    let line = json.lines().find(|l| l.contains("{base}/x")).unwrap();
+    assert!(
+        line.contains("\"target\":\"https://x.example/base/x\""),
+        "{line}"
+    );
+    let old = json.lines().find(|l| l.contains("1.0@b")).unwrap();
+    assert!(old.contains("\"status\":\"skipped\""), "{old}");
+}

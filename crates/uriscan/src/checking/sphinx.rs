@@ -308,11 +308,8 @@ mod tests {
     fn includes_are_followed_once_and_within_the_bound() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
-        let write = |name: &str, text: &str| {
-            let path = root.join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        };
+        let write =
+            |name, text| super::super::write_test_file(&root, name, text);
         write("out.rst", ".. _out:\n\nOut\n===\n");
         write("p/conf.py", "");
         write(

@@ -64,6 +64,7 @@ pub struct Page<'a> {
     pub(super) base: Option<&'a str>,
     pub(super) root: Option<&'a str>,
     pub(super) charset: Option<&'a str>,
+    pub(super) attributes: &'a [(String, String)],
 }
 
 impl<'a> Page<'a> {
@@ -76,6 +77,7 @@ impl<'a> Page<'a> {
             base: None,
             root: None,
             charset: None,
+            attributes: &[],
         }
     }
     /// The document's own URL (for a file, its `file:` URI, see
@@ -93,6 +95,17 @@ impl<'a> Page<'a> {
     /// resolve under, when the base is the page's own URL.
     pub fn root(mut self, root: &'a str) -> Page<'a> {
         self.root = Some(root);
+        self
+    }
+    /// The attributes an AsciiDoc document starts with, name and value:
+    /// an Antora component's `asciidoc.attributes`. The document cannot
+    /// change them, but those whose value ends with `@` (a soft set, as
+    /// Antora reads them).
+    pub fn attributes(
+        mut self,
+        attributes: &'a [(String, String)],
+    ) -> Page<'a> {
+        self.attributes = attributes;
         self
     }
     /// The charset the transport declared (HTTP `Content-Type`): it wins

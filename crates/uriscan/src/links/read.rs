@@ -68,7 +68,8 @@ impl LinkExtractor {
             }
             Format::AsciiDoc => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                asciidoc::read(&decoded.text, page.url, out, ids.as_mut());
+                let place = (page.url, page.attributes);
+                asciidoc::read(&decoded.text, place, out, ids.as_mut());
                 (decoded, None)
             }
             Format::Text => {
