@@ -2,7 +2,10 @@
 # The MyST reader against myst-parser under Sphinx (scripts/myst_oracle.py):
 # the links, labels and ids of each per-rule case
 # (crates/uriscan/tests/data/myst/*.md), read by Sphinx as one project.
-# Prints the agreement; fails when a case disagrees.
+# Then the Sphinx project of crates/uriscan/tests/data/myst-project (rst
+# and MyST mixed): the references sphinx-build warns of against those
+# `uriscan check` reports broken.
+# Prints the agreement; fails when a case or the project disagrees.
 #
 #   scripts/myst-oracle.sh            # compare
 #   scripts/myst-oracle.sh --record   # rewrite the cases' .expected.json
@@ -31,3 +34,8 @@ ours=$(mktemp)
 trap 'rm -f "$ours"' EXIT
 "${CARGO_TARGET_DIR:-target}/debug/examples/rst_facts" "${cases[@]}" > "$ours"
 "$py" scripts/myst_oracle.py --compare "$ours" "${cases[@]}"
+cargo build -q -p uriscan-cli
+project=crates/uriscan/tests/data/myst-project
+uriscan=$(cd "${CARGO_TARGET_DIR:-target}/debug" && pwd)/uriscan
+(cd "$project" && "$uriscan" check --json . > "$ours" || true)
+"$py" scripts/myst_oracle.py --project "$project" "$ours"
