@@ -55,15 +55,7 @@ impl LinkExtractor {
             }
             Format::Rst => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                let text = decoded.text.as_ref();
-                for span in rst::read(text, out) {
-                    self.find(
-                        text.as_bytes(),
-                        span,
-                        Kind::Rst(RstKind::Uri),
-                        out,
-                    );
-                }
+                self.read_rst(decoded.text.as_ref(), out);
                 (decoded, None)
             }
             Format::AsciiDoc => {
@@ -111,20 +103,35 @@ impl LinkExtractor {
     }
 
     /// Reads the MyST `text`: its Markdown, then MyST's constructs, then
-    /// the Markdown bodies of its directives, each as a document of its
-    /// own (`depth` deep in directives).
+    /// the bodies of its directives (Markdown, and reStructuredText in
+    /// `{eval-rst}`), each as a document of its own (`depth` deep in
+    /// directives).
     fn read_myst(&self, text: &str, out: &mut Vec<RawLink>, depth: usize) {
         let from = out.len();
         let regions = self.read_markdown(text, out);
-        let bodies = myst::read(text, &regions.code, out, from);
+        let nested = myst::read(text, &regions.code, out, from);
+        for body in nested.rst {
+            let start = out.len();
+            self.read_rst(&text[body.range()], out);
+            for l in &mut out[start..] {
+                l.span = l.span.offset(body.start);
+            }
+        }
         if depth < myst::MAX_DEPTH {
-            for body in bodies {
+            for body in nested.markdown {
                 let start = out.len();
                 self.read_myst(&text[body.range()], out, depth + 1);
                 for l in &mut out[start..] {
                     l.span = l.span.offset(body.start);
                 }
             }
+        }
+    }
+
+    /// Reads the links of the reStructuredText `text`.
+    fn read_rst(&self, text: &str, out: &mut Vec<RawLink>) {
+        for span in rst::read(text, out) {
+            self.find(text.as_bytes(), span, Kind::Rst(RstKind::Uri), out);
         }
     }
 

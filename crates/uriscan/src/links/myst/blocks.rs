@@ -43,6 +43,8 @@ pub(super) struct Scan {
     pub(super) links: Vec<RawLink>,
     /// The Markdown bodies of directives in backtick or tilde fences.
     pub(super) bodies: Vec<Span>,
+    /// The reStructuredText bodies of `{eval-rst}` directives.
+    pub(super) rst: Vec<Span>,
     /// The labels, normalized.
     pub(super) labels: Vec<String>,
     /// The heading titles, markup removed.
@@ -249,6 +251,9 @@ impl Scan {
             "toctree" => {
                 let glob = options.iter().any(|(k, _)| k == "glob");
                 self.toctree(s, content, close, glob);
+            }
+            "eval-rst" if content < close => {
+                self.rst.push(s.span(content, close));
             }
             _ => {}
         }

@@ -32,13 +32,14 @@ use blocks::Scan;
 /// blocks are `code`): drops those MyST does not render as links,
 /// changes the kind of those it reads otherwise, and pushes its own.
 /// Returns the bodies of the directives in backtick or tilde fences that
-/// hold Markdown, for the caller to read as documents of their own.
+/// hold Markdown, and of those that hold reStructuredText (`{eval-rst}`),
+/// for the caller to read as documents of their own.
 pub(crate) fn read(
     src: &str,
     code: &[Span],
     out: &mut Vec<RawLink>,
     from: usize,
-) -> Vec<Span> {
+) -> Nested {
     let scan = Scan::run(src, code);
     let mut markdown = out.split_off(from.min(out.len()));
     markdown.retain(|l| !scan.drops(l.span.start));
@@ -46,7 +47,16 @@ pub(crate) fn read(
     out.append(&mut markdown);
     roles::read(src, code, &scan, out);
     out.extend(scan.links);
-    scan.bodies
+    Nested { markdown: scan.bodies, rst: scan.rst }
+}
+
+/// The bodies of a document's directives that are documents of their
+/// own.
+pub(crate) struct Nested {
+    /// Markdown (MyST) bodies.
+    pub(crate) markdown: Vec<Span>,
+    /// reStructuredText bodies, of `{eval-rst}`.
+    pub(crate) rst: Vec<Span>,
 }
 
 /// The labels `src` defines for `{ref}` and `:ref:` (names normalized as
@@ -84,6 +94,10 @@ pub(crate) fn anchors(src: &str, slugs: bool) -> Vec<String> {
 fn scan_all(src: &str, depth: usize, each: &mut dyn FnMut(&mut Scan)) {
     let code = super::markdown::read(src, true, &mut vec![]).code;
     let mut scan = Scan::run(src, &code);
+    for body in &scan.rst {
+        let (labels, _) = super::rst::labels(&src[body.range()]);
+        scan.labels.extend(labels.into_iter().map(|(name, _)| name));
+    }
     each(&mut scan);
     if depth < blocks::MAX_DEPTH {
         for body in &scan.bodies {

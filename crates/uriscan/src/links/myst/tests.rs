@@ -90,6 +90,21 @@ fn links_to_labels_and_project_paths() {
 }
 
 #[test]
+fn eval_rst_is_read_as_restructured_text() {
+    let src = "# T\n\n```{eval-rst}\n.. _rst-label:\n\nSee :ref:`x` and `y <https://x.example/>`_.\n```\n";
+    let got: Vec<_> =
+        links(src).into_iter().map(|l| (l.0, l.1, l.2, l.3)).collect();
+    assert_eq!(
+        got,
+        [
+            ("rst:ref".into(), "x".into(), 6, 11),
+            ("rst:link".into(), "https://x.example/".into(), 6, 22),
+        ]
+    );
+    assert_eq!(super::labels(src).0, ["rst-label"]);
+}
+
+#[test]
 fn comments_and_code_hold_no_links() {
     let src = "% see https://x.example/a\n\n```\n(nolabel)=\n{doc}`x`\n```\n\n\
                :::\nhttps://x.example/b\n:::\n\nhttps://x.example/c\n";
