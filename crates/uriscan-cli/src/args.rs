@@ -326,6 +326,10 @@ pub enum LinksFormat {
     Text,
     /// AsciiDoc, as Asciidoctor reads it.
     Asciidoc,
+    /// MyST: Markdown with the roles, directives and targets of
+    /// myst-parser (a `.md` file of a Sphinx project with `myst_parser`
+    /// is read so without this).
+    Myst,
     /// A WARC or WET file (plain or gzip), whatever its name.
     Warc,
 }

@@ -7,8 +7,10 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Context;
+use uriscan::checking::{Antora, Component, FormatDetector};
 use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
@@ -32,6 +34,8 @@ pub struct Sources {
     pub cwd: PathBuf,
     /// The walked directories, for the default root of a file.
     walked: Vec<PathBuf>,
+    /// The Antora components of the documents read.
+    pub antora: Antora,
 }
 
 impl Sources {
@@ -69,7 +73,8 @@ impl Sources {
                 }
             })
             .collect();
-        Ok(Sources { extractor, format, base_url, root, cwd, walked })
+        let antora = Antora::new();
+        Ok(Sources { extractor, format, base_url, root, cwd, walked, antora })
     }
 
     /// The directories named on the command line (a file's own
@@ -87,6 +92,9 @@ impl Sources {
         if let Some(b) = &self.base_url {
             page = page.base(b);
         }
+        if let Some(c) = &loaded.component {
+            page = page.attributes(&c.attributes);
+        }
         page
     }
 }
@@ -97,7 +105,7 @@ pub fn absolute(cwd: &Path, p: &Path) -> PathBuf {
 }
 
 /// A document read into a [`DocReader`]'s buffer.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Loaded {
     pub format: Format,
     /// The absolute path.
@@ -105,6 +113,8 @@ pub struct Loaded {
     pub url: String,
     pub root: Option<PathBuf>,
     pub root_uri: Option<String>,
+    /// The Antora component of an AsciiDoc document.
+    pub component: Option<Arc<Component>>,
 }
 
 /// What went wrong reading a document; what was read before an error is
@@ -150,6 +160,8 @@ pub struct DocReader {
     /// a binary file named on the command line is an error, not skipped.
     tell_encodings: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
+    /// Which directories hold MyST (a Sphinx project's Markdown).
+    formats: FormatDetector,
     /// Each directory's canonical form, found once: see
     /// [`DocReader::absolute`].
     dirs: HashMap<PathBuf, PathBuf>,
@@ -168,6 +180,7 @@ impl DocReader {
             map_named: false,
             tell_encodings: false,
             git_roots: HashMap::new(),
+            formats: FormatDetector::new(),
             dirs: HashMap::new(),
         }
     }
@@ -232,6 +245,7 @@ impl DocReader {
             url: file_uri(&src.cwd, PathKind::Directory),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
+            component: None,
         };
         (loaded, err)
     }
@@ -271,7 +285,7 @@ impl DocReader {
             if compressed {
                 Format::from_path(&path.with_extension(""))
             } else {
-                Format::from_path(path)
+                self.formats.format(path)
             }
         });
         // The last document's map, if any, is dropped here.
@@ -334,8 +348,12 @@ impl DocReader {
         };
         let abs = self.absolute(&src.cwd, path, symlink);
         let root = self.root_of(src, &abs, format);
+        let component = (format == Format::AsciiDoc)
+            .then(|| src.antora.component_of(&abs))
+            .flatten();
         let loaded = Loaded {
             format,
+            component,
             url: file_uri(&abs, PathKind::File),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,

@@ -1,6 +1,8 @@
 //! The reStructuredText reader's facts of each file named, one JSON
 //! object a line, in the shape `scripts/rst_oracle.py` gives docutils'
-//! (`scripts/rst-oracle.sh` compares the two).
+//! (`scripts/rst-oracle.sh` compares the two); for a `.md` file, the
+//! MyST reader's, in the shape of `scripts/myst_oracle.py`
+//! (`scripts/myst-oracle.sh`).
 //!
 //!     cargo run -p uriscan --features internals --example rst_facts -- FILE...
 
@@ -14,6 +16,15 @@ fn main() {
             }
         };
         let text = String::from_utf8_lossy(&bytes);
+        if path.ends_with(".md") {
+            let (links, labels, ids) =
+                uriscan::internals::links::myst_facts(&text);
+            let line = serde_json::json!({
+                "path": path, "links": links, "labels": labels, "ids": ids,
+            });
+            println!("{line}");
+            continue;
+        }
         let (links, ids, sphinx) = uriscan::internals::links::rst_facts(&text);
         let sphinx_ids = uriscan::internals::links::rst_anchors(&text, true);
         let line = serde_json::json!({

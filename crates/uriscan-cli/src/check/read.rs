@@ -6,15 +6,19 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use uriscan::checking::site::Site;
-use uriscan::checking::{Checked, Collector, Mapped, Remapper};
+use uriscan::checking::{
+    Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
+    included_files,
+};
 use uriscan::links::{
-    Format, Kind, Link, LinkExtractor, LinkRef, Page, Reference,
+    Format, Kind, Link, LinkExtractor, LinkRef, MystKind, Page, PathKind,
+    Reference, RstKind, file_uri,
 };
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
 use crate::config::{CheckConfig, KeepLinks};
-use crate::documents::{DocReader, Sources};
+use crate::documents::{DocReader, Loaded, Sources};
 
 /// The documents checked, in path order.
 pub struct ReadDocs {
@@ -34,10 +38,12 @@ pub fn read(
 ) -> Collector<(PathBuf, KeptLinks)> {
     let collector = plan.checker.collector();
     let docs = Mutex::new(collector.sibling());
+    let includers = Mutex::new(vec![]);
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
+        let includers = &includers;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -76,6 +82,11 @@ pub fn read(
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
                 }
+                if holds_include(loaded.format, reader.doc()) {
+                    let mut all =
+                        includers.lock().unwrap_or_else(|e| e.into_inner());
+                    all.push((loaded.clone(), place.root.clone()));
+                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -83,7 +94,7 @@ pub fn read(
                     &page,
                     (path.to_path_buf(), place),
                     (cfg.keep, cfg.include_text),
-                    (&cfg.exclude, &cfg.remap),
+                    (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
                 );
             }
             if mine.held.len() >= 64 {
@@ -96,6 +107,8 @@ pub fn read(
     if cfg.changed.is_none() {
         nav_documents(cfg, plan, &mut collector);
     }
+    let includers = includers.into_inner().unwrap_or_else(|e| e.into_inner());
+    include_documents(cfg, includers, &mut collector);
     collector
 }
 
@@ -111,6 +124,82 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
         "{}:{line}:{column}: not read as MDX: {e}; the rest read as Markdown",
         path.display()
     ));
+}
+
+/// Whether a reStructuredText or MyST document may hold an `include`
+/// directive: only those are followed.
+fn holds_include(format: Format, doc: &[u8]) -> bool {
+    let needle: &[u8] = match format {
+        Format::Rst => b"include::",
+        Format::Myst => b"{include}",
+        _ => return false,
+    };
+    memchr::memmem::find(doc, needle).is_some()
+}
+
+/// Each file that the reStructuredText and MyST documents `includers`
+/// include (with their roots), read once as one more document in its
+/// includer's format: its links count at their own lines, resolved
+/// against the includer, where docutils inserts them. All its links are
+/// kept, as no reader reads the file alone so. A file of the includer's
+/// own format is a document the walk reads itself.
+fn include_documents(
+    cfg: &CheckConfig,
+    includers: Vec<(Loaded, PathBuf)>,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+) {
+    let mut seen = std::collections::HashSet::new();
+    let mut formats = FormatDetector::new();
+    for (includer, root) in includers {
+        let files = included_files(&includer.abs, includer.format, &root);
+        for file in files {
+            if formats.format(&file) == includer.format
+                || !seen.insert(file.clone())
+            {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&file) else { continue };
+            let own = file_uri(&file, PathKind::File);
+            let mut page = Page::new(&bytes, includer.format)
+                .url(&own)
+                .base(&includer.url);
+            if let Some(r) = &includer.root_uri {
+                page = page.root(r);
+            }
+            let mut d = collector.document(vec![]);
+            let mut kept = vec![];
+            let links = cfg.sources.extractor.extract(&page);
+            for l in links.filter(|l| is_checked(l.as_ref(), cfg.include_text))
+            {
+                // An include inside names a file from its own directory,
+                // as docutils reads it, where other paths are the
+                // includer's.
+                let nested = matches!(
+                    l.kind(),
+                    Kind::Rst(RstKind::Include)
+                        | Kind::Myst(MystKind::Include)
+                );
+                let own = file
+                    .parent()
+                    .filter(|_| nested)
+                    .map(|dir| file_uri(&dir.join(l.link()), PathKind::File));
+                let l = match &own {
+                    Some(t) => l.as_ref().with_target(t).to_link(),
+                    None => l,
+                };
+                if !cfg.exclude.is_empty()
+                    && is_excluded(&cfg.exclude, l.as_ref(), &root)
+                {
+                    d.push_excluded(l.as_ref());
+                } else {
+                    d.push(l.as_ref());
+                }
+                kept.push((kept.len() as u32, l));
+            }
+            let label = label_of(cfg, &file);
+            d.finish(file, root.clone(), None, (label, KeptLinks(kept)));
+        }
+    }
 }
 
 /// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one
@@ -212,7 +301,7 @@ fn digest(
     page: &Page<'_>,
     (label, place): (PathBuf, Place),
     (keep, include_text): (KeepLinks, bool),
-    (exclude, remap): (&regex::RegexSet, &Remapper),
+    (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
@@ -227,6 +316,11 @@ fn digest(
             d.push_excluded(l);
         } else if let Some(mapped) = remap_target(remap, l) {
             d.push_remapped(l, &mapped.target);
+        } else if let Some(t) =
+            antora_target(antora, l, (&place.path, &place.root))
+        {
+            // Mapped: it never leaves the root.
+            d.push_remapped(l, &t);
         } else if let Some(site) = &place.site {
             super::site::push(&mut d, site, &place.path, l);
         } else {
@@ -243,6 +337,18 @@ fn digest(
         i += 1;
     });
     d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+}
+
+/// The file another Antora component's resource id names, when that
+/// component is in the tree beside the document's.
+fn antora_target(
+    antora: &Antora,
+    l: LinkRef<'_>,
+    at: (&Path, &Path),
+) -> Option<String> {
+    let target = l.target().filter(|t| t.starts_with("antora:"))?;
+    let image = l.kind() == Kind::AdocImage;
+    antora.resolve(target, at, image)
 }
 
 /// The remap step: what `--remap`, or the repository's web views, map

@@ -43,6 +43,7 @@ impl TryFrom<LinksArgs> for LinksConfig {
             LinksFormat::Html => Some(Format::Html),
             LinksFormat::Text => Some(Format::Text),
             LinksFormat::Asciidoc => Some(Format::AsciiDoc),
+            LinksFormat::Myst => Some(Format::Myst),
             LinksFormat::Warc => None,
         });
         for s in &args.exclude_scheme {

@@ -600,3 +600,122 @@ fn an_antora_component_checks_with_no_flags() {
     );
     assert_eq!(code, 1);
 }
+
+/// A Sphinx project with `myst_parser` checks with no flags: its `.md`
+/// files are MyST, whose labels and reStructuredText's are one set, both
+/// ways; `{doc}` and `:doc:` find the source of either suffix.
+#[test]
+fn a_myst_project_checks_with_no_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "conf.py", "extensions = [\"myst_parser\"]\n");
+    write(
+        d,
+        "index.md",
+        "# Home\n\n(home-label)=\n\
+         {ref}`guide-label` {ref}`gone-label` {doc}`guide` [bare](guide-label)\n\
+         [doc](sub/page.md#the-page) [bad](sub/page.md#nope) <project:#home-label>\n\n\
+         ```{toctree}\nguide\nsub/page\nabsent\n```\n",
+    );
+    write(
+        d,
+        "guide.rst",
+        ".. _guide-label:\n\nGuide\n=====\n\n:ref:`home-label` :doc:`index` :ref:`nope-label`\n",
+    );
+    write(d, "sub/page.md", "# The Page\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./guide.rst:6:38: broken link 'nope-label': no label 'nope-label' in the documents checked (did you mean 'home-label'?)",
+            "./index.md:4:26: broken link 'gone-label': no label 'gone-label' in the documents checked (did you mean 'home-label'?)",
+            "./index.md:5:35: broken link 'sub/page.md#nope': no anchor '#nope' in the target",
+            "./index.md:10:1: broken link 'absent.md': no such file or directory",
+        ]
+    );
+    assert_eq!(code, 1);
+    // Without a `conf.py` the same file is CommonMark: no roles.
+    std::fs::remove_file(d.join("conf.py")).unwrap();
+    let (out, _) = check(d, &["index.md"]);
+    assert!(!out.contains("gone-label"), "{out}");
+}
+
+/// A reStructuredText `include` is followed: the included file's links
+/// count at its own lines, its labels and ids are the includer's; a
+/// cycle ends, and an include that leaves the root is reported, not read.
+#[test]
+fn an_rst_include_is_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "out/x.rst", ".. _outside-label:\n\nX\n=\n");
+    write(d, "p/conf.py", "project = 'p'\n");
+    write(
+        d,
+        "p/index.rst",
+        "Index\n=====\n\n.. include:: _inc/part.inc\n\n.. include:: ../out/x.rst\n\n\
+         :ref:`inc-label` `self <index.html#inc-label>`_ :ref:`outside-label`\n",
+    );
+    write(
+        d,
+        "p/_inc/part.inc",
+        ".. _inc-label:\n\nIncluded\n--------\n\n\
+         A `broken <missing.rst>`_ link, and :doc:`index`.\n\n\
+         .. include:: part.inc\n.. include:: ../index.rst\n",
+    );
+    write(d, "p/other.rst", "Other\n=====\n\n:ref:`inc-label`\n");
+    let (out, code) = check(&d.join("p"), &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./_inc/part.inc:6:12: broken link 'missing.rst': no such file or directory",
+            "./index.rst:6:14: broken link '../out/x.rst': the target is outside the root",
+            "./index.rst:8:55: broken link 'outside-label': no label 'outside-label' in the documents checked",
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+/// Antora's `antora.yml` is read: the component's attributes expand in
+/// its pages (a hard set wins over the page's entry, a soft set `@` does
+/// not), and another component's resource ids resolve when that
+/// component (of that version) is in the tree; one that is not stays
+/// skipped.
+#[test]
+fn antora_components_resolve_by_name_and_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a/antora.yml",
+        "name: a\nversion: ~\nasciidoc:\n  attributes:\n    \
+         base: https://x.example/base\n    docs: ../local@\n",
+    );
+    write(d, "b/antora.yml", "name: b\nversion: '2.0'\n");
+    write(
+        d,
+        "a/modules/ROOT/pages/index.adoc",
+        "= A\n\n:base: https://changed.example\n:docs: ./\n\n\
+         See {base}/x[base], link:{docs}other.adoc[docs],\n\
+         xref:2.0@b:cli:run.adoc#_options[run], xref:b:cli:gone.adoc[gone],\n\
+         xref:c::index.adoc[skipped], xref:1.0@b:cli:run.adoc[old], image:b:ROOT:logo.png[].\n",
+    );
+    write(d, "b/modules/cli/pages/run.adoc", "= Run\n\n== Options\n");
+    write(d, "b/modules/ROOT/images/logo.png", "");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./a/modules/ROOT/pages/index.adoc:6:26: broken link './other.adoc': no such file or directory",
+            "./a/modules/ROOT/pages/index.adoc:7:45: broken link 'antora:b:cli:gone.adoc': no such file or directory (did you mean 'run.adoc'?)",
+        ]
+    );
+    assert_eq!(code, 1);
+    let (json, _) = check(d, &["--json", "."]);
+    let line = json.lines().find(|l| l.contains("{base}/x")).unwrap();
+    assert!(
+        line.contains("\"target\":\"https://x.example/base/x\""),
+        "{line}"
+    );
+    let old = json.lines().find(|l| l.contains("1.0@b")).unwrap();
+    assert!(old.contains("\"status\":\"skipped\""), "{old}");
+}

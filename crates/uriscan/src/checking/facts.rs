@@ -166,6 +166,22 @@ impl LinkTable {
             Kind::Rst(k) if !k.resolves() => {
                 return fact(TargetKind::Unresolvable(k), NO_PATH, NO_PATH);
             }
+            // A MyST link to a label keeps the path MyST tries as well: a
+            // document or file of that name beside its document.
+            Kind::Myst(k) if k.names_label() => {
+                let key = crate::links::label_key(link.link());
+                let key = self.texts.intern(key.as_bytes());
+                let path = link
+                    .target()
+                    .filter(|t| t.starts_with("file:"))
+                    .and_then(file_path_bytes)
+                    .map_or(NO_PATH, |p| self.paths.intern(&p));
+                return fact(TargetKind::Label, path, key);
+            }
+            Kind::Myst(k) if !k.resolves() => {
+                let like = TargetKind::Unresolvable(k.as_rst());
+                return fact(like, NO_PATH, NO_PATH);
+            }
             _ => {}
         }
         let Some(target) = link.target() else {

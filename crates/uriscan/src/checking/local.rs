@@ -17,9 +17,8 @@ use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
-use super::sphinx::SphinxConf;
+use super::sphinx;
 use super::suggest::Suggester;
-use crate::links::label_key;
 
 /// What the check says of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -557,7 +556,10 @@ impl Checker {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
                         let mut v = match f.label() {
-                            Some(l) => labels.verdict(&texts[l as usize]),
+                            Some(l) => {
+                                let v = labels.verdict(&texts[l as usize]);
+                                myst_fallback(v, d, path)
+                            }
                             None => self.verdict(d, f, path, &texts, &lookups),
                         };
                         v.local = f.is_file();
@@ -732,7 +734,7 @@ impl Checker {
                         return Found::File(p);
                     }
                 }
-                if let Some(source) = sphinx_source(path) {
+                if let Some(source) = sphinx::source_of(path) {
                     return Found::File(source);
                 }
                 if denied_on_the_way(path, listings) {
@@ -813,6 +815,9 @@ impl Checker {
                     ),
                     None => text,
                 };
+                if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
+                    return Targets::Ids(ids, None);
+                }
                 Targets::Ids(
                     anchors::markdown_anchors(
                         &text,
@@ -824,12 +829,9 @@ impl Checker {
                     None,
                 )
             }
-            Format::Rst => {
-                // In a Sphinx project, ids as Sphinx makes them.
-                let sphinx = SphinxConf::of(path).is_some();
-                let text = String::from_utf8_lossy(&bytes);
-                Targets::Ids(crate::links::rst_anchors(&text, sphinx), None)
-            }
+            // In a Sphinx project, ids as Sphinx makes them; with those
+            // of the files it includes.
+            Format::Rst => Targets::Ids(sphinx::rst_anchors_of(path), None),
             Format::Html => {
                 let page = crate::links::Page::new(&bytes, Format::Html);
                 let url =
@@ -874,7 +876,7 @@ enum Targets {
 }
 
 /// The labels `:ref:` links name: every label of the reStructuredText
-/// documents checked, read from them when some link wants one. Sphinx
+/// and MyST documents checked, read from them when some link wants one. Sphinx
 /// keeps one namespace of labels for the whole project, so the index is
 /// the union over the documents, keyed as Sphinx keys them.
 struct Labels {
@@ -889,32 +891,7 @@ impl Labels {
             docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
         let all: Vec<String> = if wanted {
             docs.par_iter()
-                .filter(|d| Format::from_path(&d.path) == Format::Rst)
-                .flat_map_iter(|d| {
-                    let text = std::fs::read(&d.path).unwrap_or_default();
-                    let (labels, sections) = crate::links::rst_labels(
-                        &String::from_utf8_lossy(&text),
-                    );
-                    let mut names: Vec<String> =
-                        labels.into_iter().map(|(name, _)| name).collect();
-                    // With autosectionlabel, each section title is a label
-                    // too, `docname:title` with the prefix.
-                    if let Some(c) = SphinxConf::of(&d.path)
-                        && c.autosectionlabel
-                    {
-                        let prefix =
-                            c.prefix_document.then(|| c.docname(&d.path));
-                        names.extend(sections.into_iter().map(|t| {
-                            match prefix.as_ref() {
-                                Some(Some(p)) => {
-                                    label_key(&format!("{p}:{t}"))
-                                }
-                                _ => t,
-                            }
-                        }));
-                    }
-                    names
-                })
+                .flat_map_iter(|d| sphinx::labels_of(&d.path, &d.root))
                 .collect()
         } else {
             vec![]
@@ -938,28 +915,27 @@ impl Labels {
     }
 }
 
+/// The verdict on a link to a label that names no label: a MyST link to a
+/// label (which has a path) may name a document, or a file beside its
+/// document, instead (`[text](intro)`), as MyST tries them.
+fn myst_fallback(
+    v: Verdict,
+    doc: &DocumentFacts,
+    path: Option<(&Path, &Found)>,
+) -> Verdict {
+    match path {
+        Some((p, Found::File(_) | Found::Dir(_)))
+            if v.status() == Status::Broken && is_under(p, &doc.root) =>
+        {
+            Verdict::ok()
+        }
+        _ => v,
+    }
+}
+
 /// The labels of the pages every Sphinx build makes.
 const SPHINX_LABELS: &[&str] =
     &["genindex", "modindex", "py-modindex", "search"];
-
-/// The reStructuredText source of a missing `page.html` in a Sphinx
-/// project (a `conf.py` in its directory or above): links into the
-/// built site name the page the source becomes.
-fn sphinx_source(path: &Path) -> Option<PathBuf> {
-    let ext = path.extension()?;
-    if !ext.eq_ignore_ascii_case("html") {
-        return None;
-    }
-    let source = ["rst", "rest"]
-        .iter()
-        .map(|e| path.with_extension(e))
-        .find(|p| p.is_file())?;
-    path.ancestors()
-        .skip(1)
-        .take(8)
-        .any(|d| d.join("conf.py").is_file())
-        .then_some(source)
-}
 
 /// A path's bytes, the key of the maps.
 fn key(p: &Path) -> &[u8] {

@@ -17,11 +17,15 @@
 //!   Hugo, Jekyll): which generator builds a part of the tree, and how
 //!   it turns a page's links into files;
 //! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
-//!   change which labels `:ref:` names;
+//!   change which labels `:ref:` names, and which Markdown is MyST
+//!   ([`FormatDetector`]), and follows `include` directives;
+//! - [`Antora`] reads Antora's `antora.yml`: a component's attributes,
+//!   and the components beside it that another's resource ids name;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
 //!   over the network.
 
 pub mod anchors;
+mod antora;
 mod collector;
 mod disabled;
 mod facts;
@@ -34,6 +38,7 @@ pub mod site;
 mod sphinx;
 mod suggest;
 
+pub use antora::{Antora, Component};
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;
 pub use facts::Document;
@@ -41,3 +46,13 @@ pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};
 pub use remap::{
     Mapped, MappedBy, RemapError, RemapRule, Remapper, RepoViews,
 };
+pub use sphinx::{FormatDetector, included_files};
+
+/// Writes `text` to `name` under `root`, with the directories it needs:
+/// the trees the tests build.
+#[cfg(test)]
+pub(crate) fn write_test_file(root: &std::path::Path, name: &str, text: &str) {
+    let path = root.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}

@@ -1,7 +1,12 @@
 //! A Sphinx project's `conf.py`, read, never executed: the few simple
-//! assignments that change which labels `:ref:` can name.
+//! assignments that change which labels `:ref:` can name, and whether
+//! its Markdown is MyST; and what follows from them: the labels of a
+//! document, and the source a missing page or document name stands for.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use crate::links::{Format, Kind, MystKind, RstKind, label_key};
 
 /// What the check takes from a `conf.py`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,6 +19,11 @@ pub(crate) struct SphinxConf {
     /// `autosectionlabel_prefix_document = True`: the labels are
     /// `docname:title`.
     pub(crate) prefix_document: bool,
+    /// `myst_parser` is among the extensions: `.md` files are MyST.
+    pub(crate) myst: bool,
+    /// `myst_heading_anchors` is set above 0: headings have GitHub-style
+    /// slugs as anchors too.
+    pub(crate) heading_anchors: bool,
 }
 
 impl SphinxConf {
@@ -25,8 +35,7 @@ impl SphinxConf {
             .skip(1)
             .take(16)
             .find(|d| d.join("conf.py").is_file())?;
-        let text = std::fs::read(dir.join("conf.py")).ok()?;
-        Some(SphinxConf::parse(dir, &String::from_utf8_lossy(&text)))
+        Some(SphinxConf::parse(dir, &read_conf(dir)))
     }
 
     /// Reads `text`, the `conf.py` of `srcdir`: code lines only (a line
@@ -44,10 +53,21 @@ impl SphinxConf {
             if line.contains("sphinx.ext.autosectionlabel") {
                 conf.autosectionlabel = true;
             }
-            if let Some((name, value)) = line.split_once('=')
-                && name.trim() == "autosectionlabel_prefix_document"
-            {
-                conf.prefix_document = value.trim() == "True";
+            if line.contains("myst_parser") || line.contains("myst_nb") {
+                conf.myst = true;
+            }
+            if let Some((name, value)) = line.split_once('=') {
+                let value = value.trim();
+                match name.trim() {
+                    "autosectionlabel_prefix_document" => {
+                        conf.prefix_document = value == "True";
+                    }
+                    "myst_heading_anchors" => {
+                        conf.heading_anchors =
+                            value.parse::<u32>().is_ok_and(|n| n > 0);
+                    }
+                    _ => {}
+                }
             }
         }
         conf
@@ -66,6 +86,195 @@ impl SphinxConf {
     }
 }
 
+/// Which documents are MyST: a `.md` file of a Sphinx project whose
+/// `conf.py` enables `myst_parser` (or `myst_nb`). Each directory's
+/// answer is kept, so that a tree of Markdown files is not searched for
+/// a `conf.py` once a file.
+#[derive(Debug, Default)]
+pub struct FormatDetector {
+    myst_dirs: HashMap<PathBuf, bool>,
+}
+
+impl FormatDetector {
+    /// A detector that knows no directory yet.
+    pub fn new() -> FormatDetector {
+        FormatDetector::default()
+    }
+
+    /// The format the check reads `path` in: [`Format::Myst`] for a
+    /// Markdown file of a MyST project, else what its extension says
+    /// ([`Format::from_path`]).
+    pub fn format(&mut self, path: &Path) -> Format {
+        let format = Format::from_path(path);
+        if format != Format::Markdown {
+            return format;
+        }
+        let Some(dir) = path.parent() else { return format };
+        let myst = match self.myst_dirs.get(dir) {
+            Some(&m) => m,
+            None => {
+                let m = SphinxConf::of(path).is_some_and(|c| c.myst);
+                self.myst_dirs.insert(dir.to_path_buf(), m);
+                m
+            }
+        };
+        if myst { Format::Myst } else { format }
+    }
+}
+
+/// How many files one document's `include` directives are followed to.
+const MAX_INCLUDED: usize = 64;
+
+/// The text of the document at `path` (read in `format`), then of each
+/// file its `include` directives name, followed in turn: each file once
+/// (a cycle ends), only files under `bound` (an include that leaves the
+/// root is not read; its link says so), at most [`MAX_INCLUDED`].
+/// Docutils inserts an included file's text where the directive stands:
+/// its labels and ids are the including document's.
+pub(crate) fn with_includes(
+    path: &Path,
+    format: Format,
+    bound: &Path,
+) -> Vec<(PathBuf, String)> {
+    let srcdir = SphinxConf::of(path).map(|c| c.srcdir);
+    let bound = std::fs::canonicalize(bound).unwrap_or(bound.to_path_buf());
+    let mut seen = vec![std::fs::canonicalize(path).unwrap_or(path.into())];
+    let mut texts = vec![];
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(file) = pending.pop() {
+        let Ok(bytes) = std::fs::read(&file) else { continue };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let page = crate::links::Page::new(text.as_bytes(), format);
+        for link in crate::links::LinkExtractor::new().extract(&page) {
+            if !matches!(
+                link.kind(),
+                Kind::Rst(RstKind::Include) | Kind::Myst(MystKind::Include)
+            ) || seen.len() >= MAX_INCLUDED
+            {
+                continue;
+            }
+            // `/x` is from the source directory, as Sphinx reads it.
+            let named = link.link();
+            let to = match (named.strip_prefix('/'), &srcdir) {
+                (Some(rest), Some(dir)) => dir.join(rest),
+                _ => file.parent().unwrap_or(Path::new("")).join(named),
+            };
+            let Ok(to) = std::fs::canonicalize(&to) else { continue };
+            if to.starts_with(&bound) && to.is_file() && !seen.contains(&to) {
+                seen.push(to.clone());
+                pending.push(to);
+            }
+        }
+        texts.push((file, text));
+    }
+    texts
+}
+
+/// The files that the document at `path` (read in `format`: a
+/// reStructuredText or MyST document) includes, followed in turn, each
+/// once, none outside `root`: what docutils inserts into it.
+pub fn included_files(
+    path: &Path,
+    format: Format,
+    root: &Path,
+) -> Vec<PathBuf> {
+    with_includes(path, format, root)
+        .into_iter()
+        .skip(1)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The labels of the document at `path` (under `root`) for `:ref:` and
+/// `{ref}`, keyed as Sphinx keys them: those of a reStructuredText
+/// document, or of a MyST one, and of the files they include; with
+/// autosectionlabel, the section titles (`docname:title` with the
+/// prefix). None for another document.
+pub(crate) fn labels_of(path: &Path, root: &Path) -> Vec<String> {
+    let format = Format::from_path(path);
+    if !matches!(format, Format::Rst | Format::Markdown) {
+        return vec![];
+    }
+    let conf = SphinxConf::of(path);
+    if format == Format::Markdown && !conf.as_ref().is_some_and(|c| c.myst) {
+        return vec![];
+    }
+    let (mut names, mut sections) = (vec![], vec![]);
+    for (_, text) in with_includes(path, format, root) {
+        if format == Format::Rst {
+            let (labels, titles) = crate::links::rst_labels(&text);
+            names.extend(labels.into_iter().map(|(name, _)| name));
+            sections.extend(titles);
+        } else {
+            let (labels, titles) = crate::links::myst_labels(&text);
+            names.extend(labels);
+            sections.extend(titles.iter().map(|t| label_key(t)));
+        }
+    }
+    if let Some(c) = conf.filter(|c| c.autosectionlabel) {
+        let prefix = c.prefix_document.then(|| c.docname(path));
+        names.extend(sections.into_iter().map(|t| match prefix.as_ref() {
+            Some(Some(p)) => label_key(&format!("{p}:{t}")),
+            _ => t,
+        }));
+    }
+    names
+}
+
+/// The ids of the reStructuredText document at `path` and of the files
+/// it includes (none outside its Sphinx project, or its directory when
+/// it has none), as Sphinx makes them in a Sphinx project.
+pub(crate) fn rst_anchors_of(path: &Path) -> Vec<String> {
+    let conf = SphinxConf::of(path);
+    let bound = match &conf {
+        Some(c) => c.srcdir.clone(),
+        None => path.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    };
+    with_includes(path, Format::Rst, &bound)
+        .iter()
+        .flat_map(|(_, text)| crate::links::rst_anchors(text, conf.is_some()))
+        .collect()
+}
+
+/// The anchors of the Markdown document at `path` when it is MyST: its
+/// labels and section ids (and heading slugs with
+/// `myst_heading_anchors`); `None` for another.
+pub(crate) fn myst_anchors_of(path: &Path, text: &str) -> Option<Vec<String>> {
+    let conf = SphinxConf::of(path).filter(|c| c.myst)?;
+    Some(crate::links::myst_anchors(text, conf.heading_anchors))
+}
+
+/// The source in a Sphinx project (a `conf.py` in its directory or
+/// above) that a missing `path` stands for: a page of the built site
+/// (`page.html`), a document name without its suffix, or with another
+/// source suffix (`:doc:` says `.rst`, `{doc}` says `.md`: either may be
+/// the source, in a project that mixes them).
+pub(crate) fn source_of(path: &Path) -> Option<PathBuf> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let known = ["html", "rst", "rest", "md", ""];
+    if !known.iter().any(|k| ext.eq_ignore_ascii_case(k)) {
+        return None;
+    }
+    let conf = path
+        .ancestors()
+        .skip(1)
+        .take(8)
+        .find(|d| d.join("conf.py").is_file())?;
+    // Markdown files are sources only where MyST reads them.
+    let myst = SphinxConf::parse(conf, &read_conf(conf)).myst;
+    ["rst", "rest", "md"]
+        .iter()
+        .filter(|s| !s.eq_ignore_ascii_case(ext) && (**s != "md" || myst))
+        .map(|s| path.with_extension(s))
+        .find(|p| p.is_file())
+}
+
+/// The text of the `conf.py` of `dir`.
+fn read_conf(dir: &Path) -> String {
+    let text = std::fs::read(dir.join("conf.py")).unwrap_or_default();
+    String::from_utf8_lossy(&text).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +287,12 @@ mod tests {
              autosectionlabel_prefix_document = True\n",
         );
         assert!(conf.autosectionlabel && conf.prefix_document);
+        assert!(!conf.myst);
+        let myst = SphinxConf::parse(
+            Path::new("/p"),
+            "extensions = [\"myst_parser\"]\nmyst_heading_anchors = 3\n",
+        );
+        assert!(myst.myst && myst.heading_anchors);
         let off = SphinxConf::parse(
             Path::new("/p"),
             "# extensions = ['sphinx.ext.autosectionlabel']\n",
@@ -87,5 +302,27 @@ mod tests {
             conf.docname(Path::new("/p/docs/usage/guide.rst")).as_deref(),
             Some("usage/guide")
         );
+    }
+
+    #[test]
+    fn includes_are_followed_once_and_within_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let write =
+            |name, text| super::super::write_test_file(&root, name, text);
+        write("out.rst", ".. _out:\n\nOut\n===\n");
+        write("p/conf.py", "");
+        write(
+            "p/index.rst",
+            ".. include:: a.inc\n.. include:: ../out.rst\n.. include:: /b.inc\n",
+        );
+        write("p/a.inc", ".. _a-label:\n\n.. include:: ../p/index.rst\n");
+        write("p/b.inc", ".. include:: a.inc\n.. include:: b.inc\n");
+        let index = root.join("p/index.rst");
+        let files = included_files(&index, Format::Rst, &root.join("p"));
+        assert_eq!(files, [root.join("p/b.inc"), root.join("p/a.inc")]);
+        assert_eq!(labels_of(&index, &root.join("p")), ["a-label"]);
+        // With a wider root, the file outside the project is read too.
+        assert_eq!(included_files(&index, Format::Rst, &root).len(), 3);
     }
 }

@@ -16,3 +16,8 @@ pub use crate::links::rst_hooks::facts as rst_facts;
 /// The anchors of a reStructuredText document, ids made for want of a
 /// name as Sphinx makes them (`true`) or as docutils does.
 pub use crate::links::rst_hooks::anchors as rst_anchors;
+
+/// The MyST reader's facts of a document, as the oracle script
+/// (`scripts/myst_oracle.py`) records myst-parser's: links as
+/// `kind:link`, labels and ids, each sorted.
+pub use crate::links::myst_hooks::facts as myst_facts;

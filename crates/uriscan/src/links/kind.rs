@@ -73,6 +73,8 @@ pub enum Kind {
     /// A site generator's own link syntax in Markdown (Hugo's `ref`,
     /// Jekyll's `link`, ...): `hugo:ref`, `jekyll:link`, ...
     Generator(super::GeneratorKind),
+    /// A MyST link (Markdown in a Sphinx project): `myst:*`.
+    Myst(super::MystKind),
 }
 
 /// What following a link does, as a crawler sees it.
@@ -135,15 +137,19 @@ impl Kind {
             Kind::AdocImage => "adoc:image",
             Kind::AdocInclude => "adoc:include",
             Kind::Generator(k) => k.as_str(),
+            Kind::Myst(k) => k.as_str(),
         }
     }
 
     /// Whether the link is a URI reference that resolves against the
-    /// document's base: all but the reStructuredText kinds that name a
-    /// label, a term or another project ([`RstKind::resolves`](super::RstKind::resolves)).
+    /// document's base: all but the reStructuredText and MyST kinds that
+    /// name a label, a term or another project
+    /// ([`RstKind::resolves`](super::RstKind::resolves),
+    /// [`MystKind::resolves`](super::MystKind::resolves)).
     pub fn resolves(&self) -> bool {
         match self {
             Kind::Rst(k) => k.resolves(),
+            Kind::Myst(k) => k.resolves(),
             _ => true,
         }
     }

@@ -86,6 +86,7 @@ mod kind;
 mod link;
 mod markdown;
 mod md_references;
+mod myst;
 #[cfg(any(test, feature = "internals"))]
 mod oracle;
 mod page;
@@ -118,6 +119,11 @@ pub(crate) fn mdx_markdown(text: &str) -> String {
 }
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
+pub use myst::MystKind;
+#[cfg(feature = "internals")]
+pub(crate) use myst::hooks as myst_hooks;
+#[cfg(feature = "check")]
+pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
 pub use page::{Format, Page};
 pub use rst::RstKind;
 #[cfg(feature = "internals")]

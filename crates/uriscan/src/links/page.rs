@@ -17,6 +17,12 @@ pub enum Format {
     AsciiDoc,
     /// MDX (Docusaurus): Markdown with ESM lines, `{expressions}` and JSX.
     Mdx,
+    /// MyST: CommonMark with the roles, directives and targets of MyST,
+    /// as myst-parser reads Markdown in a Sphinx project. No extension
+    /// says it ([`Format::from_path`] says Markdown): the check and the
+    /// command line choose it for a `.md` file of a Sphinx project whose
+    /// `conf.py` enables `myst_parser`.
+    Myst,
 }
 
 impl Format {
@@ -62,6 +68,7 @@ pub struct Page<'a> {
     pub(super) base: Option<&'a str>,
     pub(super) root: Option<&'a str>,
     pub(super) charset: Option<&'a str>,
+    pub(super) attributes: &'a [(String, String)],
 }
 
 impl<'a> Page<'a> {
@@ -74,6 +81,7 @@ impl<'a> Page<'a> {
             base: None,
             root: None,
             charset: None,
+            attributes: &[],
         }
     }
     /// The document's own URL (for a file, its `file:` URI, see
@@ -91,6 +99,17 @@ impl<'a> Page<'a> {
     /// resolve under, when the base is the page's own URL.
     pub fn root(mut self, root: &'a str) -> Page<'a> {
         self.root = Some(root);
+        self
+    }
+    /// The attributes an AsciiDoc document starts with, name and value:
+    /// an Antora component's `asciidoc.attributes`. The document cannot
+    /// change them, but those whose value ends with `@` (a soft set, as
+    /// Antora reads them).
+    pub fn attributes(
+        mut self,
+        attributes: &'a [(String, String)],
+    ) -> Page<'a> {
+        self.attributes = attributes;
         self
     }
     /// The charset the transport declared (HTTP `Content-Type`): it wins

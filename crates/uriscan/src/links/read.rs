@@ -4,7 +4,7 @@
 use super::html::{HtmlSource, TextRuns};
 use super::{
     Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
-    generators, html, markdown, rst, tokenizer,
+    generators, html, markdown, myst, rst, tokenizer,
 };
 use crate::Span;
 
@@ -54,22 +54,20 @@ impl LinkExtractor {
                 self.read_markdown(&mdx.markdown, out);
                 (decoded, None)
             }
+            Format::Myst => {
+                let decoded = charset::Decoded::utf8(page.bytes);
+                self.read_myst(decoded.text.as_ref(), out, 0);
+                (decoded, None)
+            }
             Format::Rst => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                let text = decoded.text.as_ref();
-                for span in rst::read(text, out) {
-                    self.find(
-                        text.as_bytes(),
-                        span,
-                        Kind::Rst(RstKind::Uri),
-                        out,
-                    );
-                }
+                self.read_rst(decoded.text.as_ref(), out);
                 (decoded, None)
             }
             Format::AsciiDoc => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                asciidoc::read(&decoded.text, page.url, out, ids.as_mut());
+                let place = (page.url, page.attributes);
+                asciidoc::read(&decoded.text, place, out, ids.as_mut());
                 (decoded, None)
             }
             Format::Text => {
@@ -84,11 +82,14 @@ impl LinkExtractor {
         }
     }
 
-    /// Reads the links of the Markdown `text`: its own, its raw HTML's,
-    /// its generators' syntax, the URIs of its text.
-    fn read_markdown(&self, text: &str, out: &mut Vec<RawLink>) {
+    /// Reads the links of the Markdown `text`; returns its regions.
+    fn read_markdown(
+        &self,
+        text: &str,
+        out: &mut Vec<RawLink>,
+    ) -> markdown::Regions {
         let regions = markdown::read(text, self.gfm, out);
-        for span in regions.html {
+        for span in &regions.html {
             self.read_html(
                 &text.as_bytes()[span.range()],
                 HtmlSource::InMarkdown { offset: span.start },
@@ -98,13 +99,47 @@ impl LinkExtractor {
         }
         generators::read_markdown_runs(text, &regions.text, out);
         generators::read_includes(text, out);
-        for span in regions.text {
-            self.find(text.as_bytes(), span, Kind::Text, out);
+        for span in &regions.text {
+            self.find(text.as_bytes(), *span, Kind::Text, out);
         }
         if self.include_code {
-            for span in regions.code {
-                self.find(text.as_bytes(), span, Kind::Code, out);
+            for span in &regions.code {
+                self.find(text.as_bytes(), *span, Kind::Code, out);
             }
+        }
+        regions
+    }
+
+    /// Reads the MyST `text`: its Markdown, then MyST's constructs, then
+    /// the bodies of its directives (Markdown, and reStructuredText in
+    /// `{eval-rst}`), each as a document of its own (`depth` deep in
+    /// directives).
+    fn read_myst(&self, text: &str, out: &mut Vec<RawLink>, depth: usize) {
+        let from = out.len();
+        let regions = self.read_markdown(text, out);
+        let nested = myst::read(text, &regions.code, out, from);
+        for body in nested.rst {
+            let start = out.len();
+            self.read_rst(&text[body.range()], out);
+            for l in &mut out[start..] {
+                l.span = l.span.offset(body.start);
+            }
+        }
+        if depth < myst::MAX_DEPTH {
+            for body in nested.markdown {
+                let start = out.len();
+                self.read_myst(&text[body.range()], out, depth + 1);
+                for l in &mut out[start..] {
+                    l.span = l.span.offset(body.start);
+                }
+            }
+        }
+    }
+
+    /// Reads the links of the reStructuredText `text`.
+    fn read_rst(&self, text: &str, out: &mut Vec<RawLink>) {
+        for span in rst::read(text, out) {
+            self.find(text.as_bytes(), span, Kind::Rst(RstKind::Uri), out);
         }
     }
 

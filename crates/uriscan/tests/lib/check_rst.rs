@@ -1,10 +1,11 @@
 //! The offline check of a Sphinx project: `:doc:` paths, `:ref:` labels
 //! across documents, fragments into reStructuredText documents and into
-//! the pages their sources become.
+//! the pages their sources become; and with MyST, `{ref}` and Markdown
+//! links to labels across MyST and reStructuredText documents.
 
 use std::path::Path;
 
-use uriscan::checking::{Checker, Document, Status};
+use uriscan::checking::{Checker, Document, FormatDetector, Status};
 use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 
 fn document(root: &Path, name: &str) -> Document {
@@ -14,8 +15,9 @@ fn document(root: &Path, name: &str) -> Document {
     // Root-relative links (`:doc:` with `/`) resolve under the root, as
     // the command line gives it.
     let root_uri = file_uri(root, PathKind::Directory);
-    let page =
-        Page::new(&bytes, Format::from_path(&path)).url(&url).root(&root_uri);
+    // A Markdown file of a project with `myst_parser` is MyST.
+    let format = FormatDetector::new().format(&path);
+    let page = Page::new(&bytes, format).url(&url).root(&root_uri);
     let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
     Document {
         path,
@@ -104,4 +106,75 @@ fn a_sphinx_project_is_checked_offline() {
         .collect();
     assert_eq!(got, want);
     assert_eq!(index.verdicts[10].status(), Status::Skipped);
+}
+
+#[test]
+fn a_myst_project_is_checked_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(
+        root.join("conf.py"),
+        "extensions = [\n  'myst_parser',\n]\nmyst_heading_anchors = 2\n",
+    )
+    .unwrap();
+    std::fs::create_dir(root.join("usage")).unwrap();
+    std::fs::write(
+        root.join("usage/guide.rst"),
+        ".. _guide-label:\n\nThe Guide\n=========\n\n:ref:`fig-one` :ref:`Intro`\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("LICENSE"), "").unwrap();
+    std::fs::write(
+        root.join("index.md"),
+        "(intro)=\n# Intro Page\n\n\
+         {ref}`guide-label` {ref}`guide-lable` {doc}`usage/guide`\n\
+         [a](#intro) [b](#intro-page) [c](#guide-label) [d](LICENSE) [e](index)\n\
+         [f](usage/guide.rst#the-guide) [g](#nowhere) {py:class}`x.Y`\n\n\
+         :::{figure} missing.png\n:name: fig-one\n:::\n",
+    )
+    .unwrap();
+    let detected = FormatDetector::new().format(&root.join("index.md"));
+    assert_eq!(detected, Format::Myst);
+    let checker = Checker::new();
+    let mut collector = checker.collector();
+    let mut docs = vec![];
+    for name in ["index.md", "usage/guide.rst"] {
+        let doc = document(&root, name);
+        collector.ingest(&doc, name);
+        docs.push(doc);
+    }
+    let checked = collector.finish();
+    let mut got = vec![];
+    for (doc, verdicts) in docs.iter().zip(&checked.documents) {
+        for (l, v) in doc.links.iter().zip(&verdicts.verdicts) {
+            let why = v.reason().map(|r| r.to_string()).unwrap_or_default();
+            let hint =
+                v.suggestion(l).map(|s| s.into_owned()).unwrap_or_default();
+            got.push(format!(
+                "{} {} {} {why} {hint}",
+                l.kind(),
+                l.raw(),
+                v.status().as_str()
+            ));
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            "myst:ref guide-label ok  ",
+            "myst:ref guide-lable broken no label 'guide-lable' in the documents checked guide-label",
+            "myst:doc usage/guide ok  ",
+            "md:link #intro ok  ",
+            "md:link #intro-page ok  ",
+            "myst:label-link #guide-label ok  ",
+            "myst:label-link LICENSE ok  ",
+            "myst:label-link index ok  ",
+            "md:link usage/guide.rst#the-guide ok  ",
+            "myst:label-link #nowhere broken no label 'nowhere' in the documents checked ",
+            "myst:external x.Y skipped a role with a domain or an intersphinx reference is not resolved offline ",
+            "myst:figure missing.png broken no such file or directory ",
+            "rst:ref fig-one ok  ",
+            "rst:ref Intro ok  ",
+        ]
+    );
 }

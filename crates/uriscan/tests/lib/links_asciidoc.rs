@@ -205,3 +205,21 @@ proptest! {
         }
     }
 }
+
+/// The attributes a page starts with (an Antora component's) expand in
+/// its targets; the page cannot change them unless they are soft (`@`).
+#[test]
+fn preset_attributes_expand_and_hold() {
+    let attrs = [
+        ("base".to_owned(), "https://x.example/hard".to_owned()),
+        ("soft".to_owned(), "https://x.example/soft@".to_owned()),
+    ];
+    let src = b":base: https://changed.example\n:soft: https://y.example\n\n\
+                {base}/a[a] {soft}/b[b]\n";
+    let page = Page::new(src, Format::AsciiDoc).attributes(&attrs);
+    let links: Vec<String> = LinkExtractor::new()
+        .extract(&page)
+        .map(|l| l.link().to_owned())
+        .collect();
+    assert_eq!(links, ["https://x.example/hard/a", "https://y.example/b"]);
+}

@@ -29,7 +29,7 @@ mod nav;
 mod sites;
 mod slug_rules;
 mod url;
-mod yaml;
+pub(crate) mod yaml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

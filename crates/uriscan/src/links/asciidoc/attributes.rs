@@ -8,6 +8,9 @@ use std::collections::HashMap;
 pub(crate) struct Attributes {
     /// Set (`Some`) or unset (`None`) by the document, lowercase names.
     entries: HashMap<Box<str>, Option<Box<str>>>,
+    /// The names set from outside the document (an Antora component's
+    /// attributes) that the document cannot change.
+    locked: Vec<Box<str>>,
 }
 
 /// The attributes Asciidoctor defines for every document that stand for
@@ -52,8 +55,21 @@ pub(crate) enum Expanded {
 impl Attributes {
     /// Sets `name` to `value`, or unsets it (`None`).
     pub(crate) fn set(&mut self, name: &str, value: Option<&str>) {
-        self.entries
-            .insert(name.to_ascii_lowercase().into(), value.map(Into::into));
+        let name: Box<str> = name.to_ascii_lowercase().into();
+        if !self.locked.contains(&name) {
+            self.entries.insert(name, value.map(Into::into));
+        }
+    }
+
+    /// Sets `name` from outside the document: to `value`, which the
+    /// document cannot change unless it ends with `@` (a soft set, as
+    /// Antora reads a component's attributes).
+    pub(crate) fn preset(&mut self, name: &str, value: &str) {
+        let soft = value.strip_suffix('@');
+        self.set(name, Some(soft.unwrap_or(value)));
+        if soft.is_none() {
+            self.locked.push(name.to_ascii_lowercase().into());
+        }
     }
 
     /// The value of `name`: the document's, else an intrinsic one.

@@ -22,14 +22,18 @@ use crate::Span;
 use attributes::Attributes;
 
 /// Reads `text`, the document at `url`, pushing its links in document
-/// order; gathers its ids into `ids` when asked.
+/// order; gathers its ids into `ids` when asked. `preset` are the
+/// attributes set before the document's (an Antora component's).
 pub(crate) fn read(
     text: &str,
-    url: Option<&str>,
+    (url, preset): (Option<&str>, &[(String, String)]),
     out: &mut Vec<RawLink>,
     ids: Option<&mut Vec<String>>,
 ) {
     let mut reader = Reader::new(text, url, out, ids.is_some());
+    for (name, value) in preset {
+        reader.attrs.preset(name, value);
+    }
     reader.run();
     reader.resolve_natural_references();
     if let Some(ids) = ids {
@@ -42,7 +46,7 @@ pub(crate) fn read(
 /// Asciidoctor's rules, `[[id]]`, `[#id]`, `anchor:id[]`.
 pub(crate) fn anchors(text: &str) -> Vec<String> {
     let mut ids = vec![];
-    read(text, None, &mut vec![], Some(&mut ids));
+    read(text, (None, &[]), &mut vec![], Some(&mut ids));
     ids
 }
 

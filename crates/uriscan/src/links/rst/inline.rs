@@ -290,64 +290,87 @@ impl Reader<'_, '_> {
 
     /// The role `name` (lowercase) with its content at `content`.
     fn role(&mut self, name: &str, content: Span) {
-        let bare = name.strip_prefix("std:").unwrap_or(name);
-        let kind = match bare {
-            "doc" => RstKind::Doc,
-            "ref" => RstKind::Ref,
-            "numref" => RstKind::Numref,
-            "download" => RstKind::Download,
-            "term" => RstKind::Term,
-            _ if NO_LINKS.contains(&bare) => return,
-            // `:external:` and `:external+project:` are intersphinx's.
-            _ if DOMAIN.contains(&bare)
-                || bare.contains(':')
-                || bare == "external"
-                || bare.starts_with("external+") =>
-            {
-                RstKind::External
-            }
-            _ => {
+        let kind = match role_kind(name) {
+            Role::Link(kind) => kind,
+            Role::NoLinks => return,
+            Role::Unknown => {
                 // An unknown role: its content is still text.
                 self.text.push(content);
                 return;
             }
         };
         let text = &self.src[content.range()];
-        let (mut at, mut target) = match embedded(text) {
-            Some((at, inner)) => (at, inner),
-            None => (0, text),
-        };
-        if let Some(t) = target.strip_prefix(['~', '!']) {
-            at += 1;
-            target = t;
+        let (at, kind, link) = role_link(kind, text);
+        self.push(kind, at.offset(content.start), &link);
+    }
+}
+
+/// What a role is, by its name (lowercase).
+pub(crate) enum Role {
+    /// A role whose content is a link of this kind.
+    Link(RstKind),
+    /// A role whose content is no link and no text to read for links.
+    NoLinks,
+    /// A role Sphinx does not define: its content is text.
+    Unknown,
+}
+
+/// What the role `name` (lowercase) is: Sphinx's roles that link, with
+/// their `std:` names; roles with a domain and intersphinx's are
+/// external.
+pub(crate) fn role_kind(name: &str) -> Role {
+    let bare = name.strip_prefix("std:").unwrap_or(name);
+    Role::Link(match bare {
+        "doc" => RstKind::Doc,
+        "ref" => RstKind::Ref,
+        "numref" => RstKind::Numref,
+        "download" => RstKind::Download,
+        "term" => RstKind::Term,
+        _ if NO_LINKS.contains(&bare) => return Role::NoLinks,
+        // `:external:` and `:external+project:` are intersphinx's.
+        _ if DOMAIN.contains(&bare)
+            || bare.contains(':')
+            || bare == "external"
+            || bare.starts_with("external+") =>
+        {
+            RstKind::External
         }
-        let target_trim = target.trim();
-        at += target.len() - target.trim_start().len();
-        let span = Span::new(
-            content.start + at,
-            content.start + at + target_trim.len(),
-        );
-        let joined: String =
-            target_trim.split_whitespace().collect::<Vec<_>>().join(" ");
-        // `project:label`: intersphinx, another project's.
-        let intersphinx = matches!(
-            kind,
-            RstKind::Doc | RstKind::Ref | RstKind::Term | RstKind::Numref
-        ) && !joined.contains("://")
-            && joined.split_once(':').is_some_and(|(p, _)| {
-                !p.is_empty()
-                    && p.bytes().all(|c| {
-                        c.is_ascii_alphanumeric() || b"-_.".contains(&c)
-                    })
-            });
-        match kind {
-            _ if intersphinx => self.push(RstKind::External, span, &joined),
-            RstKind::Doc => self.push(kind, span, &doc_path(&joined)),
-            RstKind::Download => {
-                self.push(kind, span, &joined.replace(' ', ""))
-            }
-            _ => self.push(kind, span, &joined),
-        }
+        _ => return Role::Unknown,
+    })
+}
+
+/// The link of a role of `kind` whose content is `text`: where its
+/// target is in `text`, its kind (external for an intersphinx
+/// `project:label`) and the link (`:doc:` as the source file's path).
+pub(crate) fn role_link(kind: RstKind, text: &str) -> (Span, RstKind, String) {
+    let (mut at, mut target) = match embedded(text) {
+        Some((at, inner)) => (at, inner),
+        None => (0, text),
+    };
+    if let Some(t) = target.strip_prefix(['~', '!']) {
+        at += 1;
+        target = t;
+    }
+    let target_trim = target.trim();
+    at += target.len() - target.trim_start().len();
+    let span = Span::new(at, at + target_trim.len());
+    let joined: String =
+        target_trim.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `project:label`: intersphinx, another project's.
+    let intersphinx = matches!(
+        kind,
+        RstKind::Doc | RstKind::Ref | RstKind::Term | RstKind::Numref
+    ) && !joined.contains("://")
+        && joined.split_once(':').is_some_and(|(p, _)| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"-_.".contains(&c))
+        });
+    match kind {
+        _ if intersphinx => (span, RstKind::External, joined),
+        RstKind::Doc => (span, kind, doc_path(&joined)),
+        RstKind::Download => (span, kind, joined.replace(' ', "")),
+        _ => (span, kind, joined),
     }
 }
 

@@ -19,6 +19,11 @@ mod resolve;
 
 pub use kind::RstKind;
 
+// What MyST shares with reStructuredText: Sphinx's roles, and names and
+// ids as docutils makes them.
+pub(super) use inline::{Role, role_kind, role_link};
+pub(super) use names::{make_id, normalize_name};
+
 use crate::Span;
 
 use super::{Kind, RawLink};
@@ -64,7 +69,7 @@ pub(crate) fn anchors(src: &str, sphinx: bool) -> Vec<String> {
 /// The labels `src` defines for `:ref:` (names lowercased, as Sphinx
 /// keeps them) and the id each lands on; then its section titles
 /// (normalized), which are labels too with Sphinx's autosectionlabel.
-#[cfg(any(test, feature = "check"))]
+#[cfg(any(test, feature = "check", feature = "internals"))]
 pub(crate) fn labels(src: &str) -> (Vec<(String, String)>, Vec<String>) {
     let mut out = vec![];
     let mut reader = Reader::new(src, &mut out);

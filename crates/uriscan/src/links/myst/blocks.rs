@@ -1,0 +1,434 @@
+//! The line scan: MyST's block constructs, which CommonMark reads as
+//! text or code: fenced directives (```` ```{name} ````, `:::{name}`)
+//! with their options, `(label)=` targets, `%` comments; and the
+//! headings, whose titles are labels and ids.
+
+use crate::Span;
+
+use super::{MystKind, RawLink, doc_path, link};
+use crate::links::rst::{make_id, normalize_name};
+
+/// Directives whose content is no Markdown: code, math, raw output, or
+/// a list the directive reads itself.
+const NO_MARKDOWN: &[&str] = &[
+    "code",
+    "code-block",
+    "code-cell",
+    "sourcecode",
+    "highlight",
+    "literalinclude",
+    "include",
+    "toctree",
+    "math",
+    "raw",
+    "eval-rst",
+    "mermaid",
+    "graphviz",
+    "csv-table",
+    "autosummary",
+    "ipython",
+    "jupyter-execute",
+    "doctest",
+    "testcode",
+    "testoutput",
+];
+
+/// How deep fenced directives nest before the scan stops descending.
+pub(in crate::links) const MAX_DEPTH: usize = 8;
+
+/// What the scan of one document found.
+#[derive(Debug, Default)]
+pub(super) struct Scan {
+    /// The links of the directives.
+    pub(super) links: Vec<RawLink>,
+    /// The Markdown bodies of directives in backtick or tilde fences.
+    pub(super) bodies: Vec<Span>,
+    /// The reStructuredText bodies of `{eval-rst}` directives.
+    pub(super) rst: Vec<Span>,
+    /// The labels, normalized.
+    pub(super) labels: Vec<String>,
+    /// The heading titles, markup removed.
+    pub(super) headings: Vec<String>,
+    /// Where the Markdown reader's links are none of MyST's: comments,
+    /// code in directives, directive heads; sorted, disjoint.
+    drop: Vec<Span>,
+}
+
+/// The source and its lines, as the scan reads them.
+struct Source<'s> {
+    src: &'s str,
+    /// Each line's span, without its line break.
+    lines: Vec<Span>,
+    /// The Markdown reader's code: a line starting inside is code.
+    code: &'s [Span],
+}
+
+impl<'s> Source<'s> {
+    fn line(&self, i: usize) -> &'s str {
+        &self.src[self.lines[i].range()]
+    }
+
+    /// Whether offset `at` is inside code the Markdown reader found.
+    fn in_code(&self, at: usize) -> bool {
+        let k = self.code.partition_point(|c| c.start <= at);
+        k > 0 && at < self.code[k - 1].end
+    }
+
+    /// Lines `from..to` as one span (empty at `from`'s start when none).
+    fn span(&self, from: usize, to: usize) -> Span {
+        let start = self.lines.get(from).map_or(self.src.len(), |s| s.start);
+        let end = if to > from { self.lines[to - 1].end } else { start };
+        Span::new(start, end.max(start))
+    }
+}
+
+/// An opening fence: its character, length and info string's offset in
+/// the line.
+struct Fence {
+    mark: u8,
+    len: usize,
+    info: usize,
+}
+
+impl Scan {
+    /// Scans `src`, the Markdown reader's code being `code`.
+    pub(super) fn run(src: &str, code: &[Span]) -> Scan {
+        let mut lines = Vec::with_capacity(src.len() / 40 + 1);
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', src.as_bytes()) {
+            let end = if nl > start && src.as_bytes()[nl - 1] == b'\r' {
+                nl - 1
+            } else {
+                nl
+            };
+            lines.push(Span::new(start, end));
+            start = nl + 1;
+        }
+        if start < src.len() {
+            lines.push(Span::new(start, src.len()));
+        }
+        let source = Source { src, lines, code };
+        let mut scan = Scan::default();
+        scan.lines(&source, 0, source.lines.len(), 0);
+        scan.drop.sort_unstable();
+        scan
+    }
+
+    /// Whether a Markdown link at `at` is none of MyST's.
+    pub(super) fn drops(&self, at: usize) -> bool {
+        let k = self.drop.partition_point(|d| d.start <= at);
+        k > 0 && at < self.drop[k - 1].end
+    }
+
+    /// The ids of the document: each label's name and id, each section's
+    /// id.
+    pub(super) fn anchors(&self) -> Vec<String> {
+        let mut ids = vec![];
+        for label in &self.labels {
+            ids.push(label.clone());
+            ids.push(make_id(label));
+        }
+        ids.extend(self.headings.iter().map(|h| make_id(&normalize_name(h))));
+        ids
+    }
+
+    /// Scans lines `from..to`.
+    fn lines(&mut self, s: &Source<'_>, from: usize, to: usize, depth: usize) {
+        let mut i = from;
+        // The first line of the paragraph being read, for a setext
+        // heading's title.
+        let mut para: Option<usize> = None;
+        while i < to {
+            let line = s.line(i);
+            let text = line.trim_start();
+            let at = s.lines[i].start + (line.len() - text.len());
+            if text.is_empty() || s.in_code(at) {
+                para = None;
+                i += 1;
+                continue;
+            }
+            if let Some(fence) = fence_open(text) {
+                i = self.fence(s, i, at, &fence, to, depth);
+                para = None;
+                continue;
+            }
+            let trimmed = text.trim_end();
+            if let Some(label) = trimmed
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(")="))
+                .filter(|l| !l.is_empty())
+            {
+                self.labels.push(normalize_name(label));
+            } else if text.starts_with('%') {
+                self.drop.push(s.lines[i]);
+            } else if let Some(title) = atx_heading(trimmed) {
+                self.headings.push(plain(title));
+            } else if let Some(p) = para.filter(|_| is_underline(trimmed)) {
+                let title: Vec<&str> =
+                    (p..i).map(|j| s.line(j).trim()).collect();
+                self.headings.push(plain(&title.join(" ")));
+            } else {
+                if para.is_none() && !starts_block(text) {
+                    para = Some(i);
+                }
+                i += 1;
+                continue;
+            }
+            para = None;
+            i += 1;
+        }
+    }
+
+    /// The fenced block opened by `fence` at line `i` (its marks at
+    /// `at`): a directive when its info string is `{name}`. Returns the
+    /// line after it.
+    fn fence(
+        &mut self,
+        s: &Source<'_>,
+        i: usize,
+        at: usize,
+        fence: &Fence,
+        to: usize,
+        depth: usize,
+    ) -> usize {
+        let close =
+            (i + 1..to).find(|&j| is_close(s.line(j), fence)).unwrap_or(to);
+        let next = (close + 1).min(to);
+        let block = s.span(i, next);
+        let info_at = at + fence.info;
+        let info = &s.src[info_at..s.lines[i].end];
+        let directive = info.strip_prefix('{').and_then(|r| {
+            let end = r.find('}')?;
+            let name = &r[..end];
+            let ok = !name.is_empty()
+                && name.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || b"_-+:.".contains(&b)
+                });
+            ok.then(|| (name.to_ascii_lowercase(), info_at + 1 + end + 1))
+        });
+        let Some((name, args_at)) = directive else {
+            // Colons around no directive fence a container of Markdown.
+            if fence.mark == b':' && depth < MAX_DEPTH {
+                self.lines(s, i + 1, close, depth + 1);
+            }
+            return next;
+        };
+        let args = trimmed_span(s.src, Span::new(args_at, s.lines[i].end));
+        let colon = fence.mark == b':';
+        let (options, content) = options(s, i + 1, close);
+        let markdown = !NO_MARKDOWN.contains(&name.as_str());
+        if colon && markdown {
+            self.drop.push(s.span(i, content));
+        } else {
+            self.drop.push(block);
+        }
+        for (key, value) in &options {
+            if key == "name" {
+                self.labels.push(normalize_name(&s.src[value.range()]));
+            }
+        }
+        let target = options.iter().find(|(k, _)| k == "target");
+        let mut push = |kind, span: Span| {
+            let text = &s.src[span.range()];
+            if !text.is_empty() {
+                self.links.push(link(s.src, kind, span, text));
+            }
+        };
+        match name.as_str() {
+            "image" | "figure" => {
+                let kind = if name == "image" {
+                    MystKind::Image
+                } else {
+                    MystKind::Figure
+                };
+                push(kind, args);
+                if let Some((_, value)) = target {
+                    push(kind, *value);
+                }
+            }
+            "include" => push(MystKind::Include, args),
+            "literalinclude" => push(MystKind::LiteralInclude, args),
+            "toctree" => {
+                let glob = options.iter().any(|(k, _)| k == "glob");
+                self.toctree(s, content, close, glob);
+            }
+            "eval-rst" if content < close => {
+                self.rst.push(s.span(content, close));
+            }
+            _ => {}
+        }
+        if markdown && content < close && depth < MAX_DEPTH {
+            if colon {
+                self.lines(s, content, close, depth + 1);
+            } else {
+                self.bodies.push(s.span(content, close));
+            }
+        }
+        next
+    }
+
+    /// The entries of a toctree (lines `from..to`): documents, URIs, or
+    /// with `glob` patterns.
+    fn toctree(&mut self, s: &Source<'_>, from: usize, to: usize, glob: bool) {
+        for j in from..to {
+            let span = trimmed_span(s.src, s.lines[j]);
+            let entry = &s.src[span.range()];
+            // `Title <entry>`: the entry is in the brackets.
+            let span = match entry
+                .strip_suffix('>')
+                .and_then(|e| e.rfind('<').map(|p| (e, p)))
+            {
+                Some((e, p)) => {
+                    Span::new(span.start + p + 1, span.start + e.len())
+                }
+                None => span,
+            };
+            let entry = &s.src[span.range()];
+            if entry.is_empty() || entry == "self" {
+                continue;
+            }
+            let (kind, link_to) = if entry.contains("://")
+                || entry.starts_with("mailto:")
+                || entry.ends_with(".md")
+                || entry.ends_with(".rst")
+            {
+                (MystKind::Toctree, entry.to_owned())
+            } else if glob && entry.contains(['*', '?', '[']) {
+                (MystKind::ToctreeGlob, entry.to_owned())
+            } else {
+                (MystKind::Toctree, doc_path(entry))
+            };
+            self.links.push(link(s.src, kind, span, &link_to));
+        }
+    }
+}
+
+/// The directive's options, from line `from` (a YAML block between `---`
+/// lines, or `:key: value` lines) up to `to`: each key and its value's
+/// span; and the first line of the content.
+fn options(
+    s: &Source<'_>,
+    from: usize,
+    to: usize,
+) -> (Vec<(String, Span)>, usize) {
+    let mut options = vec![];
+    if from < to && s.line(from).trim() == "---" {
+        let end = (from + 1..to).find(|&j| s.line(j).trim() == "---");
+        let Some(end) = end else { return (options, from) };
+        for j in from + 1..end {
+            let line = s.line(j);
+            if let Some((key, _)) = line.split_once(':') {
+                let value_at = s.lines[j].start + key.len() + 1;
+                let value =
+                    trimmed_span(s.src, Span::new(value_at, s.lines[j].end));
+                options.push((key.trim().to_ascii_lowercase(), value));
+            }
+        }
+        return (options, end + 1);
+    }
+    let mut j = from;
+    while j < to {
+        let line = s.line(j);
+        let text = line.trim_start();
+        let Some(rest) = text.strip_prefix(':') else { break };
+        let Some(colon) = rest.find(':') else { break };
+        let key = &rest[..colon];
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            break;
+        }
+        let value_at =
+            s.lines[j].start + (line.len() - text.len()) + colon + 2;
+        let value = trimmed_span(
+            s.src,
+            Span::new(value_at.min(s.lines[j].end), s.lines[j].end),
+        );
+        options.push((key.to_ascii_lowercase(), value));
+        j += 1;
+    }
+    (options, j)
+}
+
+/// `span` of `src` without its leading and trailing whitespace.
+fn trimmed_span(src: &str, span: Span) -> Span {
+    let text = &src[span.range()];
+    let start = span.start + (text.len() - text.trim_start().len());
+    Span::new(start, start + text.trim().len())
+}
+
+/// The fence a line (indentation removed) opens: three or more
+/// backticks, tildes or colons; a backtick fence's info string holds no
+/// backtick.
+fn fence_open(text: &str) -> Option<Fence> {
+    let mark = *text.as_bytes().first()?;
+    if !b"`~:".contains(&mark) {
+        return None;
+    }
+    let len = text.bytes().take_while(|&b| b == mark).count();
+    if len < 3 || (mark == b'`' && text[len..].contains('`')) {
+        return None;
+    }
+    let info = len + (text[len..].len() - text[len..].trim_start().len());
+    Some(Fence { mark, len, info })
+}
+
+/// Whether `line` closes `fence`: as many of its marks or more, and
+/// nothing else.
+fn is_close(line: &str, fence: &Fence) -> bool {
+    let text = line.trim();
+    let len = text.bytes().take_while(|&b| b == fence.mark).count();
+    len >= fence.len && len == text.len()
+}
+
+/// An ATX heading's title: `#` to `######`, a space, the title (closing
+/// `#`s dropped).
+fn atx_heading(text: &str) -> Option<&str> {
+    let level = text.bytes().take_while(|&b| b == b'#').count();
+    if !(1..=6).contains(&level) {
+        return None;
+    }
+    let rest = &text[level..];
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let title = rest.trim();
+    let closed = title.trim_end_matches('#');
+    Some(if closed.is_empty() || closed.ends_with([' ', '\t']) {
+        closed.trim_end()
+    } else {
+        title
+    })
+}
+
+/// Whether a line is a setext heading's underline.
+fn is_underline(text: &str) -> bool {
+    let b = text.as_bytes();
+    !b.is_empty()
+        && (b.iter().all(|&c| c == b'=') || b.iter().all(|&c| c == b'-'))
+}
+
+/// Whether a line starts a block that is no paragraph: a list item, a
+/// quote, a table row, HTML.
+fn starts_block(text: &str) -> bool {
+    let b = text.as_bytes();
+    let bullet = matches!(b, [b'-' | b'*' | b'+', b' ' | b'\t', ..]);
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let ordered = digits > 0 && matches!(b.get(digits), Some(b'.' | b')'));
+    bullet || ordered || b.first().is_some_and(|c| b"><|".contains(c))
+}
+
+/// A heading's text without its inline markup: emphasis, code marks,
+/// and a link's destination.
+fn plain(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    let mut rest = title;
+    while let Some(k) = rest.find("](") {
+        out.push_str(&rest[..k]);
+        rest = &rest[k + 2..];
+        match rest.find(')') {
+            Some(e) => rest = &rest[e + 1..],
+            None => rest = "",
+        }
+    }
+    out.push_str(rest);
+    out.chars().filter(|c| !matches!(c, '*' | '`' | '[')).collect()
+}

@@ -1,0 +1,59 @@
+//! The Markdown links that MyST reads as no URL: `#id` with no such id
+//! in the document, and a bare name, are labels of the project;
+//! `project:`, `path:` and `inv:` are its own schemes.
+
+use super::blocks::Scan;
+use super::{Kind, MystKind, RawLink, github_slug};
+
+/// Changes the kind (and link) of each Markdown link of `links` that MyST
+/// reads otherwise than CommonMark.
+pub(super) fn reclassify(src: &str, scan: &Scan, links: &mut [RawLink]) {
+    let mut local: Option<Vec<String>> = None;
+    for l in links.iter_mut() {
+        if !matches!(l.kind, Kind::MdLink | Kind::MdAutolink) {
+            continue;
+        }
+        let raw = &src[l.span.range()];
+        let value = l.link.as_deref().unwrap_or(raw);
+        let (kind, to) = match value.split_once(':') {
+            Some(("project", rest)) => match rest.strip_prefix('#') {
+                Some(id) => (MystKind::LabelLink, id),
+                None => (MystKind::Project, rest),
+            },
+            Some(("path", rest)) => (MystKind::Download, rest),
+            Some(("inv", _)) => (MystKind::External, value),
+            _ => match value.strip_prefix('#') {
+                Some(id) => {
+                    let local = local.get_or_insert_with(|| {
+                        let mut ids = scan.anchors();
+                        ids.extend(
+                            scan.headings.iter().map(|h| github_slug(h)),
+                        );
+                        ids
+                    });
+                    if id.is_empty() || local.iter().any(|a| a == id) {
+                        continue;
+                    }
+                    (MystKind::LabelLink, id)
+                }
+                // A bare name: a label, a document name, or a file beside
+                // the document (which MyST tries first).
+                None if l.kind == Kind::MdLink
+                    && !value.is_empty()
+                    && !value.contains(['/', '.', '#', ':', '?']) =>
+                {
+                    (MystKind::LabelLink, value)
+                }
+                None => continue,
+            },
+        };
+        let to = to.to_owned();
+        *l = RawLink::new(
+            Kind::Myst(kind),
+            l.span,
+            raw.as_bytes(),
+            &to,
+            l.extra.take(),
+        );
+    }
+}

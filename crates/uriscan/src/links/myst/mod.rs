@@ -1,0 +1,141 @@
+//! MyST Markdown, as myst-parser reads it in a Sphinx project: CommonMark
+//! and the few constructs of MyST that link.
+//!
+//! This reader runs after the Markdown reader, on its output: the code
+//! spans it found that follow a `{role}` are roles ([`roles`]); a line
+//! scan ([`blocks`]) finds the fenced blocks whose info string is a
+//! `{directive}`, the `(label)=` targets, the `%` comments and the
+//! headings; the Markdown links that MyST reads as labels or project
+//! paths change kind ([`markdown_links`]). Whatever the Markdown reader
+//! is, this one needs only the links and code spans it yields.
+
+mod blocks;
+#[cfg(any(test, feature = "internals"))]
+pub(crate) mod hooks;
+mod kind;
+mod markdown_links;
+mod roles;
+
+pub use kind::MystKind;
+
+/// How deep directives holding Markdown are read, each body a document
+/// of its own.
+pub(super) use blocks::MAX_DEPTH;
+
+use crate::Span;
+
+use super::{Kind, RawLink};
+use blocks::Scan;
+
+/// Reads the MyST constructs of `src`, whose Markdown links the Markdown
+/// reader pushed to `out` from index `from` on (and whose code spans and
+/// blocks are `code`): drops those MyST does not render as links,
+/// changes the kind of those it reads otherwise, and pushes its own.
+/// Returns the bodies of the directives in backtick or tilde fences that
+/// hold Markdown, and of those that hold reStructuredText (`{eval-rst}`),
+/// for the caller to read as documents of their own.
+pub(crate) fn read(
+    src: &str,
+    code: &[Span],
+    out: &mut Vec<RawLink>,
+    from: usize,
+) -> Nested {
+    let scan = Scan::run(src, code);
+    let mut markdown = out.split_off(from.min(out.len()));
+    markdown.retain(|l| !scan.drops(l.span.start));
+    markdown_links::reclassify(src, &scan, &mut markdown);
+    out.append(&mut markdown);
+    roles::read(src, code, &scan, out);
+    out.extend(scan.links);
+    Nested { markdown: scan.bodies, rst: scan.rst }
+}
+
+/// The bodies of a document's directives that are documents of their
+/// own.
+pub(crate) struct Nested {
+    /// Markdown (MyST) bodies.
+    pub(crate) markdown: Vec<Span>,
+    /// reStructuredText bodies, of `{eval-rst}`.
+    pub(crate) rst: Vec<Span>,
+}
+
+/// The labels `src` defines for `{ref}` and `:ref:` (names normalized as
+/// Sphinx keeps them: `(label)=` and the `:name:` of directives); then
+/// its section titles, labels too with Sphinx's autosectionlabel.
+#[cfg(any(test, feature = "check", feature = "internals"))]
+pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
+    let (mut labels, mut headings) = (vec![], vec![]);
+    scan_all(src, 0, &mut |scan| {
+        labels.append(&mut scan.labels);
+        headings.append(&mut scan.headings);
+    });
+    (labels, headings)
+}
+
+/// The fragment ids a link into `src` may name, as MyST resolves
+/// `[text](doc.md#id)`: each label's name and id, each section's id as
+/// docutils makes it, and with `slugs` (`myst_heading_anchors`) the
+/// headings' GitHub-style slugs.
+#[cfg(any(test, feature = "check", feature = "internals"))]
+pub(crate) fn anchors(src: &str, slugs: bool) -> Vec<String> {
+    let mut ids = vec![];
+    scan_all(src, 0, &mut |scan| {
+        ids.extend(scan.anchors());
+        if slugs {
+            ids.extend(scan.headings.iter().map(|h| github_slug(h)));
+        }
+    });
+    ids
+}
+
+/// Scans `src` and the Markdown bodies of its directives, `depth` deep,
+/// handing each scan to `each`.
+#[cfg(any(test, feature = "check", feature = "internals"))]
+fn scan_all(src: &str, depth: usize, each: &mut dyn FnMut(&mut Scan)) {
+    let code = super::markdown::read(src, true, &mut vec![]).code;
+    let mut scan = Scan::run(src, &code);
+    for body in &scan.rst {
+        let (labels, _) = super::rst::labels(&src[body.range()]);
+        scan.labels.extend(labels.into_iter().map(|(name, _)| name));
+    }
+    each(&mut scan);
+    if depth < blocks::MAX_DEPTH {
+        for body in &scan.bodies {
+            scan_all(&src[body.range()], depth + 1, each);
+        }
+    }
+}
+
+/// A heading's slug as myst-parser's default `myst_heading_slug_func`
+/// makes it (GitHub's): lowercase, punctuation but `-` and `_` dropped,
+/// spaces to `-`.
+fn github_slug(title: &str) -> String {
+    title
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A link of `kind` written at `span` of `src`, whose reference is
+/// `link`.
+fn link(src: &str, kind: MystKind, span: Span, link: &str) -> RawLink {
+    let raw = &src.as_bytes()[span.range()];
+    RawLink::new(Kind::Myst(kind), span, raw, link, None)
+}
+
+/// The source file a document name (`{doc}`, a toctree entry) names: in
+/// a MyST project, the name with `.md` (the check finds the source of
+/// another suffix beside it).
+fn doc_path(name: &str) -> String {
+    let name = name.strip_suffix('/').unwrap_or(name);
+    format!("{name}.md")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,254 @@
+//! The reader against myst-parser: each case of `tests/data/myst/` with
+//! the links, labels and ids that Sphinx with myst-parser found in it
+//! (`scripts/myst-oracle.sh --record` writes the `.expected.json` files),
+//! and a few rules checked one by one.
+
+use super::*;
+use crate::links::{Format, LinkExtractor, Page};
+
+/// Each link of `src` read as MyST: kind, link, line and column.
+fn links(src: &str) -> Vec<(String, String, u64, u64)> {
+    let page =
+        Page::new(src.as_bytes(), Format::Myst).url("file:///d/index.md");
+    LinkExtractor::new()
+        .extract(&page)
+        .map(|l| {
+            (l.kind().to_string(), l.link().to_owned(), l.line(), l.column())
+        })
+        .collect()
+}
+
+#[test]
+fn roles_follow_a_name_in_braces() {
+    let got = links(
+        "See {doc}`guide` and {ref}`Intro <intro-label>`, not \\{doc}`x`.\n",
+    );
+    assert_eq!(
+        got,
+        [
+            ("myst:doc".into(), "guide.md".into(), 1, 11),
+            ("myst:ref".into(), "intro-label".into(), 1, 35),
+        ]
+    );
+}
+
+#[test]
+fn directives_in_fences_name_files() {
+    let src = "```{image} img/a.png\n:alt: A\n:target: https://x.example/\n```\n\n\
+               :::{figure} b.png\n:name: fig-b\nThe [caption](c.md).\n:::\n\n\
+               ```{toctree}\n:glob:\nintro\nTitle <usage>\nref/*\n```\n";
+    let got: Vec<_> =
+        links(src).into_iter().map(|l| (l.0, l.1, l.2)).collect();
+    assert_eq!(
+        got,
+        [
+            ("myst:image".into(), "img/a.png".into(), 1),
+            ("myst:image".into(), "https://x.example/".into(), 3),
+            ("myst:figure".into(), "b.png".into(), 6),
+            ("md:link".into(), "c.md".into(), 8),
+            ("myst:toctree".into(), "intro.md".into(), 13),
+            ("myst:toctree".into(), "usage.md".into(), 14),
+            ("myst:toctree-glob".into(), "ref/*".into(), 15),
+        ]
+    );
+    let (labels, _) = super::labels(src);
+    assert_eq!(labels, ["fig-b"]);
+}
+
+#[test]
+fn markdown_in_a_backtick_directive_is_read() {
+    let src = "````{note}\nSee [a](a.md) and {ref}`x`.\n```{image} i.png\n```\n````\n";
+    let got: Vec<_> =
+        links(src).into_iter().map(|l| (l.0, l.1, l.2, l.3)).collect();
+    assert_eq!(
+        got,
+        [
+            ("md:link".into(), "a.md".into(), 2, 9),
+            ("myst:ref".into(), "x".into(), 2, 25),
+            ("myst:image".into(), "i.png".into(), 3, 12),
+        ]
+    );
+}
+
+#[test]
+fn links_to_labels_and_project_paths() {
+    let src = "(intro)=\n# Intro\n\n[a](#intro) [b](#elsewhere) [c](some-label) \
+               [d](guide.md) <project:#far> <project:other.md#sec> [e](https://x.example)\n";
+    let got: Vec<_> = links(src).into_iter().map(|l| (l.0, l.1)).collect();
+    assert_eq!(
+        got,
+        [
+            ("md:link".into(), "#intro".into()),
+            ("myst:label-link".into(), "elsewhere".into()),
+            ("myst:label-link".into(), "some-label".into()),
+            ("md:link".into(), "guide.md".into()),
+            ("myst:label-link".into(), "far".into()),
+            ("myst:project".into(), "other.md#sec".into()),
+            ("md:link".into(), "https://x.example".into()),
+        ]
+    );
+}
+
+#[test]
+fn eval_rst_is_read_as_restructured_text() {
+    let src = "# T\n\n```{eval-rst}\n.. _rst-label:\n\nSee :ref:`x` and `y <https://x.example/>`_.\n```\n";
+    let got: Vec<_> =
+        links(src).into_iter().map(|l| (l.0, l.1, l.2, l.3)).collect();
+    assert_eq!(
+        got,
+        [
+            ("rst:ref".into(), "x".into(), 6, 11),
+            ("rst:link".into(), "https://x.example/".into(), 6, 22),
+        ]
+    );
+    assert_eq!(super::labels(src).0, ["rst-label"]);
+}
+
+#[test]
+fn comments_and_code_hold_no_links() {
+    let src = "% see https://x.example/a\n\n```\n(nolabel)=\n{doc}`x`\n```\n\n\
+               :::\nhttps://x.example/b\n:::\n\nhttps://x.example/c\n";
+    let got: Vec<_> = links(src).into_iter().map(|l| l.1).collect();
+    // Colons around no directive fence Markdown, to MyST.
+    assert_eq!(got, ["https://x.example/b", "https://x.example/c"]);
+    assert!(super::labels(src).0.is_empty());
+}
+
+#[test]
+fn anchors_are_labels_and_section_ids() {
+    let src = "(My Label)=\n## A *big* Title\n\nText\nSetext\n------\n";
+    let ids = anchors(src, true);
+    assert_eq!(
+        ids,
+        [
+            "my label",
+            "my-label",
+            "a-big-title",
+            "text-setext",
+            "a-big-title",
+            "text-setext"
+        ]
+    );
+}
+
+#[test]
+fn malformed_input_never_panics() {
+    for src in [
+        "```{",
+        ":::{x}\n:a",
+        "{doc}`",
+        "(",
+        ")=",
+        "```{image}\n---\nx: y",
+        "````{note}\n```{note}\n",
+        "{a}``",
+        "é```{é}é\n:é: é\n",
+    ] {
+        let _ = links(src);
+        let _ = anchors(src, true);
+    }
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn cases_agree_with_myst_parser() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/myst");
+    let mut seen = 0;
+    let mut failures = vec![];
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name.starts_with('_') {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension("expected.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        let (links, labels, ids) = super::hooks::facts(&src);
+        // What the oracle cannot see: what an include brings in, and the
+        // patterns of a toctree glob; a figure's image is an image.
+        let mut links: Vec<String> = links
+            .into_iter()
+            .filter(|l| {
+                !l.starts_with("include:")
+                    && !l.starts_with("literalinclude:")
+                    && !l.starts_with("toctree-glob:")
+            })
+            .map(|l| match l.strip_prefix("figure:") {
+                Some(rest) => format!("image:{rest}"),
+                None => l,
+            })
+            .collect();
+        links.sort();
+        if links != strings(&expected["links"]) {
+            failures.push(format!(
+                "links of {name}: {links:?} != {}",
+                expected["links"]
+            ));
+        }
+        if labels != strings(&expected["labels"]) {
+            failures.push(format!(
+                "labels of {name}: {labels:?} != {}",
+                expected["labels"]
+            ));
+        }
+        // Every id of the doctree is one a link may name (ours also has
+        // the labels' names, which MyST resolves too).
+        let missing: Vec<String> = strings(&expected["ids"])
+            .into_iter()
+            .filter(|i| !ids.contains(i))
+            .collect();
+        if !missing.is_empty() {
+            failures.push(format!("ids of {name}: missing {missing:?}"));
+        }
+        seen += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(seen >= 5, "only {seen} cases");
+}
+
+#[test]
+fn every_cut_of_the_cases_reads() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/myst");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        for cut in (0..bytes.len()).step_by(3) {
+            // A prefix, and the document with one byte gone.
+            let mut gone = bytes.clone();
+            gone.remove(cut);
+            for doc in [&bytes[..cut], &gone[..]] {
+                let page =
+                    Page::new(doc, Format::Myst).url("file:///d/index.md");
+                for l in LinkExtractor::new().extract(&page) {
+                    let line = doc[..l.span().start]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                    assert!(l.span().end <= doc.len());
+                    assert_eq!(
+                        l.line(),
+                        line as u64 + 1,
+                        "{path:?} cut at {cut}"
+                    );
+                }
+                let _ = super::hooks::facts(&String::from_utf8_lossy(doc));
+            }
+        }
+    }
+}

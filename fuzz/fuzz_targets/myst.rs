@@ -1,0 +1,22 @@
+//! The MyST reader on any bytes (lossy UTF-8): it never panics, and its
+//! facts (links, labels, ids) come out for any input
+//! (`uriscan::internals::links::myst_facts`); every link lies in the
+//! document, on the line its position says. Seeds: the per-rule cases,
+//! `crates/uriscan/tests/data/myst`.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let _ = uriscan::internals::links::myst_facts(&text);
+    let page = uriscan::links::Page::new(data, uriscan::links::Format::Myst)
+        .url("file:///docs/index.md");
+    for link in uriscan::links::LinkExtractor::new().extract(&page) {
+        let span = link.span();
+        assert!(span.start <= span.end && span.end <= data.len());
+        let line = data[..span.start].iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(link.line(), line as u64 + 1);
+    }
+});
