@@ -48,30 +48,35 @@ struct RunEnd {
 
 /// Confirms the candidate `:` at `colon` when it has the common shape,
 /// as [`super::delimit::confirm_general`] would: a found URI, or a reject when
-/// no scheme ends there or the policy does not take it. `None` leaves
-/// the candidate to the general path. `masks(hay, at)` classifies the
+/// no scheme ends there or the policy does not take it; else what
+/// `general` (the general path) decides. `masks(hay, at)` classifies the
 /// 32 bytes at `at` (`None` past the end of `hay`); the chunks after the
 /// first need only its `special` bits, and with `masks` inlined the
 /// compiler drops the other compares there.
+///
+/// The general path is called from here rather than after an `Option`
+/// returned, so that every outcome is built in the one return slot: the
+/// compiler did not always elide moving a found URI out of the `Option`.
 #[inline(always)]
-pub(crate) fn confirm<'h>(
+pub(crate) fn confirm_or<'h>(
     masks: impl Fn(&[u8], usize) -> Option<RunMasks>,
     policy: &SchemePolicy,
     hay: &'h [u8],
     colon: usize,
     lower: usize,
-) -> Option<Outcome<'h>> {
-    let first = masks(hay, colon + 1)?;
+    general: impl FnOnce() -> Outcome<'h>,
+) -> Outcome<'h> {
+    let Some(first) = masks(hay, colon + 1) else { return general() };
     // The byte after the `:` is plain: not a stop (the general path
     // rejects those) nor anything the walk below would look at.
     if first.special & 1 != 0 {
-        return None;
+        return general();
     }
     let Some(start) = scheme_start(hay, colon, lower) else {
-        return Some(Outcome::Reject);
+        return Outcome::Reject;
     };
     if !policy.accepts(&hay[start..colon], &hay[colon + 1..]) {
-        return Some(Outcome::Reject);
+        return Outcome::Reject;
     }
     let (url_prefix, opener) = label_and_opener(hay, start);
     let angle = opener == Some(b'<');
@@ -79,7 +84,10 @@ pub(crate) fn confirm<'h>(
         Some(q @ (b'"' | b'\'')) => Some(q),
         _ => None,
     };
-    let run = walk(masks, hay, colon, first.special, angle, quote)?;
+    let Some(run) = walk(masks, hay, colon, first.special, angle, quote)
+    else {
+        return general();
+    };
     bytes_read::add(run.end - colon);
     let cand = &hay[start..run.end];
     let colon_at = colon - start;
@@ -90,7 +98,7 @@ pub(crate) fn confirm<'h>(
         trim_punct(cand, colon_at, cand.len(), &mut punctuation)
     };
     if !quick_valid(&first, &cand[..len], colon_at) {
-        return None;
+        return general();
     }
     debug_assert!(cand[..len].is_ascii());
     // SAFETY: the scheme is made of scheme characters, and the walk
@@ -101,7 +109,7 @@ pub(crate) fn confirm<'h>(
     // A `<...>` URI resumes at its `>`; a bare or quoted one right after
     // what ended it, an unbalanced bracket included.
     let resume = run.end + usize::from(run.bracket);
-    Some(Outcome::Found(Found {
+    Outcome::Found(Found {
         start,
         end: uri_end,
         scheme_len: colon_at,
@@ -119,7 +127,25 @@ pub(crate) fn confirm<'h>(
         // The general path counts the newlines of a `<...>` URI again
         // (it may be wrapped); so must the lane, to give the same.
         single_line: !angle,
-    }))
+    })
+}
+
+/// [`confirm_or`] for the tests: `None` where the lane leaves the
+/// candidate to the general path.
+#[cfg(test)]
+fn confirm<'h>(
+    masks: impl Fn(&[u8], usize) -> Option<RunMasks>,
+    policy: &SchemePolicy,
+    hay: &'h [u8],
+    colon: usize,
+    lower: usize,
+) -> Option<Outcome<'h>> {
+    let mut decided = true;
+    let outcome = confirm_or(masks, policy, hay, colon, lower, || {
+        decided = false;
+        Outcome::Reject
+    });
+    decided.then_some(outcome)
 }
 
 /// Walks the special bytes of the run after `colon`, starting with the

@@ -27,23 +27,28 @@ pub(crate) fn confirm<'h, K: Kernels>(
     lower: usize,
     eof: bool,
 ) -> Outcome<'h> {
-    let common = super::common_shape::confirm(
+    let mut by_lane = true;
+    let outcome = super::common_shape::confirm_or(
         #[inline(always)]
         |h, at| k.run_masks(h, at),
         policy,
         hay,
         colon,
         lower,
+        #[inline(always)]
+        || {
+            by_lane = false;
+            confirm_general(k, policy, hay, colon, lower, eof)
+        },
     );
-    if let Some(outcome) = common {
-        debug_assert_eq!(
+    if cfg!(debug_assertions) && by_lane {
+        assert_eq!(
             outcome,
             confirm_general(k, policy, hay, colon, lower, eof),
             "the common-shape lane at {colon}"
         );
-        return outcome;
     }
-    confirm_general(k, policy, hay, colon, lower, eof)
+    outcome
 }
 
 #[cfg(test)]
