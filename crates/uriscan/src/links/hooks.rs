@@ -21,6 +21,34 @@ pub fn count_markdown_events(text: &str) -> usize {
         .count()
 }
 
+/// The number of items our own Markdown reader finds in `text` (links,
+/// text runs, code), or `None` when it declines the document: its bare
+/// parse, for the links bench.
+pub fn count_markdown_items(text: &str) -> Option<usize> {
+    super::commonmark::count_items(text)
+}
+
+/// Our own Markdown reader against pulldown-cmark on `text`: `Ok(true)`
+/// when both give the same links and regions, `Ok(false)` when ours
+/// declined the document, `Err` with both outputs when they differ.
+pub fn markdown_differential(text: &str, gfm: bool) -> Result<bool, String> {
+    let mut oracle = vec![];
+    let want = markdown::read_with_pulldown(text, gfm, &mut oracle);
+    let mut ours = vec![];
+    let Ok(got) = super::commonmark::read(text, gfm, &mut ours) else {
+        return Ok(false);
+    };
+    let want = format!("{oracle:?}\n{want:?}");
+    let got = format!("{ours:?}\n{got:?}");
+    if want == got {
+        Ok(true)
+    } else {
+        Err(format!(
+            "{text:?} (gfm {gfm})\n  pulldown-cmark: {want}\n  ours:           {got}"
+        ))
+    }
+}
+
 /// The number of start tags in `html`, read by the tokenizer that
 /// extraction runs with a sink that wants nothing else: the bare
 /// tokenizer, for the links bench.

@@ -47,9 +47,42 @@ pub(crate) struct Regions {
     pub html: Vec<Span>,
 }
 
-/// Reads `src`, pushing its links (in document order, definitions last
-/// in the order written) and returning the regions for the other readers.
-pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
+/// Which reader reads Markdown: both give the same links (pulldown-cmark
+/// is the oracle of ours in tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MarkdownParser {
+    /// Our own reader, which does only what links need; a document it
+    /// does not read exactly yet goes to pulldown-cmark.
+    Uriscan,
+    /// pulldown-cmark for every document.
+    #[default]
+    Pulldown,
+}
+
+/// Reads `src` with `parser`, pushing its links (in document order,
+/// definitions last in the order written) and returning the regions for
+/// the other readers.
+pub(crate) fn read(
+    src: &str,
+    gfm: bool,
+    parser: MarkdownParser,
+    links: &mut Vec<RawLink>,
+) -> Regions {
+    if parser == MarkdownParser::Uriscan
+        && let Ok(regions) = super::commonmark::read(src, gfm, links)
+    {
+        return regions;
+    }
+    read_with_pulldown(src, gfm, links)
+}
+
+/// [`read`] with pulldown-cmark.
+pub(crate) fn read_with_pulldown(
+    src: &str,
+    gfm: bool,
+    links: &mut Vec<RawLink>,
+) -> Regions {
     let parser = Parser::new_ext(src, options(gfm));
     // Each definition's label and range, and its destination as written
     // and as the link when it differs (the parser's borrow of the

@@ -75,6 +75,7 @@
 mod asciidoc;
 mod browser_reading;
 mod charset;
+mod commonmark;
 mod extractor;
 // Built for its tests too, where only some hooks are used.
 #[cfg(any(test, feature = "internals"))]
@@ -104,6 +105,7 @@ pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
+pub use markdown::MarkdownParser;
 pub use page::{Format, Page};
 pub use rst::RstKind;
 #[cfg(feature = "internals")]

@@ -46,7 +46,8 @@ impl LinkExtractor {
             Format::Markdown => {
                 let decoded = charset::Decoded::utf8(page.bytes);
                 let text = decoded.text.as_ref();
-                let regions = markdown::read(text, self.gfm, out);
+                let regions =
+                    markdown::read(text, self.gfm, self.markdown_parser, out);
                 for span in regions.html {
                     self.read_html(
                         &text.as_bytes()[span.range()],

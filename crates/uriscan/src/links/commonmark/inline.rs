@@ -1,0 +1,292 @@
+//! The inline pass over one paragraph or heading: code spans, autolinks
+//! and inline HTML, the brackets of links and images, and the emphasis
+//! delimiters (only for where they end a text run), handed to the sink in
+//! document order with the text between them.
+
+use super::Declined;
+use super::destination;
+use super::emphasis::{self, Delim};
+use super::markup;
+use super::sink::Sink;
+use crate::Span;
+use crate::syntax::chars::Table;
+
+/// What is not text in a paragraph, at `start..end`.
+#[derive(Debug)]
+pub(super) struct Item {
+    pub start: usize,
+    pub end: usize,
+    pub what: What,
+}
+
+/// The kinds of [`Item`].
+#[derive(Debug)]
+pub(super) enum What {
+    Code,
+    Html,
+    Autolink(String),
+    /// A link's `[` (or an image's `![`): its destination as written and
+    /// its link.
+    LinkStart {
+        image: bool,
+        dest: Span,
+        link: String,
+    },
+    /// A link's `](...)`.
+    LinkEnd,
+    /// Emphasis delimiters that open or close emphasis.
+    Delimiter,
+}
+
+/// An open `[` or `![`.
+struct Bracket {
+    start: usize,
+    image: bool,
+    active: bool,
+    /// The delimiters before it.
+    delims: usize,
+}
+
+/// The bytes the scan stops at: what may start or end a construct.
+const SPECIAL: Table = Table::new(b"\\`<![]*_~");
+
+/// Reads the inlines of `start..end` of `src` into `sink`.
+pub(super) fn read(
+    src: &str,
+    gfm: bool,
+    start: usize,
+    end: usize,
+    sink: &mut Sink<'_, '_>,
+) -> Result<(), Declined> {
+    let bytes = src.as_bytes();
+    let mut items: Vec<Item> = vec![];
+    let mut delims: Vec<Delim> = vec![];
+    let mut brackets: Vec<Bracket> = vec![];
+    let mut tildes = 0;
+    let mut i = start;
+    while i < end {
+        let c = bytes[i];
+        if !SPECIAL.contains(c) {
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\\' => {
+                i += if i + 1 < end && bytes[i + 1].is_ascii_punctuation() {
+                    2
+                } else {
+                    1
+                };
+            }
+            b'`' => {
+                let n = run_len(bytes, i, end, b'`');
+                match closing_backticks(bytes, i + n, end, n) {
+                    Some(close) => {
+                        items.push(Item {
+                            start: i,
+                            end: close,
+                            what: What::Code,
+                        });
+                        i = close;
+                    }
+                    None => i += n,
+                }
+            }
+            b'<' => {
+                if let Some((close, link)) = markup::autolink(bytes, i, end) {
+                    items.push(Item {
+                        start: i,
+                        end: close,
+                        what: What::Autolink(link),
+                    });
+                    i = close;
+                } else if let Some(close) = markup::inline_html(bytes, i, end)?
+                {
+                    items.push(Item {
+                        start: i,
+                        end: close,
+                        what: What::Html,
+                    });
+                    i = close;
+                } else {
+                    i += 1;
+                }
+            }
+            b'!' if bytes.get(i + 1) == Some(&b'[') && i + 1 < end => {
+                brackets.push(Bracket {
+                    start: i,
+                    image: true,
+                    active: true,
+                    delims: delims.len(),
+                });
+                i += 2;
+            }
+            b'[' => {
+                brackets.push(Bracket {
+                    start: i,
+                    image: false,
+                    active: true,
+                    delims: delims.len(),
+                });
+                i += 1;
+            }
+            b']' => {
+                i = close_bracket(
+                    bytes,
+                    i,
+                    end,
+                    &mut brackets,
+                    &mut delims,
+                    &mut items,
+                )?;
+            }
+            b'*' | b'_' | b'~' => {
+                let n = run_len(bytes, i, end, c);
+                if c == b'~' {
+                    if gfm {
+                        tildes += 1;
+                        // Strikethrough is not read yet.
+                        if tildes > 1 {
+                            return Err(Declined);
+                        }
+                    }
+                    i += n;
+                    continue;
+                }
+                delims.push(Delim::new(bytes, start, end, i, n)?);
+                i += n;
+            }
+            _ => i += 1,
+        }
+    }
+    emphasis::process(&mut delims, 0, &mut items);
+    items.sort_unstable_by_key(|it| it.start);
+    emit(bytes, start, end, items, sink);
+    Ok(())
+}
+
+/// A `]` at `at`: a link or image when an open bracket and an inline
+/// destination make one. Returns where the scan goes on.
+fn close_bracket(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+    brackets: &mut Vec<Bracket>,
+    delims: &mut Vec<Delim>,
+    items: &mut Vec<Item>,
+) -> Result<usize, Declined> {
+    let Some(open) = brackets.pop() else { return Ok(at + 1) };
+    if !open.active {
+        return Ok(at + 1);
+    }
+    let Some(tail) = destination::inline_tail(bytes, at + 1, end)? else {
+        return Ok(at + 1);
+    };
+    emphasis::process(delims, open.delims, items);
+    delims.truncate(open.delims);
+    let text_start = open.start + 1 + usize::from(open.image);
+    items.push(Item {
+        start: open.start,
+        end: text_start,
+        what: What::LinkStart {
+            image: open.image,
+            dest: tail.dest,
+            link: tail.link,
+        },
+    });
+    items.push(Item { start: at, end: tail.end, what: What::LinkEnd });
+    if !open.image {
+        for b in brackets.iter_mut().filter(|b| !b.image) {
+            b.active = false;
+        }
+    }
+    Ok(tail.end)
+}
+
+/// The length of the run of `byte` at `at`.
+fn run_len(bytes: &[u8], at: usize, end: usize, byte: u8) -> usize {
+    bytes[at..end].iter().take_while(|&&b| b == byte).count()
+}
+
+/// The end of the run of exactly `n` backticks closing a code span opened
+/// before `from`.
+fn closing_backticks(
+    bytes: &[u8],
+    mut from: usize,
+    end: usize,
+    n: usize,
+) -> Option<usize> {
+    while let Some(k) = memchr::memchr(b'`', &bytes[from..end]) {
+        let at = from + k;
+        let len = run_len(bytes, at, end, b'`');
+        if len == n {
+            return Some(at + n);
+        }
+        from = at + len;
+    }
+    None
+}
+
+/// Hands the items and the text between them to the sink.
+fn emit(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    items: Vec<Item>,
+    sink: &mut Sink<'_, '_>,
+) {
+    let mut pos = start;
+    for item in items {
+        text(bytes, pos, item.start, sink);
+        match item.what {
+            What::Code => sink.code(item.start, item.end, false),
+            What::Html => sink.html(item.start, item.end),
+            What::Autolink(link) => sink.autolink(item.start, item.end, &link),
+            What::LinkStart { image, dest, link } => {
+                sink.link_start(image, dest, link)
+            }
+            What::LinkEnd => sink.link_end(),
+            What::Delimiter => sink.close(),
+        }
+        pos = item.end;
+    }
+    text(bytes, pos, end, sink);
+}
+
+/// The text of `start..end`, line by line: a line's leading and trailing
+/// spaces are in no text, and its end is a line break.
+fn text(bytes: &[u8], mut start: usize, end: usize, sink: &mut Sink<'_, '_>) {
+    // An escaped character's text starts after its backslash.
+    let escaped = |at: usize| {
+        bytes[at] == b'\\'
+            && at + 1 < end
+            && bytes[at + 1].is_ascii_punctuation()
+    };
+    while let Some(k) = memchr::memchr(b'\n', &bytes[start..end]) {
+        let nl = start + k;
+        let mut text_end = nl;
+        while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
+            text_end -= 1;
+        }
+        if text_end == nl {
+            let slashes = bytes[start..nl]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if slashes % 2 == 1 {
+                text_end -= 1;
+            }
+        }
+        let from =
+            if start < text_end && escaped(start) { start + 1 } else { start };
+        sink.text(from, text_end);
+        sink.line_break(nl + 1);
+        start = nl + 1;
+        while start < end && matches!(bytes[start], b' ' | b'\t') {
+            start += 1;
+        }
+    }
+    let from = if start < end && escaped(start) { start + 1 } else { start };
+    sink.text(from, end);
+}

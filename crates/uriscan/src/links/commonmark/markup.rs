@@ -1,0 +1,185 @@
+//! What opens with `<` inline: autolinks (CommonMark 6.5) and raw HTML
+//! (6.6). Processing instructions, declarations and CDATA are not read
+//! yet: where one may stand, the document is declined.
+
+use super::Declined;
+
+/// An autolink at `at`: its end and its link (`mailto:` and the address
+/// for an e-mail address).
+pub(super) fn autolink(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+) -> Option<(usize, String)> {
+    let s = &bytes[at + 1..end];
+    // A URI: a scheme of 2 to 32 characters, `:`, no space, `<` or `>`.
+    let scheme = s
+        .iter()
+        .enumerate()
+        .take_while(|&(k, &b)| {
+            if k == 0 {
+                b.is_ascii_alphabetic()
+            } else {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')
+            }
+        })
+        .count();
+    if (2..=32).contains(&scheme) && s.get(scheme) == Some(&b':') {
+        let rest = &s[scheme + 1..];
+        let close =
+            rest.iter().position(|&b| b <= b' ' || b == b'<' || b == b'>')?;
+        if rest[close] != b'>' {
+            return None;
+        }
+        let inner = &s[..scheme + 1 + close];
+        let link = std::str::from_utf8(inner).ok()?.to_string();
+        return Some((at + 1 + scheme + 1 + close + 1, link));
+    }
+    // An e-mail address.
+    let local = s
+        .iter()
+        .take_while(|&&b| {
+            b.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b)
+        })
+        .count();
+    if local == 0 || s.get(local) != Some(&b'@') {
+        return None;
+    }
+    let mut k = local + 1;
+    loop {
+        let label = s[k..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-')
+            .count();
+        if label == 0 || label > 63 || s[k] == b'-' || s[k + label - 1] == b'-'
+        {
+            return None;
+        }
+        k += label;
+        match s.get(k) {
+            Some(b'.') => k += 1,
+            Some(b'>') => break,
+            _ => return None,
+        }
+    }
+    let address = std::str::from_utf8(&s[..k]).ok()?;
+    Some((at + 1 + k + 1, format!("mailto:{address}")))
+}
+
+/// Inline HTML at `at`: its end.
+pub(super) fn inline_html(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+) -> Result<Option<usize>, Declined> {
+    let s = &bytes[..end];
+    let Some(&next) = s.get(at + 1) else { return Ok(None) };
+    match next {
+        b'!' => {
+            if s[at..].starts_with(b"<!--") {
+                return Ok(comment(s, at + 4));
+            }
+            if s.get(at + 2)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'[')
+            {
+                return Err(Declined);
+            }
+            Ok(None)
+        }
+        b'?' => Err(Declined),
+        b'/' => {
+            let mut i = at + 2;
+            let name = tag_name(s, i);
+            if name == 0 {
+                return Ok(None);
+            }
+            i = skip_space(s, i + name);
+            Ok((s.get(i) == Some(&b'>')).then_some(i + 1))
+        }
+        _ => Ok(open_tag(s, at + 1)),
+    }
+}
+
+/// A comment's end, its `<!--` before `from`.
+fn comment(s: &[u8], from: usize) -> Option<usize> {
+    let rest = &s[from..];
+    if rest.starts_with(b">") {
+        return Some(from + 1);
+    }
+    if rest.starts_with(b"->") {
+        return Some(from + 2);
+    }
+    memchr::memmem::find(rest, b"-->").map(|k| from + k + 3)
+}
+
+/// The length of a tag name at `at`.
+fn tag_name(s: &[u8], at: usize) -> usize {
+    if !s.get(at).is_some_and(u8::is_ascii_alphabetic) {
+        return 0;
+    }
+    1 + s[at + 1..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-')
+        .count()
+}
+
+fn skip_space(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n') {
+        i += 1;
+    }
+    i
+}
+
+/// An open tag's end, its name at `at`.
+fn open_tag(s: &[u8], at: usize) -> Option<usize> {
+    let name = tag_name(s, at);
+    if name == 0 {
+        return None;
+    }
+    let mut i = at + name;
+    loop {
+        let spaced = skip_space(s, i);
+        match s.get(spaced)? {
+            b'>' => return Some(spaced + 1),
+            b'/' => {
+                return (s.get(spaced + 1) == Some(&b'>'))
+                    .then_some(spaced + 2);
+            }
+            &b if spaced > i
+                && (b.is_ascii_alphabetic() || b == b'_' || b == b':') =>
+            {
+                i = spaced + 1;
+                while s.get(i).is_some_and(|&b| {
+                    b.is_ascii_alphanumeric()
+                        || matches!(b, b'_' | b'.' | b':' | b'-')
+                }) {
+                    i += 1;
+                }
+                let eq = skip_space(s, i);
+                if s.get(eq) == Some(&b'=') {
+                    let v = skip_space(s, eq + 1);
+                    i = attr_value(s, v)?;
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// An attribute value's end, the value at `at`.
+fn attr_value(s: &[u8], at: usize) -> Option<usize> {
+    match *s.get(at)? {
+        q @ (b'"' | b'\'') => {
+            memchr::memchr(q, &s[at + 1..]).map(|k| at + 1 + k + 1)
+        }
+        _ => {
+            let n = s[at..]
+                .iter()
+                .take_while(|&&b| {
+                    !(b.is_ascii_whitespace() || b"\"'=<>`".contains(&b))
+                })
+                .count();
+            (n > 0).then_some(at + n)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Where the passes hand what they find: the same links and regions as
+//! the pulldown-cmark reader gathers from its events.
+
+use super::super::markdown::Regions;
+use super::super::{Kind, RawLink};
+use crate::Span;
+
+/// The consumer of the passes: it keeps the text run being gathered and
+/// the open links, as the pulldown-cmark reader does for its events.
+pub(super) struct Sink<'s, 'l> {
+    src: &'s str,
+    links: &'l mut Vec<RawLink>,
+    regions: Regions,
+    /// The text run being gathered (start, end).
+    run: Option<(usize, usize)>,
+    /// Inside link text or alt text: no bare URIs there.
+    link_depth: u32,
+    /// Inside alt text: links there are not links.
+    image_depth: u32,
+    /// Each open link: whether it is an image, and the inline link pushed
+    /// at its end (its kind, destination and link).
+    opened: Vec<(bool, Option<(Kind, Span, String)>)>,
+}
+
+impl<'s, 'l> Sink<'s, 'l> {
+    pub(super) fn new(src: &'s str, links: &'l mut Vec<RawLink>) -> Self {
+        Sink {
+            src,
+            links,
+            regions: Regions::default(),
+            run: None,
+            link_depth: 0,
+            image_depth: 0,
+            opened: vec![],
+        }
+    }
+
+    /// The regions gathered, the last run closed.
+    pub(super) fn finish(mut self) -> Regions {
+        self.close();
+        self.regions
+    }
+
+    /// Text at `start..end`.
+    pub(super) fn text(&mut self, start: usize, end: usize) {
+        if self.link_depth > 0 || start >= end {
+            return;
+        }
+        match &mut self.run {
+            Some(r) if r.1 <= start => r.1 = end,
+            Some(_) => {}
+            None => self.run = Some((start, end)),
+        }
+    }
+
+    /// A line break (soft or hard) ending at `end`.
+    pub(super) fn line_break(&mut self, end: usize) {
+        if let Some(r) = &mut self.run {
+            r.1 = r.1.max(end);
+        }
+    }
+
+    /// A block or inline element opens or closes: the run ends.
+    pub(super) fn close(&mut self) {
+        if let Some((s, e)) = self.run.take() {
+            self.regions.text.push(Span::new(s, e));
+        }
+    }
+
+    /// A code span, or a line of a code block.
+    pub(super) fn code(&mut self, start: usize, end: usize, in_block: bool) {
+        if !in_block {
+            self.close();
+        }
+        self.regions.code.push(Span::new(start, end));
+    }
+
+    /// Inline HTML.
+    pub(super) fn html(&mut self, start: usize, end: usize) {
+        self.close();
+        self.regions.html.push(Span::new(start, end));
+    }
+
+    /// An autolink at `start..end` (its `<` and `>` included), whose link
+    /// is `link`.
+    pub(super) fn autolink(&mut self, start: usize, end: usize, link: &str) {
+        self.close();
+        if self.image_depth == 0 {
+            let span = Span::new(start + 1, end - 1);
+            let written = &self.src.as_bytes()[span.range()];
+            self.links.push(RawLink::new(
+                Kind::MdAutolink,
+                span,
+                written,
+                link,
+                None,
+            ));
+        }
+    }
+
+    /// An inline link or image opens; its destination as written and its
+    /// link are pushed when it closes.
+    pub(super) fn link_start(
+        &mut self,
+        image: bool,
+        dest: Span,
+        link: String,
+    ) {
+        self.close();
+        self.link_depth += 1;
+        let kind = if image { Kind::MdImage } else { Kind::MdLink };
+        if self.image_depth > 0 {
+            self.opened.push((image, None));
+        } else {
+            self.opened.push((image, Some((kind, dest, link))));
+        }
+        self.image_depth += u32::from(image);
+    }
+
+    /// The innermost open link closes.
+    pub(super) fn link_end(&mut self) {
+        self.link_depth = self.link_depth.saturating_sub(1);
+        let Some((image, inline)) = self.opened.pop() else { return };
+        if image {
+            self.image_depth -= 1;
+        }
+        if let Some((kind, span, link)) = inline {
+            let written = &self.src.as_bytes()[span.range()];
+            self.links.push(RawLink::new(kind, span, written, &link, None));
+        }
+        self.close();
+    }
+}
