@@ -1,7 +1,7 @@
 //! An inline link's tail after its text's `]`: `(`, destination, title,
 //! `)` (CommonMark 6.3).
 
-use super::Declined;
+use super::{Declined, declined};
 use crate::Span;
 
 /// An inline link's tail: its destination as written (as the
@@ -54,7 +54,7 @@ pub(super) fn inline_tail(
                 b'(' => {
                     depth += 1;
                     if depth > 32 {
-                        return Err(Declined);
+                        return Err(declined());
                     }
                     k += 1;
                 }
@@ -109,7 +109,7 @@ fn decode(raw: &[u8]) -> Result<String, Declined> {
     if raw.windows(2).any(|w| {
         w[0] == b'&' && (w[1].is_ascii_alphanumeric() || w[1] == b'#')
     }) {
-        return Err(Declined);
+        return Err(declined());
     }
     let mut out = Vec::with_capacity(raw.len());
     let mut k = 0;
@@ -122,7 +122,7 @@ fn decode(raw: &[u8]) -> Result<String, Declined> {
         out.push(raw[k]);
         k += 1;
     }
-    String::from_utf8(out).map_err(|_| Declined)
+    String::from_utf8(out).map_err(|_| declined())
 }
 
 fn skip_space(s: &[u8], mut i: usize) -> usize {

@@ -2,8 +2,8 @@
 //! emphasis" (6.2), for the one thing links read of them: the delimiters
 //! that open or close emphasis end a text run; the rest are text.
 
-use super::Declined;
 use super::inline::{Item, What};
+use super::{Declined, declined};
 
 /// A run of `*` or `_`; `start..end` what is left of it unmatched.
 #[derive(Debug)]
@@ -26,11 +26,14 @@ impl Delim {
         end: usize,
         at: usize,
         n: usize,
+        lines: Option<&[usize]>,
     ) -> Result<Delim, Declined> {
-        let before = if at == start { b'\n' } else { bytes[at - 1] };
+        let line_start = lines.is_some_and(|l| l.binary_search(&at).is_ok());
+        let before =
+            if at == start || line_start { b'\n' } else { bytes[at - 1] };
         let after = if at + n >= end { b'\n' } else { bytes[at + n] };
         if !before.is_ascii() || !after.is_ascii() {
-            return Err(Declined);
+            return Err(declined());
         }
         let space = |b: u8| b.is_ascii_whitespace() || b == 0x0B;
         let punct = |b: u8| b.is_ascii_punctuation();

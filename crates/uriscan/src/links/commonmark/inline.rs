@@ -3,11 +3,11 @@
 //! delimiters (only for where they end a text run), handed to the sink in
 //! document order with the text between them.
 
-use super::Declined;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::markup;
 use super::sink::Sink;
+use super::{Declined, declined};
 use crate::Span;
 use crate::syntax::chars::Table;
 
@@ -56,9 +56,19 @@ pub(super) fn read(
     gfm: bool,
     start: usize,
     end: usize,
+    lines: Option<&[usize]>,
     sink: &mut Sink<'_, '_>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
+    // Where lines do not meet, nothing but text may cross a line's end.
+    let crossing = |from: usize, to: usize| {
+        if lines.is_some() && memchr::memchr(b'\n', &bytes[from..to]).is_some()
+        {
+            Err(declined())
+        } else {
+            Ok(())
+        }
+    };
     let mut items: Vec<Item> = vec![];
     let mut delims: Vec<Delim> = vec![];
     let mut brackets: Vec<Bracket> = vec![];
@@ -94,6 +104,7 @@ pub(super) fn read(
             }
             b'<' => {
                 if let Some((close, link)) = markup::autolink(bytes, i, end) {
+                    crossing(i, close)?;
                     items.push(Item {
                         start: i,
                         end: close,
@@ -147,13 +158,13 @@ pub(super) fn read(
                         tildes += 1;
                         // Strikethrough is not read yet.
                         if tildes > 1 {
-                            return Err(Declined);
+                            return Err(declined());
                         }
                     }
                     i += n;
                     continue;
                 }
-                delims.push(Delim::new(bytes, start, end, i, n)?);
+                delims.push(Delim::new(bytes, start, end, i, n, lines)?);
                 i += n;
             }
             _ => i += 1,
@@ -161,7 +172,7 @@ pub(super) fn read(
     }
     emphasis::process(&mut delims, 0, &mut items);
     items.sort_unstable_by_key(|it| it.start);
-    emit(bytes, start, end, items, sink);
+    emit(bytes, start, end, lines, items, sink);
     Ok(())
 }
 
@@ -232,12 +243,13 @@ fn emit(
     bytes: &[u8],
     start: usize,
     end: usize,
+    lines: Option<&[usize]>,
     items: Vec<Item>,
     sink: &mut Sink<'_, '_>,
 ) {
     let mut pos = start;
     for item in items {
-        text(bytes, pos, item.start, sink);
+        text(bytes, pos, item.start, lines, sink);
         match item.what {
             What::Code => sink.code(item.start, item.end, false),
             What::Html => sink.html(item.start, item.end),
@@ -250,12 +262,18 @@ fn emit(
         }
         pos = item.end;
     }
-    text(bytes, pos, end, sink);
+    text(bytes, pos, end, lines, sink);
 }
 
 /// The text of `start..end`, line by line: a line's leading and trailing
 /// spaces are in no text, and its end is a line break.
-fn text(bytes: &[u8], mut start: usize, end: usize, sink: &mut Sink<'_, '_>) {
+fn text(
+    bytes: &[u8],
+    mut start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    sink: &mut Sink<'_, '_>,
+) {
     // An escaped character's text starts after its backslash.
     let escaped = |at: usize| {
         bytes[at] == b'\\'
@@ -282,7 +300,13 @@ fn text(bytes: &[u8], mut start: usize, end: usize, sink: &mut Sink<'_, '_>) {
             if start < text_end && escaped(start) { start + 1 } else { start };
         sink.text(from, text_end);
         sink.line_break(nl + 1);
-        start = nl + 1;
+        start = match lines {
+            Some(lines) => {
+                let k = lines.partition_point(|&l| l <= nl);
+                lines.get(k).map_or(end, |&l| l.min(end))
+            }
+            None => nl + 1,
+        };
         while start < end && matches!(bytes[start], b' ' | b'\t') {
             start += 1;
         }

@@ -2,7 +2,7 @@
 //! (6.6). Processing instructions, declarations and CDATA are not read
 //! yet: where one may stand, the document is declined.
 
-use super::Declined;
+use super::{Declined, declined};
 
 /// An autolink at `at`: its end and its link (`mailto:` and the address
 /// for an e-mail address).
@@ -82,11 +82,11 @@ pub(super) fn inline_html(
             if s.get(at + 2)
                 .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'[')
             {
-                return Err(Declined);
+                return Err(declined());
             }
             Ok(None)
         }
-        b'?' => Err(Declined),
+        b'?' => Err(declined()),
         b'/' => {
             let mut i = at + 2;
             let name = tag_name(s, i);

@@ -14,6 +14,7 @@ mod destination;
 mod emphasis;
 mod inline;
 mod markup;
+mod shapes;
 mod sink;
 
 use super::RawLink;
@@ -22,7 +23,16 @@ use super::markdown::Regions;
 /// The reader met something it does not read exactly: pulldown-cmark
 /// reads the document instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Declined;
+pub(crate) struct Declined {
+    /// The line of the reader that declined: what to read next.
+    pub line: u32,
+}
+
+/// A decline, at the caller's line.
+#[track_caller]
+fn declined() -> Declined {
+    Declined { line: std::panic::Location::caller().line() }
+}
 
 /// Reads `src` as [`super::markdown::read`] does: its links pushed onto
 /// `links` (in document order), its regions returned. On [`Declined`],

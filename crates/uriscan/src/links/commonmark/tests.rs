@@ -36,3 +36,61 @@ fn the_commonmark_examples_read_as_pulldown_reads_them() {
         failures.join("\n")
     );
 }
+
+/// `../shared/corpus/markdown.md` cut at blank lines into pieces of about
+/// `size` bytes.
+pub(crate) fn corpus_pieces(
+    size: usize,
+) -> Option<(String, Vec<std::ops::Range<usize>>)> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/markdown.md");
+    let bytes = std::fs::read(&path).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut pieces = vec![];
+    let mut start = 0;
+    while start < text.len() {
+        let cut = (start + size).min(text.len());
+        let end = memchr::memmem::find(&text.as_bytes()[cut..], b"\n\n")
+            .map_or(text.len(), |k| cut + k + 2);
+        pieces.push(start..end);
+        start = end;
+    }
+    Some((text, pieces))
+}
+
+/// The corpus in pieces, each compared; the share read by ours.
+#[test]
+fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_pieces(4096) else {
+        eprintln!(
+            "SKIPPED: ../shared/corpus/markdown.md is not beside the repository"
+        );
+        return;
+    };
+    let mut failures = vec![];
+    let (mut read, mut total) = (0, 0);
+    let mut declines = std::collections::BTreeMap::new();
+    for piece in pieces {
+        let md = &text[piece.clone()];
+        total += md.len();
+        match compare(md, true) {
+            Ok(true) => read += md.len(),
+            Ok(false) => {
+                let why = super::read(md, true, &mut vec![]).unwrap_err();
+                *declines.entry(why.line).or_insert(0) += md.len();
+            }
+            Err(e) => failures.push(format!("bytes {piece:?}: {e}")),
+        }
+    }
+    eprintln!("declined bytes by the reader's line: {declines:?}");
+    eprintln!(
+        "read {read} of {total} bytes ({:.1}%), the rest declined",
+        100.0 * read as f64 / total as f64
+    );
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

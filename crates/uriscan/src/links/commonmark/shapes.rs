@@ -1,0 +1,142 @@
+//! The shapes a line's rest may have (CommonMark 4 and 5): each test
+//! reads the bytes after the line's container markers and indentation.
+
+/// The end of `start..end` without its trailing spaces and tabs.
+pub(super) fn trimmed_end(
+    bytes: &[u8],
+    start: usize,
+    mut end: usize,
+) -> usize {
+    while end > start && matches!(bytes[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    end
+}
+
+/// A line that may be a table's delimiter row: pipes, colons, hyphens
+/// and spaces, with a hyphen.
+pub(super) fn is_delimiter_row(rest: &[u8]) -> bool {
+    rest.contains(&b'-')
+        && rest.iter().all(|&b| matches!(b, b'|' | b':' | b'-' | b' ' | b'\t'))
+}
+
+/// A setext underline of `byte`: a run of it, then spaces or tabs.
+pub(super) fn is_underline(rest: &[u8], byte: u8) -> bool {
+    let run = rest.iter().take_while(|&&b| b == byte).count();
+    run > 0 && rest[run..].iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// A thematic break: three or more of `*`, `-` or `_`, spaces between.
+pub(super) fn is_thematic_break(rest: &[u8]) -> bool {
+    let Some(&c) = rest.first() else { return false };
+    if !matches!(c, b'*' | b'-' | b'_') {
+        return false;
+    }
+    let mut count = 0;
+    for &b in rest {
+        if b == c {
+            count += 1;
+        } else if b != b' ' && b != b'\t' {
+            return false;
+        }
+    }
+    count >= 3
+}
+
+/// A list item's marker: its length, and whether it is an ordinal other
+/// than 1 (which cannot interrupt a paragraph). `None` unless a space, a
+/// tab or the line's end follows it.
+pub(super) fn list_marker(rest: &[u8]) -> Option<(usize, bool)> {
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (len, other_than_one) = match rest.first()? {
+        b'-' | b'*' | b'+' => (1, false),
+        _ if (1..=9).contains(&digits)
+            && matches!(rest.get(digits), Some(b'.' | b')')) =>
+        {
+            (digits + 1, &rest[..digits] != b"1")
+        }
+        _ => return None,
+    };
+    matches!(rest.get(len), None | Some(b' ' | b'\t'))
+        .then_some((len, other_than_one))
+}
+
+/// A line that ends a paragraph by opening a leaf block of its own.
+pub(super) fn interrupts(rest: &[u8]) -> bool {
+    is_thematic_break(rest)
+        || atx_heading(rest).is_some()
+        || fence_open(rest).is_some()
+}
+
+/// An ATX heading's opening: the offset after its `#`s.
+pub(super) fn atx_heading(rest: &[u8]) -> Option<usize> {
+    let level = rest.iter().take_while(|&&b| b == b'#').count();
+    ((1..=6).contains(&level)
+        && matches!(rest.get(level), None | Some(b' ' | b'\t')))
+    .then_some(level)
+}
+
+/// An ATX heading's content: after the `#`s and spaces, before the
+/// closing `#`s (after a space) and trailing spaces.
+pub(super) fn atx_content(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> (usize, usize) {
+    let mut start = start;
+    while start < end && matches!(bytes[start], b' ' | b'\t') {
+        start += 1;
+    }
+    let mut e = trimmed_end(bytes, start, end);
+    let mut h = e;
+    while h > start && bytes[h - 1] == b'#' {
+        h -= 1;
+    }
+    if h == start {
+        e = start;
+    } else if h < e && matches!(bytes[h - 1], b' ' | b'\t') {
+        e = trimmed_end(bytes, start, h);
+    }
+    (start, e)
+}
+
+/// A code fence's opening: its byte and length.
+pub(super) fn fence_open(rest: &[u8]) -> Option<(u8, usize)> {
+    let c = *rest.first()?;
+    if c != b'`' && c != b'~' {
+        return None;
+    }
+    let len = rest.iter().take_while(|&&b| b == c).count();
+    if len < 3 || (c == b'`' && rest[len..].contains(&b'`')) {
+        return None;
+    }
+    Some((c, len))
+}
+
+/// Whether `rest` closes a fence of `len` bytes `byte`.
+pub(super) fn closes_fence(rest: &[u8], byte: u8, len: usize) -> bool {
+    let run = rest.iter().take_while(|&&b| b == byte).count();
+    run >= len && rest[run..].iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// A task list marker (`[ ]`, `[x]`, `[X]`) and the spaces after it:
+/// their length.
+pub(super) fn task_marker(rest: &[u8]) -> Option<usize> {
+    if rest.len() < 4
+        || rest[0] != b'['
+        || !matches!(rest[1], b' ' | b'x' | b'X')
+        || rest[2] != b']'
+        || !matches!(rest[3], b' ' | b'\t')
+    {
+        return None;
+    }
+    Some(
+        3 + rest[3..].iter().take_while(|&&b| b == b' ' || b == b'\t').count(),
+    )
+}
+
+/// A front matter fence: `---` or `+++`, then only spaces.
+pub(super) fn is_metadata_fence(rest: &[u8]) -> bool {
+    (rest.starts_with(b"---") || rest.starts_with(b"+++"))
+        && rest[3..].iter().all(|b| b.is_ascii_whitespace())
+}
