@@ -6,6 +6,7 @@
 //! is declined.
 
 use super::inline;
+use super::markup::html_start;
 use super::shapes::{
     atx_content, atx_heading, closes_fence, fence_open, interrupts,
     is_delimiter_row, is_metadata_fence, is_thematic_break, is_underline,
@@ -50,6 +51,13 @@ enum Leaf {
         byte: u8,
         len: usize,
         lines: Vec<(usize, usize)>,
+    },
+    /// An HTML block: the text that ends it (on its line), none for one
+    /// that a blank line ends; its start and the end of its last line.
+    Html {
+        end_tag: Option<&'static [u8]>,
+        start: usize,
+        end: usize,
     },
 }
 
@@ -203,6 +211,27 @@ impl Blocks<'_, '_, '_> {
             lines.push((pos, next));
             return Ok(());
         }
+        // An HTML block takes every line its containers continue, up to
+        // its end.
+        if all
+            && let Leaf::Html { end_tag, end: html_end, .. } = &mut self.leaf
+        {
+            let line = &bytes[pos..end];
+            match *end_tag {
+                None if line.iter().all(u8::is_ascii_whitespace) => {
+                    self.close_leaf()?;
+                    return Ok(());
+                }
+                None => *html_end = next,
+                Some(tag) => {
+                    *html_end = next;
+                    if memchr::memmem::find(line, tag).is_some() {
+                        self.close_leaf()?;
+                    }
+                }
+            }
+            return Ok(());
+        }
         // New containers.
         let mut new_item = false;
         loop {
@@ -259,7 +288,7 @@ impl Blocks<'_, '_, '_> {
             if let Leaf::Paragraph(p) = &mut self.leaf
                 && !blank
                 && !interrupts(&bytes[first..end])
-                && bytes[first] != b'<'
+                && html_start(bytes, first, end, true).is_none()
             {
                 p.lines.push(first);
                 p.end = trimmed_end(bytes, first, end);
@@ -304,10 +333,12 @@ impl Blocks<'_, '_, '_> {
             return Ok(());
         }
         let rest = &bytes[first..end];
-        // HTML blocks are not read yet.
-        if rest[0] == b'<' {
-            return Err(declined());
-        }
+        let in_paragraph = matches!(self.leaf, Leaf::Paragraph(_));
+        let html = if rest[0] == b'<' {
+            html_start(bytes, first, end, in_paragraph)
+        } else {
+            None
+        };
         if let Leaf::Paragraph(p) = &mut self.leaf {
             let pipes = p.pipes || rest.contains(&b'|');
             // A table's delimiter row under a header row.
@@ -322,7 +353,7 @@ impl Blocks<'_, '_, '_> {
                 };
                 return self.inlines(p, true);
             }
-            if !interrupts(rest) {
+            if html.is_none() && !interrupts(rest) {
                 p.lines.push(first);
                 p.end = trimmed_end(bytes, first, end);
                 p.pipes = pipes;
@@ -338,6 +369,18 @@ impl Blocks<'_, '_, '_> {
             if line.iter().any(|b| !b.is_ascii_whitespace()) {
                 return Err(declined());
             }
+        }
+        if let Some(end_tag) = html {
+            if ind > 0 {
+                return Err(declined());
+            }
+            self.leaf = Leaf::Html { end_tag, start: first, end: next };
+            if end_tag
+                .is_some_and(|tag| memchr::memmem::find(rest, tag).is_some())
+            {
+                self.close_leaf()?;
+            }
+            return Ok(());
         }
         if is_thematic_break(rest) {
             return Ok(());
@@ -387,6 +430,10 @@ impl Blocks<'_, '_, '_> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::None => Ok(()),
             Leaf::Paragraph(p) => self.inlines(p, false),
+            Leaf::Html { start, end, .. } => {
+                self.sink.html(start, end);
+                Ok(())
+            }
             Leaf::Indented { lines, .. } | Leaf::Fenced { lines, .. } => {
                 self.code_lines(lines);
                 Ok(())

@@ -87,15 +87,7 @@ pub(super) fn inline_html(
             Ok(None)
         }
         b'?' => Err(declined()),
-        b'/' => {
-            let mut i = at + 2;
-            let name = tag_name(s, i);
-            if name == 0 {
-                return Ok(None);
-            }
-            i = skip_space(s, i + name);
-            Ok((s.get(i) == Some(&b'>')).then_some(i + 1))
-        }
+        b'/' => Ok(closing_tag(s, at)),
         _ => Ok(open_tag(s, at + 1)),
     }
 }
@@ -182,4 +174,145 @@ fn attr_value(s: &[u8], at: usize) -> Option<usize> {
             (n > 0).then_some(at + n)
         }
     }
+}
+
+/// The start of an HTML block (CommonMark 4.6) at `at`, `..end` its
+/// line, as pulldown-cmark reads it: `Some(Some(text))` for the kinds 1
+/// to 5 that `text` ends, `Some(None)` for the kinds 6 and 7 that a blank
+/// line ends. Kind 7 cannot interrupt a paragraph.
+pub(super) fn html_start(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+    in_paragraph: bool,
+) -> Option<Option<&'static [u8]>> {
+    if bytes.get(at) != Some(&b'<') || at >= end {
+        return None;
+    }
+    let rest = &bytes[at + 1..end];
+    for (name, end_tag) in [
+        (&b"pre"[..], &b"</pre>"[..]),
+        (b"style", b"</style>"),
+        (b"script", b"</script>"),
+        (b"textarea", b"</textarea>"),
+    ] {
+        if rest.len() >= name.len()
+            && rest[..name.len()].eq_ignore_ascii_case(name)
+            && rest
+                .get(name.len())
+                .is_none_or(|&b| b.is_ascii_whitespace() || b == b'>')
+        {
+            return Some(Some(end_tag));
+        }
+    }
+    for (open, end_tag) in
+        [(&b"!--"[..], &b"-->"[..]), (b"?", b"?>"), (b"![CDATA[", b"]]>")]
+    {
+        if rest.starts_with(open) {
+            return Some(Some(end_tag));
+        }
+    }
+    if rest.len() > 1 && rest[0] == b'!' && rest[1].is_ascii_alphabetic() {
+        return Some(Some(b">"));
+    }
+    let slash = usize::from(rest.first() == Some(&b'/'));
+    let name =
+        rest[slash..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+    let tail = &rest[slash + name..];
+    if is_block_tag(&rest[slash..slash + name])
+        && (tail.is_empty()
+            || matches!(tail[0], b' ' | b'\t' | b'>')
+            || tail.starts_with(b"/>"))
+    {
+        return Some(None);
+    }
+    if in_paragraph {
+        return None;
+    }
+    let close = if slash == 1 {
+        closing_tag(&bytes[..end], at)?
+    } else {
+        open_tag(&bytes[..end], at + 1)?
+    };
+    bytes[close..end].iter().all(u8::is_ascii_whitespace).then_some(None)
+}
+
+/// A closing tag's end, its `</` at `at`.
+fn closing_tag(s: &[u8], at: usize) -> Option<usize> {
+    let name = tag_name(s, at + 2);
+    if name == 0 {
+        return None;
+    }
+    let i = skip_space(s, at + 2 + name);
+    (s.get(i) == Some(&b'>')).then_some(i + 1)
+}
+
+/// The tag names of HTML blocks of kind 6.
+fn is_block_tag(name: &[u8]) -> bool {
+    const TAGS: [&str; 62] = [
+        "address",
+        "article",
+        "aside",
+        "base",
+        "basefont",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hr",
+        "html",
+        "iframe",
+        "legend",
+        "li",
+        "link",
+        "main",
+        "menu",
+        "menuitem",
+        "nav",
+        "noframes",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "param",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "track",
+        "ul",
+    ];
+    !name.is_empty()
+        && TAGS.iter().any(|t| t.as_bytes().eq_ignore_ascii_case(name))
 }
