@@ -81,7 +81,9 @@ pub(super) fn read<'s>(
     sink: &mut Sink<'s, '_>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
-    if memchr::memchr(b'\r', bytes).is_some() {
+    // Line ends other than `\n`, and the vertical tab and form feed that
+    // pulldown-cmark reads as spaces.
+    if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() {
         return Err(declined());
     }
     if gfm
@@ -208,7 +210,14 @@ impl Blocks<'_, '_, '_> {
             if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
                 return self.close_leaf();
             }
-            lines.push((pos, next));
+            // A last line of fewer than 4 spaces, with no line end, is no
+            // code.
+            if next > end
+                || end - pos >= 4
+                || bytes[pos..end].iter().any(|&b| b != b' ')
+            {
+                lines.push((pos, next));
+            }
             return Ok(());
         }
         // An HTML block takes every line its containers continue, up to
@@ -287,8 +296,9 @@ impl Blocks<'_, '_, '_> {
             // A lazy continuation line, or the unmatched containers end.
             if let Leaf::Paragraph(p) = &mut self.leaf
                 && !blank
-                && !interrupts(&bytes[first..end])
-                && html_start(bytes, first, end, true).is_none()
+                && (ind >= 4
+                    || !interrupts(&bytes[first..end])
+                        && html_start(bytes, first, end, true).is_none())
             {
                 p.lines.push(first);
                 p.end = trimmed_end(bytes, first, end);
@@ -386,7 +396,10 @@ impl Blocks<'_, '_, '_> {
             return Ok(());
         }
         if let Some(level_end) = atx_heading(rest) {
-            let (s, e) = atx_content(bytes, first + level_end, end);
+            if self.gfm && rest.contains(&b'{') {
+                return Err(declined());
+            }
+            let (s, e) = atx_content(bytes, first + level_end, end)?;
             let p =
                 Paragraph { start: s, end: e, lines: vec![], pipes: false };
             return if s < e { self.inlines(p, true) } else { Ok(()) };

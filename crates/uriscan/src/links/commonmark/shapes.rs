@@ -1,6 +1,8 @@
 //! The shapes a line's rest may have (CommonMark 4 and 5): each test
 //! reads the bytes after the line's container markers and indentation.
 
+use super::{Declined, declined};
+
 /// The end of `start..end` without its trailing spaces and tabs.
 pub(super) fn trimmed_end(
     bytes: &[u8],
@@ -76,28 +78,39 @@ pub(super) fn atx_heading(rest: &[u8]) -> Option<usize> {
     .then_some(level)
 }
 
-/// An ATX heading's content: after the `#`s and spaces, before the
-/// closing `#`s (after a space) and trailing spaces.
+/// An ATX heading's content as pulldown-cmark bounds it: after the `#`s
+/// and spaces or tabs, before trailing spaces (not tabs) and a closing
+/// run of `#` after spaces. Declined where a closing run follows markup,
+/// which pulldown-cmark trims from the last inline, not the line.
 pub(super) fn atx_content(
     bytes: &[u8],
     start: usize,
     end: usize,
-) -> (usize, usize) {
+) -> Result<(usize, usize), Declined> {
     let mut start = start;
     while start < end && matches!(bytes[start], b' ' | b'\t') {
         start += 1;
     }
-    let mut e = trimmed_end(bytes, start, end);
-    let mut h = e;
-    while h > start && bytes[h - 1] == b'#' {
-        h -= 1;
+    let text = &bytes[start..end];
+    let mut limit = text.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+    let closer =
+        text[..limit].iter().rposition(|&b| b != b'#').map_or(0, |i| i + 1);
+    if closer == 0 {
+        return Ok((start, start));
     }
-    if h == start {
-        e = start;
-    } else if h < e && matches!(bytes[h - 1], b' ' | b'\t') {
-        e = trimmed_end(bytes, start, h);
+    let spaces =
+        text[..closer].iter().rev().take_while(|&&b| b == b' ').count();
+    if spaces > 0 {
+        limit = closer - spaces;
+        if text[..limit].iter().any(|b| b"`*_[]<>!\\&~".contains(b)) {
+            return Err(declined());
+        }
     }
-    (start, e)
+    // A tab there is left to a heading's last inline, not to text.
+    if text[..limit].ends_with(b"\t") {
+        return Err(declined());
+    }
+    Ok((start, start + limit))
 }
 
 /// A code fence's opening: its byte and length.

@@ -94,3 +94,115 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
         failures.join("\n")
     );
 }
+
+/// The pieces Markdown-like input is made of: what opens, closes or
+/// nests, container markers, indentation and line ends.
+const PIECES: &[&str] = &[
+    "[",
+    "]",
+    "(",
+    ")",
+    "`",
+    "``",
+    "<",
+    ">",
+    "*",
+    "_",
+    "**",
+    "__",
+    "~",
+    "!",
+    "\\",
+    "&amp;",
+    "&",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    "- ",
+    "* ",
+    "+ ",
+    "1. ",
+    "2) ",
+    "> ",
+    "    ",
+    "   ",
+    "#",
+    "# ",
+    "|",
+    "---",
+    "===",
+    "```",
+    "~~~",
+    "a",
+    "b c",
+    "é",
+    "http://x.y/z",
+    "<a href=x>",
+    "</a>",
+    "<div>",
+    "<!--",
+    "-->",
+    "<?",
+    "?>",
+    ":",
+    "\"",
+    "'",
+    "x@y.z",
+    "<http://a>",
+    "[ ] ",
+    "+++",
+];
+
+fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
+        .prop_map(|p| p.concat())
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn markdown_like_input_reads_as_pulldown_reads_it(
+        md in markdown_like(),
+        gfm in any::<bool>(),
+    ) {
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn arbitrary_input_reads_as_pulldown_reads_it(
+        bytes in proptest::collection::vec(any::<u8>(), 0..200),
+        gfm in any::<bool>(),
+    ) {
+        let md = String::from_utf8_lossy(&bytes);
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// What the property tests found, each compared (both ways of reading).
+#[test]
+fn the_findings_read_as_pulldown_reads_them() {
+    for md in [
+        "_\n# [\t ",
+        "\u{b}",
+        "```\n ",
+        "```\n\t",
+        "```\n        ",
+        ">[[\n    #",
+        "# ```[```\t",
+        "* [a](b):\nAdd `c`\n",
+        "* [a](b)\n---\ntitle: x\n---\n",
+    ] {
+        for gfm in [false, true] {
+            compare(md, gfm).unwrap();
+        }
+    }
+}
