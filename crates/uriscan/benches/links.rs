@@ -8,6 +8,10 @@
 //! (ours)` is the floor under the HTML layer: our tokenizer reading every
 //! link's value, decoded, with nothing split, resolved or kept.
 //!
+//! For Markdown, `bare parse (ours)` and `links (ours)` are our own
+//! reader (`MarkdownParser::Uriscan`): its parse alone, and extraction
+//! on it.
+//!
 //! `links/sphinx-doc (rst)`: the reStructuredText reader on the `.rst`
 //! files of the corpus's Sphinx tree, each its own page.
 //!
@@ -21,7 +25,7 @@ use std::convert::Infallible;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use html5gum::{Emitter, Error, State, Tokenizer};
-use uriscan::links::{Format, LinkExtractor, Page};
+use uriscan::links::{Format, LinkExtractor, MarkdownParser, Page};
 
 mod common;
 
@@ -117,6 +121,31 @@ fn bench(c: &mut Criterion) {
                 let Ok(()) = t.finish();
             }),
         });
+        if format == Format::Markdown {
+            // Our own reader: its bare parse (blocks and inlines, with
+            // the links and regions gathered and nothing resolved), and
+            // extraction on it. A document it declines is read by
+            // pulldown-cmark, which these figures would then include.
+            let text = String::from_utf8_lossy(&bytes);
+            if uriscan::internals::links::count_markdown_items(&text).is_none()
+            {
+                eprintln!("{name}: our Markdown reader declines it");
+            }
+            g.bench_function("bare parse (ours)", |b| {
+                b.iter(|| {
+                    uriscan::internals::links::count_markdown_items(&text)
+                })
+            });
+            let ours = LinkExtractor::builder()
+                .markdown_parser(MarkdownParser::Uriscan)
+                .build();
+            g.bench_function("links (ours)", |b| {
+                b.iter(|| {
+                    let page = Page::new(&bytes, format).url(BASE);
+                    ours.extract(&page).count()
+                })
+            });
+        }
         if format == Format::Html {
             g.bench_function("bare tokenizer (ours)", |b| {
                 b.iter(|| uriscan::internals::links::count_start_tags(&bytes))
