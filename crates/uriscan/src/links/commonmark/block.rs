@@ -1,18 +1,17 @@
 //! The block pass (CommonMark 5 and 4): a document's lines into
 //! containers (block quotes, list items) and leaf blocks (paragraphs,
-//! headings, code blocks), each leaf handed to the inline pass or the
-//! sink. HTML blocks, definitions, tables, front matter and tabs in
+//! headings, code and HTML blocks), and the link reference definitions
+//! paragraphs open with. Tables, footnotes, front matter and tabs in
 //! container indentation are not read yet: a document that may hold one
 //! is declined.
 
-use super::inline;
+use super::definitions::{self, Definition, Opened};
 use super::markup::html_start;
 use super::shapes::{
     atx_content, atx_heading, closes_fence, fence_open, interrupts,
     is_delimiter_row, is_metadata_fence, is_thematic_break, is_underline,
     list_marker, task_marker, trimmed_end,
 };
-use super::sink::Sink;
 use super::{Declined, declined};
 
 /// An open container block.
@@ -26,14 +25,74 @@ enum Container {
 }
 
 /// A paragraph being read.
-struct Paragraph {
-    start: usize,
+pub(super) struct Paragraph {
+    pub start: usize,
     /// The end of its last line's content.
-    end: usize,
+    pub end: usize,
     /// Where each line after the first starts its content.
-    lines: Vec<usize>,
+    pub lines: Vec<usize>,
+    /// Where each line starts after its container markers.
+    heads: Vec<usize>,
     /// A line holds a `|` (it may be a table's header row).
     pipes: bool,
+    /// A line is a lazy continuation line.
+    lazy: bool,
+}
+
+impl Paragraph {
+    /// A paragraph whose first line's content is `first..end`, `head`
+    /// where the line starts after its container markers.
+    fn new(bytes: &[u8], head: usize, first: usize, end: usize) -> Paragraph {
+        Paragraph {
+            start: first,
+            end: trimmed_end(bytes, first, end),
+            lines: vec![],
+            heads: vec![head],
+            pipes: bytes[first..end].contains(&b'|'),
+            lazy: false,
+        }
+    }
+
+    /// A heading's content, `start..end`.
+    fn heading(start: usize, end: usize) -> Paragraph {
+        Paragraph {
+            start,
+            end,
+            lines: vec![],
+            heads: vec![],
+            pipes: false,
+            lazy: false,
+        }
+    }
+
+    /// A line more, its content `first..end`.
+    fn push(
+        &mut self,
+        bytes: &[u8],
+        head: usize,
+        first: usize,
+        end: usize,
+        lazy: bool,
+    ) {
+        self.lines.push(first);
+        self.heads.push(head);
+        self.end = trimmed_end(bytes, first, end);
+        self.pipes |= bytes[first..end].contains(&b'|');
+        self.lazy |= lazy;
+    }
+}
+
+/// A leaf block, read whole, for the inline pass once every definition
+/// is known.
+pub(super) enum Block {
+    /// A paragraph or heading; `quoted` when its lines do not meet.
+    Inlines {
+        p: Paragraph,
+        quoted: bool,
+    },
+    /// A code block's lines.
+    Code(Vec<(usize, usize)>),
+    Html(usize, usize),
 }
 
 /// The leaf block being read across lines.
@@ -50,6 +109,7 @@ enum Leaf {
     Fenced {
         byte: u8,
         len: usize,
+        open: usize,
         lines: Vec<(usize, usize)>,
     },
     /// An HTML block: the text that ends it (on its line), none for one
@@ -61,25 +121,29 @@ enum Leaf {
     },
 }
 
-/// The state of the block pass.
-struct Blocks<'r, 's, 'l> {
-    src: &'s str,
-    bytes: &'s [u8],
-    gfm: bool,
-    /// The document holds `]:`: a paragraph that opens with `[` may be a
-    /// definition.
-    has_definitions: bool,
-    sink: &'r mut Sink<'s, 'l>,
-    containers: Vec<Container>,
-    leaf: Leaf,
+/// What the block pass finds: the leaf blocks in document order, the
+/// definitions in the order written (duplicates too), and the ranges of
+/// the leaf blocks (outside which a dropped duplicate stands).
+#[derive(Default)]
+pub(super) struct Document {
+    pub blocks: Vec<Block>,
+    pub definitions: Vec<Definition>,
+    pub ranges: Vec<std::ops::Range<usize>>,
 }
 
-/// Reads the blocks of `src` into `sink`.
-pub(super) fn read<'s>(
-    src: &'s str,
+/// The state of the block pass.
+struct Blocks<'s> {
+    bytes: &'s [u8],
     gfm: bool,
-    sink: &mut Sink<'s, '_>,
-) -> Result<(), Declined> {
+    containers: Vec<Container>,
+    leaf: Leaf,
+    out: Vec<Block>,
+    defs: Vec<Definition>,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+/// Reads the blocks of `src`.
+pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
     // Line ends other than `\n`, and the vertical tab and form feed that
     // pulldown-cmark reads as spaces.
@@ -94,13 +158,13 @@ pub(super) fn read<'s>(
         return Err(declined());
     }
     let mut blocks = Blocks {
-        src,
         bytes,
         gfm,
-        has_definitions: memchr::memmem::find(bytes, b"]:").is_some(),
-        sink,
         containers: vec![],
         leaf: Leaf::None,
+        out: vec![],
+        defs: vec![],
+        ranges: vec![],
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -110,10 +174,15 @@ pub(super) fn read<'s>(
         blocks.line(line_start, line_end, next)?;
         line_start = next;
     }
-    blocks.close_leaf()
+    blocks.close_leaf()?;
+    Ok(Document {
+        blocks: blocks.out,
+        definitions: blocks.defs,
+        ranges: blocks.ranges,
+    })
 }
 
-impl Blocks<'_, '_, '_> {
+impl Blocks<'_> {
     /// The indentation at `pos`: its columns and the first byte after
     /// it. Tabs are read at the top level only.
     fn indentation(
@@ -204,7 +273,7 @@ impl Blocks<'_, '_, '_> {
         // A fenced code block takes every line its containers continue.
         if all && matches!(self.leaf, Leaf::Fenced { .. }) {
             let (ind, first) = self.indentation(start, pos, end)?;
-            let Leaf::Fenced { byte, len, lines } = &mut self.leaf else {
+            let Leaf::Fenced { byte, len, lines, .. } = &mut self.leaf else {
                 unreachable!()
             };
             if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
@@ -233,7 +302,11 @@ impl Blocks<'_, '_, '_> {
                 }
                 None => *html_end = next,
                 Some(tag) => {
-                    *html_end = next;
+                    // A last line that its container markers take whole
+                    // is not the block's.
+                    if pos < end || end < bytes.len() {
+                        *html_end = next;
+                    }
                     if memchr::memmem::find(line, tag).is_some() {
                         self.close_leaf()?;
                     }
@@ -300,9 +373,7 @@ impl Blocks<'_, '_, '_> {
                     || !interrupts(&bytes[first..end])
                         && html_start(bytes, first, end, true).is_none())
             {
-                p.lines.push(first);
-                p.end = trimmed_end(bytes, first, end);
-                p.pipes |= bytes[first..end].contains(&b'|');
+                p.push(bytes, pos, first, end, true);
                 return Ok(());
             }
             self.close_unmatched(matched)?;
@@ -323,11 +394,7 @@ impl Blocks<'_, '_, '_> {
         if ind >= 4 {
             let at = self.after_four_columns(pos, end)?;
             match &mut self.leaf {
-                Leaf::Paragraph(p) => {
-                    p.lines.push(first);
-                    p.end = trimmed_end(bytes, first, end);
-                    p.pipes |= bytes[first..end].contains(&b'|');
-                }
+                Leaf::Paragraph(p) => p.push(bytes, pos, first, end, false),
                 Leaf::Indented { lines, held } => {
                     lines.append(held);
                     lines.push((at, next));
@@ -364,9 +431,7 @@ impl Blocks<'_, '_, '_> {
                 return self.inlines(p, true);
             }
             if html.is_none() && !interrupts(rest) {
-                p.lines.push(first);
-                p.end = trimmed_end(bytes, first, end);
-                p.pipes = pipes;
+                p.push(bytes, pos, first, end, false);
                 return Ok(());
             }
         }
@@ -400,34 +465,31 @@ impl Blocks<'_, '_, '_> {
                 return Err(declined());
             }
             let (s, e) = atx_content(bytes, first + level_end, end)?;
-            let p =
-                Paragraph { start: s, end: e, lines: vec![], pipes: false };
-            return if s < e { self.inlines(p, true) } else { Ok(()) };
+            self.ranges.push(first..end);
+            return if s < e {
+                self.inlines(Paragraph::heading(s, e), true)
+            } else {
+                Ok(())
+            };
         }
         if let Some((byte, len)) = fence_open(rest) {
             if ind > 0 {
                 return Err(declined());
             }
-            self.leaf = Leaf::Fenced { byte, len, lines: vec![] };
+            self.leaf = Leaf::Fenced { byte, len, open: first, lines: vec![] };
             return Ok(());
-        }
-        if rest[0] == b'[' && self.has_definitions {
-            return Err(declined());
         }
         if new_item && self.gfm {
             if let Some(skip) = task_marker(rest) {
                 first += skip;
-                if first >= end {
+                // Whether a definition may follow a task marker is not
+                // read.
+                if first >= end || bytes[first] == b'[' {
                     return Err(declined());
                 }
             }
         }
-        self.leaf = Leaf::Paragraph(Paragraph {
-            start: first,
-            end: trimmed_end(bytes, first, end),
-            lines: vec![],
-            pipes: bytes[first..end].contains(&b'|'),
-        });
+        self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
     }
 
@@ -441,57 +503,112 @@ impl Blocks<'_, '_, '_> {
     /// Ends the leaf block being read.
     fn close_leaf(&mut self) -> Result<(), Declined> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
-            Leaf::None => Ok(()),
-            Leaf::Paragraph(p) => self.inlines(p, false),
+            Leaf::None => {}
+            Leaf::Paragraph(p) => self.inlines(p, false)?,
             Leaf::Html { start, end, .. } => {
-                self.sink.html(start, end);
-                Ok(())
+                self.ranges.push(start..end);
+                self.out.push(Block::Html(start, end));
             }
-            Leaf::Indented { lines, .. } | Leaf::Fenced { lines, .. } => {
-                self.code_lines(lines);
-                Ok(())
-            }
-        }
-    }
-
-    /// A code block's lines; lines that meet are one text, as
-    /// pulldown-cmark gives them.
-    fn code_lines(&mut self, lines: Vec<(usize, usize)>) {
-        self.sink.close();
-        let mut merged: Option<(usize, usize)> = None;
-        for (start, end) in lines.into_iter().filter(|l| l.0 < l.1) {
-            match &mut merged {
-                Some(m) if m.1 == start => m.1 = end,
-                _ => {
-                    if let Some((s, e)) = merged.replace((start, end)) {
-                        self.sink.code(s, e, true);
-                    }
+            Leaf::Indented { lines, .. } => {
+                if let (Some(f), Some(l)) = (lines.first(), lines.last()) {
+                    self.ranges.push(f.0..l.1);
                 }
+                self.out.push(Block::Code(lines));
+            }
+            Leaf::Fenced { open, lines, .. } => {
+                let end = lines.last().map_or(open + 3, |l| l.1);
+                self.ranges.push(open..end);
+                self.out.push(Block::Code(lines));
             }
         }
-        if let Some((s, e)) = merged {
-            self.sink.code(s, e, true);
-        }
+        Ok(())
     }
 
-    /// A paragraph's or heading's inlines; with the GitHub extensions, a
-    /// heading's attributes are not read yet.
+    /// A paragraph's or heading's inlines, after the definitions a
+    /// paragraph opens with; with the GitHub extensions, a heading's
+    /// attributes are not read yet.
     fn inlines(
         &mut self,
-        p: Paragraph,
+        mut p: Paragraph,
         heading: bool,
     ) -> Result<(), Declined> {
         if heading && self.gfm && self.bytes[..p.end].ends_with(b"}") {
             return Err(declined());
         }
+        if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
+            match self.definitions(p, heading)? {
+                Some(rest) => p = rest,
+                None => return Ok(()),
+            }
+        }
+        self.ranges.push(p.start..p.end);
         // Inside a block quote, a line's content does not start where the
         // last one ended: the inline pass is told where each starts.
         let quoted =
             !p.lines.is_empty() && self.containers.contains(&Container::Quote);
-        self.sink.close();
-        let lines = quoted.then_some(&p.lines[..]);
-        inline::read(self.src, self.gfm, p.start, p.end, lines, self.sink)?;
-        self.sink.close();
+        self.out.push(Block::Inlines { p, quoted });
         Ok(())
+    }
+
+    /// The definitions `p` opens with, kept; the rest of `p`, if any.
+    fn definitions(
+        &mut self,
+        p: Paragraph,
+        heading: bool,
+    ) -> Result<Option<Paragraph>, Declined> {
+        let bytes = self.bytes;
+        let starts: Vec<usize> =
+            std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
+        let mut k = 0;
+        while k < starts.len() && bytes[starts[k]] == b'[' {
+            let first = starts[k];
+            let end = if k + 1 == starts.len() {
+                p.end
+            } else {
+                memchr::memchr(b'\n', &bytes[first..])
+                    .map_or(bytes.len(), |n| first + n)
+            };
+            match definitions::read(
+                bytes,
+                first,
+                trimmed_end(bytes, first, end),
+            )? {
+                Opened::Definition(d) => self.defs.push(d),
+                Opened::Text => break,
+            }
+            k += 1;
+        }
+        if k == 0 {
+            return Ok(Some(p));
+        }
+        // pulldown-cmark reads definitions as it meets them: what follows
+        // them opens a block of its own, which a paragraph's lines may not
+        // have read as such.
+        if heading || p.lazy {
+            return Err(declined());
+        }
+        if k == starts.len() {
+            return Ok(None);
+        }
+        let (head, first) = (p.heads[k], starts[k]);
+        let end = memchr::memchr(b'\n', &bytes[first..])
+            .map_or(bytes.len(), |n| first + n);
+        let rest = &bytes[first..end];
+        if first - head >= 4
+            || bytes[head..first].contains(&b'\t')
+            || list_marker(rest).is_some()
+            || html_start(bytes, first, end, false).is_some()
+            || matches!(rest[0], b'"' | b'\'' | b'(')
+        {
+            return Err(declined());
+        }
+        Ok(Some(Paragraph {
+            start: first,
+            end: p.end,
+            lines: p.lines[k..].to_vec(),
+            heads: p.heads[k..].to_vec(),
+            pipes: p.pipes,
+            lazy: p.lazy,
+        }))
     }
 }

@@ -105,7 +105,7 @@ pub(super) fn inline_tail(
 
 /// A destination with its backslash escapes undone; declined when it
 /// holds what may be an entity.
-fn decode(raw: &[u8]) -> Result<String, Declined> {
+pub(super) fn decode(raw: &[u8]) -> Result<String, Declined> {
     if raw.windows(2).any(|w| {
         w[0] == b'&' && (w[1].is_ascii_alphanumeric() || w[1] == b'#')
     }) {

@@ -3,6 +3,7 @@
 //! delimiters (only for where they end a text run), handed to the sink in
 //! document order with the text between them.
 
+use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::markup;
@@ -32,7 +33,14 @@ pub(super) enum What {
         dest: Span,
         link: String,
     },
-    /// A link's `](...)`.
+    /// A reference link's `[` (or an image's `![`): the end of the
+    /// construct and the definition it uses.
+    RefStart {
+        image: bool,
+        end: usize,
+        def: usize,
+    },
+    /// A link's `](...)` (or a reference's `]`, `][label]` or `][]`).
     LinkEnd,
     /// Emphasis delimiters that open or close emphasis.
     Delimiter,
@@ -144,11 +152,12 @@ pub(super) fn read(
             b']' => {
                 i = close_bracket(
                     bytes,
-                    i,
-                    end,
+                    (i, end),
+                    lines.is_some(),
                     &mut brackets,
                     &mut delims,
                     &mut items,
+                    sink,
                 )?;
             }
             b'*' | b'_' | b'~' => {
@@ -177,41 +186,108 @@ pub(super) fn read(
 }
 
 /// A `]` at `at`: a link or image when an open bracket and an inline
-/// destination make one. Returns where the scan goes on.
+/// destination or a kept definition make one. Returns where the scan goes
+/// on. `quoted`: the lines do not meet (a label across them is not read).
 fn close_bracket(
     bytes: &[u8],
-    at: usize,
-    end: usize,
+    (at, end): (usize, usize),
+    quoted: bool,
     brackets: &mut Vec<Bracket>,
     delims: &mut Vec<Delim>,
     items: &mut Vec<Item>,
+    sink: &Sink<'_, '_>,
 ) -> Result<usize, Declined> {
     let Some(open) = brackets.pop() else { return Ok(at + 1) };
     if !open.active {
         return Ok(at + 1);
     }
-    let Some(tail) = destination::inline_tail(bytes, at + 1, end)? else {
-        return Ok(at + 1);
+    let text_start = open.start + 1 + usize::from(open.image);
+    let (what, close_end) = match destination::inline_tail(bytes, at + 1, end)?
+    {
+        Some(tail) => (
+            What::LinkStart {
+                image: open.image,
+                dest: tail.dest,
+                link: tail.link,
+            },
+            tail.end,
+        ),
+        None => {
+            let Some((def, range_end, close_end)) =
+                reference(bytes, (text_start, at, end), quoted, sink)?
+            else {
+                return Ok(at + 1);
+            };
+            (
+                What::RefStart { image: open.image, end: range_end, def },
+                close_end,
+            )
+        }
     };
     emphasis::process(delims, open.delims, items);
     delims.truncate(open.delims);
-    let text_start = open.start + 1 + usize::from(open.image);
-    items.push(Item {
-        start: open.start,
-        end: text_start,
-        what: What::LinkStart {
-            image: open.image,
-            dest: tail.dest,
-            link: tail.link,
-        },
-    });
-    items.push(Item { start: at, end: tail.end, what: What::LinkEnd });
+    items.push(Item { start: open.start, end: text_start, what });
+    items.push(Item { start: at, end: close_end, what: What::LinkEnd });
     if !open.image {
         for b in brackets.iter_mut().filter(|b| !b.image) {
             b.active = false;
         }
     }
-    Ok(tail.end)
+    Ok(close_end)
+}
+
+/// A reference after link text `text_start..at` (`at` its `]`): full
+/// (`[label]`), collapsed (`[]`) or shortcut; the kept definition it
+/// names, the end of the range pulldown-cmark gives it, and the
+/// construct's end.
+fn reference(
+    bytes: &[u8],
+    (text_start, at, end): (usize, usize, usize),
+    quoted: bool,
+    sink: &Sink<'_, '_>,
+) -> Result<Option<(usize, usize, usize)>, Declined> {
+    let text = &bytes[text_start..at];
+    if bytes.get(at + 1) != Some(&b'[') || at + 1 >= end {
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+    }
+    let from = at + 2;
+    let Some(k) = bytes[from..end]
+        .iter()
+        .position(|&b| matches!(b, b']' | b'[' | b'\\'))
+    else {
+        return Err(declined());
+    };
+    if bytes[from + k] != b']' {
+        return Err(declined());
+    }
+    if k == 0 {
+        // pulldown-cmark's range of a collapsed reference ends before its
+        // `[]`.
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, from + 1)));
+    }
+    let close = from + k + 1;
+    // A blank label is none: the text is a shortcut then.
+    if bytes[from..from + k].iter().all(u8::is_ascii_whitespace) {
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+    }
+    Ok(find(&bytes[from..from + k], quoted, sink)?.map(|d| (d, close, close)))
+}
+
+/// The kept definition of `label` as written.
+fn find(
+    label: &[u8],
+    quoted: bool,
+    sink: &Sink<'_, '_>,
+) -> Result<Option<usize>, Declined> {
+    if label.len() > 500 || (quoted && label.contains(&b'\n')) {
+        return Err(declined());
+    }
+    if label.iter().any(|b| matches!(b, b'[' | b']')) {
+        return Ok(None);
+    }
+    let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
+    let Some(label) = definitions::normalize(label) else { return Ok(None) };
+    Ok(sink.find_reference(&label))
 }
 
 /// The length of the run of `byte` at `at`.
@@ -256,6 +332,9 @@ fn emit(
             What::Autolink(link) => sink.autolink(item.start, item.end, &link),
             What::LinkStart { image, dest, link } => {
                 sink.link_start(image, dest, link)
+            }
+            What::RefStart { image, end, def } => {
+                sink.reference_start(image, item.start, end, def)
             }
             What::LinkEnd => sink.link_end(),
             What::Delimiter => sink.close(),

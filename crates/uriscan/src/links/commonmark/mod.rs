@@ -10,6 +10,7 @@
 //! oracle's either way.
 
 mod block;
+mod definitions;
 mod destination;
 mod emphasis;
 mod inline;
@@ -42,15 +43,57 @@ pub(crate) fn read(
     gfm: bool,
     links: &mut Vec<RawLink>,
 ) -> Result<Regions, Declined> {
+    let document = block::read(src, gfm)?;
     let before = links.len();
-    let mut sink = sink::Sink::new(src, links);
-    match block::read(src, gfm, &mut sink) {
-        Ok(()) => Ok(sink.finish()),
+    let mut sink = sink::Sink::new(src, links, &document.definitions);
+    match inlines(src, gfm, &document.blocks, &mut sink) {
+        Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {
+            drop(sink);
             links.truncate(before);
             Err(d)
         }
     }
+}
+
+/// The leaf blocks' inlines and code into `sink`, in document order.
+fn inlines(
+    src: &str,
+    gfm: bool,
+    blocks: &[block::Block],
+    sink: &mut sink::Sink<'_, '_>,
+) -> Result<(), Declined> {
+    for b in blocks {
+        sink.close();
+        match b {
+            block::Block::Inlines { p, quoted } => {
+                let lines = quoted.then_some(&p.lines[..]);
+                inline::read(src, gfm, p.start, p.end, lines, sink)?;
+            }
+            block::Block::Html(start, end) => sink.html(*start, *end),
+            block::Block::Code(lines) => {
+                // Lines that meet are one text, as pulldown-cmark gives
+                // them.
+                let mut merged: Option<(usize, usize)> = None;
+                for &(start, end) in lines.iter().filter(|l| l.0 < l.1) {
+                    match &mut merged {
+                        Some(m) if m.1 == start => m.1 = end,
+                        _ => {
+                            if let Some((s, e)) = merged.replace((start, end))
+                            {
+                                sink.code(s, e, true);
+                            }
+                        }
+                    }
+                }
+                if let Some((s, e)) = merged {
+                    sink.code(s, e, true);
+                }
+            }
+        }
+        sink.close();
+    }
+    Ok(())
 }
 
 /// The number of blocks and inline items our reader finds in `text`, or

@@ -1,8 +1,17 @@
 //! Where the passes hand what they find: the same links and regions as
 //! the pulldown-cmark reader gathers from its events.
 
-use super::super::markdown::Regions;
+use std::collections::HashSet;
+
+use unicase::UniCase;
+
+use super::super::link::{Extra, Reference};
+use super::super::markdown::{
+    Regions, definition_destination, push_definitions,
+};
+use super::super::md_references::Definitions;
 use super::super::{Kind, RawLink};
+use super::definitions::Definition;
 use crate::Span;
 
 /// The consumer of the passes: it keeps the text run being gathered and
@@ -20,10 +29,39 @@ pub(super) struct Sink<'s, 'l> {
     /// Each open link: whether it is an image, and the inline link pushed
     /// at its end (its kind, destination and link).
     opened: Vec<(bool, Option<(Kind, Span, String)>)>,
+    /// The kept definitions (the first of each label), their uses, and
+    /// their links in the order written.
+    references: Definitions,
+    order: Vec<usize>,
+    kept: Vec<RawLink>,
+    kept_links: Vec<String>,
 }
 
 impl<'s, 'l> Sink<'s, 'l> {
-    pub(super) fn new(src: &'s str, links: &'l mut Vec<RawLink>) -> Self {
+    pub(super) fn new(
+        src: &'s str,
+        links: &'l mut Vec<RawLink>,
+        definitions: &[Definition],
+    ) -> Self {
+        let mut seen = HashSet::new();
+        let first: Vec<&Definition> = definitions
+            .iter()
+            .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
+            .collect();
+        let labelled: Vec<(&str, std::ops::Range<usize>)> =
+            first.iter().map(|d| (d.label.as_str(), d.start..d.end)).collect();
+        let (references, order) = Definitions::new(src, &labelled);
+        let kept = first
+            .iter()
+            .map(|d| {
+                let raw =
+                    definition_destination(src.as_bytes(), d.start..d.end)
+                        .unwrap_or(Span::new(d.start, d.start));
+                let written = &src.as_bytes()[raw.range()];
+                RawLink::new(Kind::MdDefinition, raw, written, &d.link, None)
+            })
+            .collect();
+        let kept_links = first.iter().map(|d| d.link.clone()).collect();
         Sink {
             src,
             links,
@@ -32,12 +70,36 @@ impl<'s, 'l> Sink<'s, 'l> {
             link_depth: 0,
             image_depth: 0,
             opened: vec![],
+            references,
+            order,
+            kept,
+            kept_links,
         }
     }
 
-    /// The regions gathered, the last run closed.
-    pub(super) fn finish(mut self) -> Regions {
+    /// The definition of `label` (normalized), if one is kept.
+    pub(super) fn find_reference(&self, label: &str) -> Option<usize> {
+        self.references.find(label)
+    }
+
+    /// The regions gathered, the last run closed; the definitions pushed
+    /// after the links, those dropped as duplicates (found outside
+    /// `blocks`, the leaf blocks' ranges) last.
+    pub(super) fn finish(
+        mut self,
+        gfm: bool,
+        blocks: &[std::ops::Range<usize>],
+    ) -> Regions {
         self.close();
+        push_definitions(
+            self.src,
+            gfm,
+            &self.references,
+            self.order,
+            self.kept,
+            blocks,
+            self.links,
+        );
         self.regions
     }
 
@@ -114,6 +176,36 @@ impl<'s, 'l> Sink<'s, 'l> {
         } else {
             self.opened.push((image, Some((kind, dest, link))));
         }
+        self.image_depth += u32::from(image);
+    }
+
+    /// A reference link or image opens at `start..end` (the whole
+    /// construct), its destination that of definition `def`.
+    pub(super) fn reference_start(
+        &mut self,
+        image: bool,
+        start: usize,
+        end: usize,
+        def: usize,
+    ) {
+        self.close();
+        self.link_depth += 1;
+        if self.image_depth == 0 {
+            let kind = if image { Kind::MdImage } else { Kind::MdLink };
+            let span = Span::new(start, end);
+            let written = &self.src.as_bytes()[span.range()];
+            let line = self.references.used(def, start);
+            let extra =
+                Extra::reference(Reference::Use { definition_line: line });
+            self.links.push(RawLink::new(
+                kind,
+                span,
+                written,
+                &self.kept_links[def],
+                extra,
+            ));
+        }
+        self.opened.push((image, None));
         self.image_depth += u32::from(image);
     }
 

@@ -104,7 +104,7 @@ const PIECES: &[&str] = &[
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
     "~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
     "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
-    "+++",
+    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]",
 ];
 
 fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
@@ -152,6 +152,10 @@ fn the_findings_read_as_pulldown_reads_them() {
         "# ```[```\t",
         "* [a](b):\nAdd `c`\n",
         "* [a](b)\n---\ntitle: x\n---\n",
+        "- <!--\n ",
+        "]\n- [ ] [a]: /u",
+        "[a]: /u\n[a][ ] ",
+        "[foo][]\n\n[foo]: /url \"title\"\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
