@@ -8,9 +8,9 @@
 use super::definitions::{self, Definition, Opened};
 use super::markup::html_start;
 use super::shapes::{
-    atx_content, atx_heading, closes_fence, fence_open, interrupts,
-    is_delimiter_row, is_metadata_fence, is_thematic_break, is_underline,
-    list_marker, task_marker, trimmed_end,
+    atx_content, atx_heading, closes_fence, closes_metadata, fence_open,
+    interrupts, is_delimiter_row, is_thematic_break, is_underline,
+    list_marker, opens_metadata, task_marker, trimmed_end,
 };
 use super::{Declined, declined};
 
@@ -92,6 +92,8 @@ pub(super) enum Block {
     },
     /// A code block's lines.
     Code(Vec<(usize, usize)>),
+    /// Front matter's lines, which are text.
+    Text(Vec<(usize, usize)>),
     Html(usize, usize),
 }
 
@@ -109,6 +111,12 @@ enum Leaf {
     Fenced {
         byte: u8,
         len: usize,
+        open: usize,
+        lines: Vec<(usize, usize)>,
+    },
+    /// Front matter: its fence byte, start and lines.
+    Metadata {
+        fence: u8,
         open: usize,
         lines: Vec<(usize, usize)>,
     },
@@ -150,11 +158,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() {
         return Err(declined());
     }
-    if gfm
-        && (bytes.starts_with(b"---")
-            || bytes.starts_with(b"+++")
-            || memchr::memmem::find(bytes, b"[^").is_some())
-    {
+    if gfm && memchr::memmem::find(bytes, b"[^").is_some() {
         return Err(declined());
     }
     let mut blocks = Blocks {
@@ -270,6 +274,22 @@ impl Blocks<'_> {
             matched += 1;
         }
         let mut all = matched == self.containers.len();
+        // Front matter takes every line its containers continue, up to its
+        // closing line (read from the line's very start).
+        if all && let Leaf::Metadata { fence, lines, .. } = &mut self.leaf {
+            if closes_metadata(&bytes[start..end], *fence) {
+                let (open, lines) =
+                    match std::mem::replace(&mut self.leaf, Leaf::None) {
+                        Leaf::Metadata { open, lines, .. } => (open, lines),
+                        _ => unreachable!(),
+                    };
+                self.ranges.push(open..end);
+                self.out.push(Block::Text(lines));
+                return Ok(());
+            }
+            lines.push((pos, next));
+            return Ok(());
+        }
         // A fenced code block takes every line its containers continue.
         if all && matches!(self.leaf, Leaf::Fenced { .. }) {
             let (ind, first) = self.indentation(start, pos, end)?;
@@ -437,13 +457,10 @@ impl Blocks<'_> {
         }
         self.close_leaf()?;
         // pulldown-cmark opens front matter at any block's start.
-        if self.gfm && ind == 0 && is_metadata_fence(rest) {
-            let after = &bytes[next..];
-            let line =
-                &after[..memchr::memchr(b'\n', after).unwrap_or(after.len())];
-            if line.iter().any(|b| !b.is_ascii_whitespace()) {
-                return Err(declined());
-            }
+        if self.gfm && ind == 0 && opens_metadata(bytes, rest, next) {
+            self.leaf =
+                Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+            return Ok(());
         }
         if let Some(end_tag) = html {
             if ind > 0 {
@@ -514,6 +531,11 @@ impl Blocks<'_> {
                     self.ranges.push(f.0..l.1);
                 }
                 self.out.push(Block::Code(lines));
+            }
+            Leaf::Metadata { open, lines, .. } => {
+                let end = lines.last().map_or(open + 3, |l| l.1);
+                self.ranges.push(open..end);
+                self.out.push(Block::Text(lines));
             }
             Leaf::Fenced { open, lines, .. } => {
                 let end = lines.last().map_or(open + 3, |l| l.1);

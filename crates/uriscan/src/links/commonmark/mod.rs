@@ -25,14 +25,16 @@ use super::markdown::Regions;
 /// reads the document instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Declined {
-    /// The line of the reader that declined: what to read next.
+    /// The file and line of the reader that declined: what to read next.
+    pub file: &'static str,
     pub line: u32,
 }
 
 /// A decline, at the caller's line.
 #[track_caller]
 fn declined() -> Declined {
-    Declined { line: std::panic::Location::caller().line() }
+    let at = std::panic::Location::caller();
+    Declined { file: at.file(), line: at.line() }
 }
 
 /// Reads `src` as [`super::markdown::read`] does: its links pushed onto
@@ -71,6 +73,11 @@ fn inlines(
                 inline::read(src, gfm, p.start, p.end, lines, sink)?;
             }
             block::Block::Html(start, end) => sink.html(*start, *end),
+            block::Block::Text(lines) => {
+                for &(start, end) in lines {
+                    sink.text(start, end);
+                }
+            }
             block::Block::Code(lines) => {
                 // Lines that meet are one text, as pulldown-cmark gives
                 // them.

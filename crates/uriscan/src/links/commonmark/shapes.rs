@@ -148,8 +148,42 @@ pub(super) fn task_marker(rest: &[u8]) -> Option<usize> {
     )
 }
 
-/// A front matter fence: `---` or `+++`, then only spaces.
-pub(super) fn is_metadata_fence(rest: &[u8]) -> bool {
-    (rest.starts_with(b"---") || rest.starts_with(b"+++"))
-        && rest[3..].iter().all(|b| b.is_ascii_whitespace())
+/// Front matter opening at a block's start, `rest` the line from its
+/// fence, `next` the next line's start, as pulldown-cmark finds it: `---`
+/// or `+++` alone, a first line neither blank nor closing, and a closing
+/// line somewhere after (each line read from its very start).
+pub(super) fn opens_metadata(bytes: &[u8], rest: &[u8], next: usize) -> bool {
+    let fence = rest[0];
+    if !(rest.starts_with(b"---") || rest.starts_with(b"+++"))
+        || rest.get(3) == Some(&fence)
+        || !rest[3..].iter().all(u8::is_ascii_whitespace)
+    {
+        return false;
+    }
+    let mut at = next;
+    let mut first = true;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..])
+            .map_or(bytes.len(), |k| at + k);
+        let line = &bytes[at..end];
+        let closed = closes_metadata(line, fence);
+        if first && (closed || line.iter().all(u8::is_ascii_whitespace)) {
+            return false;
+        }
+        if closed {
+            return true;
+        }
+        first = false;
+        at = end + 1;
+    }
+    false
+}
+
+/// Whether `line` closes front matter opened with `fence`: three of it
+/// (or `...` for `---`), then spaces.
+pub(super) fn closes_metadata(line: &[u8], fence: u8) -> bool {
+    let run = |b: u8| line.iter().take_while(|&&c| c == b).count();
+    let n =
+        if run(fence) == 3 || fence != b'-' { run(fence) } else { run(b'.') };
+    n == 3 && line[3..].iter().all(|&b| b == b' ')
 }

@@ -77,7 +77,8 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
             Ok(true) => read += md.len(),
             Ok(false) => {
                 let why = super::read(md, true, &mut vec![]).unwrap_err();
-                *declines.entry(why.line).or_insert(0) += md.len();
+                let file = why.file.rsplit('/').next().unwrap_or(why.file);
+                *declines.entry((file, why.line)).or_insert(0) += md.len();
             }
             Err(e) => failures.push(format!("bytes {piece:?}: {e}")),
         }
