@@ -594,6 +594,7 @@ impl Blocks<'_> {
                 bytes,
                 first,
                 trimmed_end(bytes, first, end),
+                p.end,
             )? {
                 Opened::Definition(d) => self.defs.push(d),
                 Opened::Text => break,

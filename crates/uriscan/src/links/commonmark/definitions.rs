@@ -26,28 +26,44 @@ pub(super) enum Opened {
     Text,
 }
 
-/// The line `at..end` (its content, `[` at `at`).
+/// The line `at..end` (its content, `[` at `at`), in a paragraph that
+/// ends at `paragraph_end`.
 pub(super) fn read(
     bytes: &[u8],
     at: usize,
     end: usize,
+    paragraph_end: usize,
 ) -> Result<Opened, Declined> {
     let line = &bytes[at..end];
-    // The label: up to the first `]`; a `[` or an escape there, or no `]`
-    // on the line, is not read.
-    let mut close = None;
-    for (k, &b) in line.iter().enumerate().skip(1) {
-        match b {
-            b']' => {
-                close = Some(k);
-                break;
+    // The label: up to the first `]` not escaped. A `[` there, or no `]`,
+    // is no definition; one whose label crosses a line or holds an
+    // escape is not read.
+    let (mut k, mut unread) = (at + 1, false);
+    let close = loop {
+        match bytes[..paragraph_end].get(k) {
+            None => return Ok(Opened::Text),
+            Some(b']') => break k - at,
+            Some(b'[') => return Ok(Opened::Text),
+            Some(b'\\') => {
+                unread = true;
+                k += 2;
             }
-            b'[' => return Ok(Opened::Text),
-            b'\\' => return Err(declined()),
-            _ => {}
+            Some(b'\n') => {
+                unread = true;
+                k += 1;
+            }
+            Some(_) => k += 1,
         }
+        if k - at > 500 {
+            return Err(declined());
+        }
+    };
+    if bytes.get(at + close + 1) != Some(&b':') {
+        return Ok(Opened::Text);
     }
-    let Some(close) = close else { return Err(declined()) };
+    if unread {
+        return Err(declined());
+    }
     if line.get(close + 1) != Some(&b':') {
         return Ok(Opened::Text);
     }
