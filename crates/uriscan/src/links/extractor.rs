@@ -63,7 +63,7 @@ impl LinkExtractorBuilder {
         self
     }
     /// Which reader reads Markdown: both give the same links.
-    /// Default: [`MarkdownParser::Pulldown`].
+    /// Default: [`MarkdownParser::Uriscan`].
     pub fn markdown_parser(&mut self, parser: MarkdownParser) -> &mut Self {
         self.markdown_parser = parser;
         self

@@ -67,6 +67,11 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
         );
         return;
     };
+    // The whole corpus is one document: whether ours reads it.
+    match super::read(&text, true, &mut vec![]) {
+        Ok(_) => eprintln!("the whole corpus: read"),
+        Err(why) => eprintln!("the whole corpus: declined at {why:?}"),
+    }
     let mut failures = vec![];
     let (mut read, mut total) = (0, 0);
     let mut declines = std::collections::BTreeMap::new();
