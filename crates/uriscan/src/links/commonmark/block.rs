@@ -496,14 +496,15 @@ impl Blocks<'_> {
             self.leaf = Leaf::Fenced { byte, len, open: first, lines: vec![] };
             return Ok(());
         }
-        if new_item && self.gfm {
-            if let Some(skip) = task_marker(rest) {
-                first += skip;
-                // Whether a definition may follow a task marker is not
-                // read.
-                if first >= end || bytes[first] == b'[' {
-                    return Err(declined());
-                }
+        if new_item
+            && self.gfm
+            && let Some(skip) = task_marker(rest)
+        {
+            first += skip;
+            // Whether a definition may follow a task marker is not
+            // read.
+            if first >= end || bytes[first] == b'[' {
+                return Err(declined());
             }
         }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));

@@ -149,11 +149,7 @@ pub(super) fn normalize(raw: &str) -> Option<String> {
                 .iter()
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
-            if run == 1 && bytes[k] == b' ' {
-                out.push(' ');
-            } else {
-                out.push(' ');
-            }
+            out.push(' ');
             k += run;
         } else {
             let next = bytes[k..]

@@ -97,8 +97,9 @@ pub(super) fn process(
                 continue;
             }
             let odd = (d.can_close || c_open)
-                && (d.written + delims[closer].written) % 3 == 0
-                && !(d.written % 3 == 0 && delims[closer].written % 3 == 0);
+                && (d.written + delims[closer].written).is_multiple_of(3)
+                && !(d.written.is_multiple_of(3)
+                    && delims[closer].written.is_multiple_of(3));
             if !odd {
                 found = Some(o);
                 break;

@@ -14,6 +14,10 @@ use super::super::{Kind, RawLink};
 use super::definitions::Definition;
 use crate::Span;
 
+/// An inline link pushed when it closes: its kind, destination as
+/// written, and link.
+type InlineLink = (Kind, Span, String);
+
 /// The consumer of the passes: it keeps the text run being gathered and
 /// the open links, as the pulldown-cmark reader does for its events.
 pub(super) struct Sink<'s, 'l> {
@@ -28,7 +32,7 @@ pub(super) struct Sink<'s, 'l> {
     image_depth: u32,
     /// Each open link: whether it is an image, and the inline link pushed
     /// at its end (its kind, destination and link).
-    opened: Vec<(bool, Option<(Kind, Span, String)>)>,
+    opened: Vec<(bool, Option<InlineLink>)>,
     /// The kept definitions (the first of each label), their uses, and
     /// their links in the order written.
     references: Definitions,
