@@ -46,6 +46,14 @@ pub(super) enum What {
     Delimiter,
 }
 
+/// The buffers the inline pass reuses from one paragraph to the next.
+#[derive(Default)]
+pub(super) struct Scratch {
+    items: Vec<Item>,
+    delims: Vec<Delim>,
+    brackets: Vec<Bracket>,
+}
+
 /// An open `[` or `![`.
 struct Bracket {
     start: usize,
@@ -65,9 +73,14 @@ pub(super) fn read(
     start: usize,
     end: usize,
     lines: Option<&[usize]>,
+    scratch: &mut Scratch,
     sink: &mut Sink<'_, '_>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
+    let Scratch { items, delims, brackets } = scratch;
+    items.clear();
+    delims.clear();
+    brackets.clear();
     // Where lines do not meet, nothing but text may cross a line's end.
     let crossing = |from: usize, to: usize| {
         if lines.is_some() && memchr::memchr(b'\n', &bytes[from..to]).is_some()
@@ -77,9 +90,6 @@ pub(super) fn read(
             Ok(())
         }
     };
-    let mut items: Vec<Item> = vec![];
-    let mut delims: Vec<Delim> = vec![];
-    let mut brackets: Vec<Bracket> = vec![];
     let mut tildes = 0;
     let mut i = start;
     while i < end {
@@ -154,9 +164,9 @@ pub(super) fn read(
                     bytes,
                     (i, end),
                     lines.is_some(),
-                    &mut brackets,
-                    &mut delims,
-                    &mut items,
+                    brackets,
+                    delims,
+                    items,
                     sink,
                 )?;
             }
@@ -179,9 +189,9 @@ pub(super) fn read(
             _ => i += 1,
         }
     }
-    emphasis::process(&mut delims, 0, &mut items);
+    emphasis::process(delims, 0, items);
     items.sort_unstable_by_key(|it| it.start);
-    emit(bytes, start, end, lines, items, sink);
+    emit(bytes, start, end, lines, items.drain(..), sink);
     Ok(())
 }
 
@@ -320,7 +330,7 @@ fn emit(
     start: usize,
     end: usize,
     lines: Option<&[usize]>,
-    items: Vec<Item>,
+    items: impl Iterator<Item = Item>,
     sink: &mut Sink<'_, '_>,
 ) {
     let mut pos = start;

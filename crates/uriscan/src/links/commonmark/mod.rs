@@ -65,12 +65,21 @@ fn inlines(
     blocks: &[block::Block],
     sink: &mut sink::Sink<'_, '_>,
 ) -> Result<(), Declined> {
+    let mut scratch = inline::Scratch::default();
     for b in blocks {
         sink.close();
         match b {
             block::Block::Inlines { p, quoted } => {
                 let lines = quoted.then_some(&p.lines[..]);
-                inline::read(src, gfm, p.start, p.end, lines, sink)?;
+                inline::read(
+                    src,
+                    gfm,
+                    p.start,
+                    p.end,
+                    lines,
+                    &mut scratch,
+                    sink,
+                )?;
             }
             block::Block::Html(start, end) => sink.html(*start, *end),
             block::Block::Text(lines) => {
