@@ -225,6 +225,9 @@ fn bench_markdown_pieces(c: &mut Criterion) {
     let mut start = 0;
     while start < text.len() {
         let cut = (start + 4096).min(text.len());
+        let cut = (cut..=text.len())
+            .find(|&c| text.is_char_boundary(c))
+            .unwrap_or(text.len());
         let end = text[cut..].find("\n\n").map_or(text.len(), |k| cut + k + 2);
         pieces.push(&text[start..end]);
         start = end;

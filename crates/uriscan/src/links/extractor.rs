@@ -63,7 +63,7 @@ impl LinkExtractorBuilder {
         self
     }
     /// Which reader reads Markdown: both give the same links.
-    /// Default: [`MarkdownParser::Uriscan`].
+    /// Default: [`MarkdownParser::Pulldown`], until ours is faster.
     pub fn markdown_parser(&mut self, parser: MarkdownParser) -> &mut Self {
         self.markdown_parser = parser;
         self
