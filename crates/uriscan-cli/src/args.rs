@@ -220,6 +220,32 @@ pub struct DocArgs {
     /// error.
     #[arg(long, help_heading = "Walking")]
     pub no_mmap: bool,
+    /// The reader of Markdown: `uriscan` (our own, which hands what it
+    /// does not read yet to pulldown-cmark) or `pulldown` (pulldown-cmark
+    /// for every document). Both give the same links.
+    #[arg(long, value_name = "PARSER", help_heading = "Links")]
+    pub markdown_parser: Option<MarkdownParserArg>,
+}
+
+/// `--markdown-parser`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MarkdownParserArg {
+    /// Our own reader.
+    Uriscan,
+    /// pulldown-cmark.
+    Pulldown,
+}
+
+impl DocArgs {
+    /// The Markdown reader asked for, or the library's default.
+    pub fn markdown_parser(&self) -> uriscan::links::MarkdownParser {
+        use uriscan::links::MarkdownParser;
+        match self.markdown_parser {
+            Some(MarkdownParserArg::Uriscan) => MarkdownParser::Uriscan,
+            Some(MarkdownParserArg::Pulldown) => MarkdownParser::Pulldown,
+            None => MarkdownParser::default(),
+        }
+    }
 }
 
 /// The main command's `--format`.

@@ -8,6 +8,13 @@
 //! (ours)` is the floor under the HTML layer: our tokenizer reading every
 //! link's value, decoded, with nothing split, resolved or kept.
 //!
+//! For Markdown, `bare parse (ours)` and `links (ours)` are our own
+//! reader (`MarkdownParser::Uriscan`): its parse alone, and extraction
+//! on it. Our reader declines a document it does not read exactly yet
+//! (pulldown-cmark reads it then), as it does the whole of markdown.md:
+//! `links/markdown.md (the pieces ours reads)` holds both readers to the
+//! corpus cut into 4 KB pages, on the pages ours reads.
+//!
 //! `links/sphinx-doc (rst)`: the reStructuredText reader on the `.rst`
 //! files of the corpus's Sphinx tree, each its own page.
 //!
@@ -21,7 +28,7 @@ use std::convert::Infallible;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use html5gum::{Emitter, Error, State, Tokenizer};
-use uriscan::links::{Format, LinkExtractor, Page};
+use uriscan::links::{Format, LinkExtractor, MarkdownParser, Page};
 
 mod common;
 
@@ -117,6 +124,35 @@ fn bench(c: &mut Criterion) {
                 let Ok(()) = t.finish();
             }),
         });
+        if format == Format::Markdown {
+            // Our own reader: its bare parse (blocks and inlines, with
+            // the links and regions gathered and nothing resolved), and
+            // extraction on it. A document it declines is read by
+            // pulldown-cmark, which these figures would then include.
+            let text = String::from_utf8_lossy(&bytes);
+            if uriscan::internals::links::count_markdown_items(&text).is_none()
+            {
+                eprintln!("{name}: our Markdown reader declines it");
+            }
+            g.bench_function("bare parse (ours)", |b| {
+                b.iter(|| {
+                    uriscan::internals::links::count_markdown_items(&text)
+                })
+            });
+            for (name, parser) in [
+                ("links (ours)", MarkdownParser::Uriscan),
+                ("links (pulldown)", MarkdownParser::Pulldown),
+            ] {
+                let extractor =
+                    LinkExtractor::builder().markdown_parser(parser).build();
+                g.bench_function(name, |b| {
+                    b.iter(|| {
+                        let page = Page::new(&bytes, format).url(BASE);
+                        extractor.extract(&page).count()
+                    })
+                });
+            }
+        }
         if format == Format::Html {
             g.bench_function("bare tokenizer (ours)", |b| {
                 b.iter(|| uriscan::internals::links::count_start_tags(&bytes))
@@ -172,6 +208,81 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
     }
+}
+
+/// The Markdown corpus cut into pieces of about 4 KB at blank lines, each
+/// its own page, and of those the pieces our own reader reads (the rest
+/// it declines to pulldown-cmark): both readers on the same pieces, so
+/// the figures are our reader's own, not the fallback's.
+fn bench_markdown_pieces(c: &mut Criterion) {
+    let Some((_, bytes)) =
+        common::inputs().into_iter().find(|(name, _)| name == "markdown.md")
+    else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut pieces = vec![];
+    let mut start = 0;
+    while start < text.len() {
+        let cut = (start + 4096).min(text.len());
+        let cut = (cut..=text.len())
+            .find(|&c| text.is_char_boundary(c))
+            .unwrap_or(text.len());
+        let end = text[cut..].find("\n\n").map_or(text.len(), |k| cut + k + 2);
+        pieces.push(&text[start..end]);
+        start = end;
+    }
+    let read: Vec<&str> = pieces
+        .iter()
+        .copied()
+        .filter(|p| {
+            uriscan::internals::links::count_markdown_items(p).is_some()
+        })
+        .collect();
+    let size: usize = read.iter().map(|p| p.len()).sum();
+    eprintln!(
+        "markdown.md in {} pieces: ours reads {} ({size} of {} bytes)",
+        pieces.len(),
+        read.len(),
+        text.len()
+    );
+    let mut g = c.benchmark_group("links/markdown.md (the pieces ours reads)");
+    g.throughput(Throughput::Bytes(size as u64));
+    g.bench_function("bare parse", |b| {
+        b.iter(|| {
+            read.iter()
+                .map(|p| uriscan::internals::links::count_markdown_events(p))
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("bare parse (ours)", |b| {
+        b.iter(|| {
+            read.iter()
+                .filter_map(|p| {
+                    uriscan::internals::links::count_markdown_items(p)
+                })
+                .sum::<usize>()
+        })
+    });
+    for (name, parser) in [
+        ("links (pulldown)", MarkdownParser::Pulldown),
+        ("links (ours)", MarkdownParser::Uriscan),
+    ] {
+        let extractor =
+            LinkExtractor::builder().markdown_parser(parser).build();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                read.iter()
+                    .map(|p| {
+                        let page = Page::new(p.as_bytes(), Format::Markdown)
+                            .url(BASE);
+                        extractor.extract(&page).count()
+                    })
+                    .sum::<usize>()
+            })
+        });
+    }
+    g.finish();
 }
 
 /// The reStructuredText reader on every `.rst` file of the corpus's
@@ -282,6 +393,6 @@ fn bench_asciidoc(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = bench, bench_rst, bench_asciidoc
+    targets = bench, bench_markdown_pieces, bench_rst, bench_asciidoc
 }
 criterion_main!(benches);

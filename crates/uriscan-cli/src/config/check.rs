@@ -109,6 +109,7 @@ impl TryFrom<CheckArgs> for CheckConfig {
         // Text files are read only with --include-text; HTML text nodes
         // are never links of the document.
         extractor.include_text(false);
+        extractor.markdown_parser(args.doc.markdown_parser());
         let sources = Sources::new(
             paths.iter().map(PathBuf::as_path),
             extractor.build(),

@@ -36,6 +36,7 @@ impl TryFrom<LinksArgs> for LinksConfig {
         extractor
             .include_code(args.include_code)
             .include_text(args.include_text)
+            .markdown_parser(args.doc.markdown_parser())
             .url_standard(args.url_standard);
         let all_warc = args.format == Some(LinksFormat::Warc);
         let format = args.format.and_then(|f| match f {

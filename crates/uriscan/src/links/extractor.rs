@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use super::scratch::Scratch;
 use super::{
-    BaseScheme, Format, Link, LinkError, LinkRef, Page, Place, charset,
-    repair, target, text_of,
+    BaseScheme, Format, Link, LinkError, LinkRef, MarkdownParser, Page, Place,
+    charset, repair, target, text_of,
 };
 use crate::Span;
 use crate::scanning::Finder;
@@ -18,6 +18,7 @@ pub struct LinkExtractorBuilder {
     include_code: bool,
     include_text: bool,
     gfm: bool,
+    markdown_parser: MarkdownParser,
     finder: Option<Finder>,
     #[cfg(feature = "url-standard")]
     url_standard: bool,
@@ -36,6 +37,7 @@ impl LinkExtractorBuilder {
             include_code: false,
             include_text: false,
             gfm: true,
+            markdown_parser: MarkdownParser::default(),
             finder: None,
             #[cfg(feature = "url-standard")]
             url_standard: false,
@@ -60,6 +62,12 @@ impl LinkExtractorBuilder {
         self.gfm = yes;
         self
     }
+    /// Which reader reads Markdown: both give the same links.
+    /// Default: [`MarkdownParser::Pulldown`], until ours is faster.
+    pub fn markdown_parser(&mut self, parser: MarkdownParser) -> &mut Self {
+        self.markdown_parser = parser;
+        self
+    }
     /// The finder for bare URIs in text. Default: [`Finder::new`].
     pub fn finder(&mut self, finder: Finder) -> &mut Self {
         self.finder = Some(finder);
@@ -82,6 +90,7 @@ impl LinkExtractorBuilder {
             include_code: self.include_code,
             include_text: self.include_text,
             gfm: self.gfm,
+            markdown_parser: self.markdown_parser,
             finder: self.finder.clone().unwrap_or_default(),
             #[cfg(feature = "url-standard")]
             url_standard: self.url_standard,
@@ -100,6 +109,7 @@ pub struct LinkExtractor {
     pub(super) include_code: bool,
     pub(super) include_text: bool,
     pub(super) gfm: bool,
+    pub(super) markdown_parser: MarkdownParser,
     pub(super) finder: Finder,
     #[cfg(feature = "url-standard")]
     pub(super) url_standard: bool,

@@ -21,6 +21,59 @@ pub fn count_markdown_events(text: &str) -> usize {
         .count()
 }
 
+/// The number of items our own Markdown reader finds in `text` (links,
+/// text runs, code), or `None` when it declines the document: its bare
+/// parse, for the links bench.
+pub fn count_markdown_items(text: &str) -> Option<usize> {
+    super::commonmark::count_items(text)
+}
+
+/// Our own Markdown reader against pulldown-cmark on `text`: `Ok(true)`
+/// when both give the same links and regions, `Ok(false)` when ours
+/// declined the document, `Err` with both outputs when they differ.
+pub fn markdown_differential(text: &str, gfm: bool) -> Result<bool, String> {
+    let mut oracle = vec![];
+    let want = markdown::read_with_pulldown(text, gfm, &mut oracle);
+    let mut ours = vec![];
+    let Ok(got) = super::commonmark::read(text, gfm, &mut ours) else {
+        return Ok(false);
+    };
+    let items = |links: &[super::RawLink], r: &markdown::Regions| {
+        let mut all: Vec<(usize, String)> =
+            links.iter().map(|l| (l.span.start, format!("{l:?}"))).collect();
+        for (name, spans) in
+            [("text", &r.text), ("code", &r.code), ("html", &r.html)]
+        {
+            all.extend(
+                spans.iter().map(|s| (s.start, format!("{name} {s:?}"))),
+            );
+        }
+        all
+    };
+    let (want, got) = (items(&oracle, &want), items(&ours, &got));
+    let Some(k) =
+        (0..want.len().max(got.len())).find(|&k| want.get(k) != got.get(k))
+    else {
+        return Ok(true);
+    };
+    let at = want.get(k).or(got.get(k)).map_or(0, |w| w.0);
+    let (mut from, mut to) =
+        (at.saturating_sub(80), (at + 80).min(text.len()));
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    Err(format!(
+        "around {at} of {:?} (gfm {gfm}): {:?}\n  pulldown-cmark: {:?}\n  ours:           {:?}",
+        text.get(..40).unwrap_or(text),
+        &text[from..to],
+        want.get(k).map(|w| &w.1),
+        got.get(k).map(|g| &g.1),
+    ))
+}
+
 /// The number of start tags in `html`, read by the tokenizer that
 /// extraction runs with a sink that wants nothing else: the bare
 /// tokenizer, for the links bench.

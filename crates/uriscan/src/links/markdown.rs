@@ -47,32 +47,59 @@ pub(crate) struct Regions {
     pub html: Vec<Span>,
 }
 
-/// Reads `src`, pushing its links (in document order, definitions last
-/// in the order written) and returning the regions for the other readers.
-pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
+/// Which reader reads Markdown: both give the same links (pulldown-cmark
+/// is the oracle of ours in tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MarkdownParser {
+    /// Our own reader, which does only what links need; a document it
+    /// does not read exactly yet goes to pulldown-cmark.
+    Uriscan,
+    /// pulldown-cmark for every document.
+    #[default]
+    Pulldown,
+}
+
+/// Reads `src` with `parser`, pushing its links (in document order,
+/// definitions last in the order written) and returning the regions for
+/// the other readers.
+pub(crate) fn read(
+    src: &str,
+    gfm: bool,
+    parser: MarkdownParser,
+    links: &mut Vec<RawLink>,
+) -> Regions {
+    if parser == MarkdownParser::Uriscan
+        && let Ok(regions) = super::commonmark::read(src, gfm, links)
+    {
+        return regions;
+    }
+    read_with_pulldown(src, gfm, links)
+}
+
+/// [`read`] with pulldown-cmark.
+pub(crate) fn read_with_pulldown(
+    src: &str,
+    gfm: bool,
+    links: &mut Vec<RawLink>,
+) -> Regions {
     let parser = Parser::new_ext(src, options(gfm));
     // Each definition's label and range, and its destination as written
     // and as the link when it differs (the parser's borrow of the
     // definitions ends here).
-    let (labelled, mut defs): (Vec<(&str, Range<usize>)>, Vec<RawLink>) =
-        parser
-            .reference_definitions()
-            .iter()
-            .map(|(label, d)| {
-                let span = &d.span;
-                let raw = definition_destination(src.as_bytes(), span.clone())
-                    .unwrap_or(Span::new(span.start, span.start));
-                let written = &src.as_bytes()[raw.range()];
-                let link = RawLink::new(
-                    Kind::MdDefinition,
-                    raw,
-                    written,
-                    &d.dest,
-                    None,
-                );
-                ((label, span.clone()), link)
-            })
-            .unzip();
+    let (labelled, defs): (Vec<(&str, Range<usize>)>, Vec<RawLink>) = parser
+        .reference_definitions()
+        .iter()
+        .map(|(label, d)| {
+            let span = &d.span;
+            let raw = definition_destination(src.as_bytes(), span.clone())
+                .unwrap_or(Span::new(span.start, span.start));
+            let written = &src.as_bytes()[raw.range()];
+            let link =
+                RawLink::new(Kind::MdDefinition, raw, written, &d.dest, None);
+            ((label, span.clone()), link)
+        })
+        .unzip();
     let (mut references, order) = Definitions::new(src, &labelled);
     // The byte ranges of what the parser reported outside containers, in
     // document order: a dropped definition is outside all of them. Only a
@@ -234,17 +261,32 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
         }
     }
     close_run(&mut run, &mut regions);
-    // Definitions, used or not, in the order written, each with the lines
-    // of its uses; then those the parser dropped as duplicates.
+    push_definitions(src, gfm, &references, order, defs, &blocks, links);
+    regions
+}
+
+/// Pushes the definitions, used or not, in the order written (`order`
+/// indexes `defs`), each with the lines of its uses; then those a parser
+/// dropped as duplicates (found outside `blocks`, the ranges of the leaf
+/// blocks).
+pub(super) fn push_definitions(
+    src: &str,
+    gfm: bool,
+    references: &Definitions,
+    order: Vec<usize>,
+    defs: Vec<RawLink>,
+    blocks: &[Range<usize>],
+    links: &mut Vec<RawLink>,
+) {
     let uses = references.use_lines(src);
-    let mut defs: Vec<Option<RawLink>> = defs.drain(..).map(Some).collect();
+    let mut defs: Vec<Option<RawLink>> = defs.into_iter().map(Some).collect();
     for (k, uses) in order.into_iter().zip(uses) {
         if let Some(mut d) = defs[k].take() {
             d.extra = Extra::reference(Reference::Definition { uses });
             links.push(d);
         }
     }
-    for dup in references.duplicates(src, &blocks, gfm) {
+    for dup in references.duplicates(src, blocks, gfm) {
         let written = &src.as_bytes()[dup.destination.range()];
         let link = String::from_utf8_lossy(written);
         let extra = Extra::reference(Reference::Duplicate {
@@ -258,7 +300,6 @@ pub(crate) fn read(src: &str, gfm: bool, links: &mut Vec<RawLink>) -> Regions {
             extra,
         ));
     }
-    regions
 }
 
 /// Whether a link of this type takes its destination from a definition.
@@ -310,7 +351,10 @@ fn inline_destination(
 
 /// A definition's destination: after the label's `]:` (the first `]` that
 /// no backslash escapes, since a label holds no unescaped bracket).
-fn definition_destination(src: &[u8], span: Range<usize>) -> Option<Span> {
+pub(super) fn definition_destination(
+    src: &[u8],
+    span: Range<usize>,
+) -> Option<Span> {
     let s = src.get(span.clone())?;
     let mut i = s.iter().position(|&b| b == b'[')? + 1;
     while i < s.len() {

@@ -75,6 +75,7 @@
 mod asciidoc;
 mod browser_reading;
 mod charset;
+mod commonmark;
 mod extractor;
 mod generators;
 // Built for its tests too, where only some hooks are used.
@@ -119,6 +120,7 @@ pub(crate) fn mdx_markdown(text: &str) -> String {
 }
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
+pub use markdown::MarkdownParser;
 pub use myst::MystKind;
 #[cfg(feature = "internals")]
 pub(crate) use myst::hooks as myst_hooks;

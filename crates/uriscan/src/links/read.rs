@@ -88,7 +88,8 @@ impl LinkExtractor {
         text: &str,
         out: &mut Vec<RawLink>,
     ) -> markdown::Regions {
-        let regions = markdown::read(text, self.gfm, out);
+        let regions =
+            markdown::read(text, self.gfm, self.markdown_parser, out);
         for span in &regions.html {
             self.read_html(
                 &text.as_bytes()[span.range()],

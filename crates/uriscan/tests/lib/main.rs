@@ -9,6 +9,7 @@ mod support;
 mod check_rst;
 mod links_asciidoc;
 mod links_commonmark;
+mod links_markdown_parsers;
 mod links_passages;
 mod links_props;
 mod links_references;

@@ -92,7 +92,8 @@ pub(crate) fn anchors(src: &str, slugs: bool) -> Vec<String> {
 /// handing each scan to `each`.
 #[cfg(any(test, feature = "check", feature = "internals"))]
 fn scan_all(src: &str, depth: usize, each: &mut dyn FnMut(&mut Scan)) {
-    let code = super::markdown::read(src, true, &mut vec![]).code;
+    let code =
+        super::markdown::read(src, true, Default::default(), &mut vec![]).code;
     let mut scan = Scan::run(src, &code);
     for body in &scan.rst {
         let (labels, _) = super::rst::labels(&src[body.range()]);

@@ -1,0 +1,638 @@
+//! The block pass (CommonMark 5 and 4): a document's lines into
+//! containers (block quotes, list items) and leaf blocks (paragraphs,
+//! headings, code and HTML blocks), and the link reference definitions
+//! paragraphs open with. Tables, footnotes, front matter and tabs in
+//! container indentation are not read yet: a document that may hold one
+//! is declined.
+
+use super::definitions::{self, Definition, Opened};
+use super::markup::html_start;
+use super::shapes::{
+    atx_content, atx_heading, closes_fence, closes_metadata, fence_open,
+    interrupts, is_delimiter_row, is_thematic_break, is_underline,
+    list_marker, opens_metadata, task_marker, trimmed_end,
+};
+use super::{Declined, declined};
+
+/// An open container block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    Quote,
+    /// A list item: the columns its content is indented by.
+    Item {
+        width: usize,
+    },
+}
+
+/// A paragraph being read.
+pub(super) struct Paragraph {
+    pub start: usize,
+    /// The end of its last line's content.
+    pub end: usize,
+    /// Where each line after the first starts its content.
+    pub lines: Vec<usize>,
+    /// Where each line starts after its container markers.
+    heads: Vec<usize>,
+    /// A line holds a `|` (it may be a table's header row).
+    pipes: bool,
+    /// A line is a lazy continuation line.
+    lazy: bool,
+}
+
+impl Paragraph {
+    /// A paragraph whose first line's content is `first..end`, `head`
+    /// where the line starts after its container markers.
+    fn new(bytes: &[u8], head: usize, first: usize, end: usize) -> Paragraph {
+        Paragraph {
+            start: first,
+            end: trimmed_end(bytes, first, end),
+            lines: vec![],
+            heads: vec![head],
+            pipes: bytes[first..end].contains(&b'|'),
+            lazy: false,
+        }
+    }
+
+    /// A heading's content, `start..end`.
+    fn heading(start: usize, end: usize) -> Paragraph {
+        Paragraph {
+            start,
+            end,
+            lines: vec![],
+            heads: vec![],
+            pipes: false,
+            lazy: false,
+        }
+    }
+
+    /// A line more, its content `first..end`.
+    fn push(
+        &mut self,
+        bytes: &[u8],
+        head: usize,
+        first: usize,
+        end: usize,
+        lazy: bool,
+    ) {
+        self.lines.push(first);
+        self.heads.push(head);
+        self.end = trimmed_end(bytes, first, end);
+        self.pipes |= bytes[first..end].contains(&b'|');
+        self.lazy |= lazy;
+    }
+}
+
+/// A leaf block, read whole, for the inline pass once every definition
+/// is known.
+pub(super) enum Block {
+    /// A paragraph or heading; `quoted` when its lines do not meet.
+    Inlines {
+        p: Paragraph,
+        quoted: bool,
+    },
+    /// A code block's lines.
+    Code(Vec<(usize, usize)>),
+    /// Front matter's lines, which are text.
+    Text(Vec<(usize, usize)>),
+    Html(usize, usize),
+}
+
+/// The leaf block being read across lines.
+enum Leaf {
+    None,
+    Paragraph(Paragraph),
+    /// An indented code block: its lines (content start, end with the
+    /// newline), blank lines held back until a line follows.
+    Indented {
+        lines: Vec<(usize, usize)>,
+        held: Vec<(usize, usize)>,
+    },
+    /// A fenced code block: its fence byte and length, and its lines.
+    Fenced {
+        byte: u8,
+        len: usize,
+        open: usize,
+        lines: Vec<(usize, usize)>,
+    },
+    /// Front matter: its fence byte, start and lines.
+    Metadata {
+        fence: u8,
+        open: usize,
+        lines: Vec<(usize, usize)>,
+    },
+    /// An HTML block: the text that ends it (on its line), none for one
+    /// that a blank line ends; its start and the end of its last line.
+    Html {
+        end_tag: Option<&'static [u8]>,
+        start: usize,
+        end: usize,
+    },
+}
+
+/// What the block pass finds: the leaf blocks in document order, the
+/// definitions in the order written (duplicates too), and the ranges of
+/// the leaf blocks (outside which a dropped duplicate stands).
+#[derive(Default)]
+pub(super) struct Document {
+    pub blocks: Vec<Block>,
+    pub definitions: Vec<Definition>,
+    pub ranges: Vec<std::ops::Range<usize>>,
+}
+
+/// The state of the block pass.
+struct Blocks<'s> {
+    bytes: &'s [u8],
+    gfm: bool,
+    containers: Vec<Container>,
+    leaf: Leaf,
+    out: Vec<Block>,
+    defs: Vec<Definition>,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+/// Reads the blocks of `src`.
+pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
+    let bytes = src.as_bytes();
+    // Line ends other than `\n`, and the vertical tab and form feed that
+    // pulldown-cmark reads as spaces.
+    if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() {
+        return Err(declined());
+    }
+    if gfm && memchr::memmem::find(bytes, b"[^").is_some() {
+        return Err(declined());
+    }
+    let mut blocks = Blocks {
+        bytes,
+        gfm,
+        containers: vec![],
+        leaf: Leaf::None,
+        out: vec![],
+        defs: vec![],
+        ranges: vec![],
+    };
+    let mut line_start = 0;
+    while line_start < bytes.len() {
+        let line_end = memchr::memchr(b'\n', &bytes[line_start..])
+            .map_or(bytes.len(), |i| line_start + i);
+        let next = (line_end + 1).min(bytes.len());
+        blocks.line(line_start, line_end, next)?;
+        line_start = next;
+    }
+    blocks.close_leaf()?;
+    Ok(Document {
+        blocks: blocks.out,
+        definitions: blocks.defs,
+        ranges: blocks.ranges,
+    })
+}
+
+impl Blocks<'_> {
+    /// The indentation at `pos`: its columns and the first byte after
+    /// it. Tabs are read at the top level only.
+    fn indentation(
+        &self,
+        line_start: usize,
+        pos: usize,
+        end: usize,
+    ) -> Result<(usize, usize), Declined> {
+        let (mut i, mut col) = (pos, 0);
+        while i < end {
+            match self.bytes[i] {
+                b' ' => col += 1,
+                b'\t' if pos == line_start && self.containers.is_empty() => {
+                    col += 4 - col % 4
+                }
+                b'\t' => return Err(declined()),
+                _ => break,
+            }
+            i += 1;
+        }
+        Ok((col, i))
+    }
+
+    /// The offset after 4 columns of indentation at `pos` (the line's end
+    /// if it comes first); declined when a tab straddles the fourth
+    /// column.
+    fn after_four_columns(
+        &self,
+        pos: usize,
+        end: usize,
+    ) -> Result<usize, Declined> {
+        if !self.containers.is_empty() && self.bytes[pos..end].contains(&b'\t')
+        {
+            return Err(declined());
+        }
+        let (mut i, mut col) = (pos, 0);
+        while col < 4 && i < end {
+            col += if self.bytes[i] == b'\t' { 4 - col % 4 } else { 1 };
+            i += 1;
+        }
+        if col > 4 {
+            return Err(declined());
+        }
+        Ok(i)
+    }
+
+    /// Reads the line `start..end`, `next` the start of the next.
+    fn line(
+        &mut self,
+        start: usize,
+        end: usize,
+        next: usize,
+    ) -> Result<(), Declined> {
+        let bytes = self.bytes;
+        // The open containers this line continues.
+        let mut pos = start;
+        let mut matched = 0;
+        while matched < self.containers.len() {
+            let (ind, first) = self.indentation(start, pos, end)?;
+            match self.containers[matched] {
+                Container::Quote => {
+                    if ind > 3
+                        || bytes.get(first) != Some(&b'>')
+                        || first >= end
+                    {
+                        break;
+                    }
+                    pos = first + 1;
+                    match bytes.get(pos) {
+                        Some(b' ') if pos < end => pos += 1,
+                        Some(b'\t') if pos < end => return Err(declined()),
+                        _ => {}
+                    }
+                }
+                Container::Item { width } => {
+                    if first == end {
+                        pos = (pos + width).min(end);
+                    } else if ind >= width {
+                        pos += width;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            matched += 1;
+        }
+        let mut all = matched == self.containers.len();
+        // Front matter takes every line its containers continue, up to its
+        // closing line (read from the line's very start).
+        if all && let Leaf::Metadata { fence, lines, .. } = &mut self.leaf {
+            if closes_metadata(&bytes[start..end], *fence) {
+                let (open, lines) =
+                    match std::mem::replace(&mut self.leaf, Leaf::None) {
+                        Leaf::Metadata { open, lines, .. } => (open, lines),
+                        _ => unreachable!(),
+                    };
+                self.ranges.push(open..end);
+                self.out.push(Block::Text(lines));
+                return Ok(());
+            }
+            lines.push((pos, next));
+            return Ok(());
+        }
+        // A fenced code block takes every line its containers continue.
+        if all && matches!(self.leaf, Leaf::Fenced { .. }) {
+            let (ind, first) = self.indentation(start, pos, end)?;
+            let Leaf::Fenced { byte, len, lines, .. } = &mut self.leaf else {
+                unreachable!()
+            };
+            if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
+                return self.close_leaf();
+            }
+            // A last line of fewer than 4 spaces, with no line end, is no
+            // code.
+            if next > end
+                || end - pos >= 4
+                || bytes[pos..end].iter().any(|&b| b != b' ')
+            {
+                lines.push((pos, next));
+            }
+            return Ok(());
+        }
+        // An HTML block takes every line its containers continue, up to
+        // its end.
+        if all
+            && let Leaf::Html { end_tag, end: html_end, .. } = &mut self.leaf
+        {
+            let line = &bytes[pos..end];
+            match *end_tag {
+                None if line.iter().all(u8::is_ascii_whitespace) => {
+                    self.close_leaf()?;
+                    return Ok(());
+                }
+                None => *html_end = next,
+                Some(tag) => {
+                    // A last line that its container markers take whole
+                    // is not the block's.
+                    if pos < end || end < bytes.len() {
+                        *html_end = next;
+                    }
+                    if memchr::memmem::find(line, tag).is_some() {
+                        self.close_leaf()?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        // New containers.
+        let mut new_item = false;
+        loop {
+            let (ind, first) = self.indentation(start, pos, end)?;
+            if ind >= 4 || first == end {
+                break;
+            }
+            let rest = &bytes[first..end];
+            if rest[0] == b'>' {
+                self.close_unmatched(matched)?;
+                self.containers.push(Container::Quote);
+                matched += 1;
+                all = true;
+                new_item = false;
+                pos = first + 1;
+                match bytes.get(pos) {
+                    Some(b' ') if pos < end => pos += 1,
+                    Some(b'\t') if pos < end => return Err(declined()),
+                    _ => {}
+                }
+                continue;
+            }
+            let Some((len, other_than_one)) = list_marker(rest) else { break };
+            let in_paragraph = all && matches!(self.leaf, Leaf::Paragraph(_));
+            let after = &rest[len..];
+            let spaces = after.iter().take_while(|&&b| b == b' ').count();
+            let empty =
+                after[spaces..].iter().all(|&b| b == b' ' || b == b'\t');
+            if is_thematic_break(rest)
+                || (in_paragraph
+                    && (is_underline(rest, b'-') || empty || other_than_one))
+            {
+                break;
+            }
+            if empty
+                || spaces > 4
+                || after.get(spaces) == Some(&b'\t')
+                || bytes[start..first].contains(&b'\t')
+            {
+                return Err(declined());
+            }
+            self.close_unmatched(matched)?;
+            self.containers
+                .push(Container::Item { width: (first - pos) + len + spaces });
+            matched += 1;
+            all = true;
+            new_item = true;
+            pos = first + len + spaces;
+        }
+        let (ind, mut first) = self.indentation(start, pos, end)?;
+        let blank = first == end;
+        if !all {
+            // A lazy continuation line, or the unmatched containers end.
+            if let Leaf::Paragraph(p) = &mut self.leaf
+                && !blank
+                && (ind >= 4
+                    || !interrupts(&bytes[first..end])
+                        && html_start(bytes, first, end, true).is_none())
+            {
+                p.push(bytes, pos, first, end, true);
+                return Ok(());
+            }
+            self.close_unmatched(matched)?;
+        }
+        if blank {
+            let indented = matches!(self.leaf, Leaf::Indented { .. });
+            let at = if indented {
+                self.after_four_columns(pos, end)?
+            } else {
+                end
+            };
+            match &mut self.leaf {
+                Leaf::Indented { held, .. } => held.push((at, next)),
+                _ => self.close_leaf()?,
+            }
+            return Ok(());
+        }
+        if ind >= 4 {
+            let at = self.after_four_columns(pos, end)?;
+            match &mut self.leaf {
+                Leaf::Paragraph(p) => p.push(bytes, pos, first, end, false),
+                Leaf::Indented { lines, held } => {
+                    lines.append(held);
+                    lines.push((at, next));
+                }
+                _ => {
+                    self.close_leaf()?;
+                    self.leaf = Leaf::Indented {
+                        lines: vec![(at, next)],
+                        held: vec![],
+                    };
+                }
+            }
+            return Ok(());
+        }
+        let rest = &bytes[first..end];
+        let in_paragraph = matches!(self.leaf, Leaf::Paragraph(_));
+        let html = if rest[0] == b'<' {
+            html_start(bytes, first, end, in_paragraph)
+        } else {
+            None
+        };
+        if let Leaf::Paragraph(p) = &mut self.leaf {
+            let pipes = p.pipes || rest.contains(&b'|');
+            // A table's delimiter row under a header row.
+            if self.gfm && pipes && is_delimiter_row(rest) {
+                return Err(declined());
+            }
+            if is_underline(rest, b'=') || is_underline(rest, b'-') {
+                let Leaf::Paragraph(p) =
+                    std::mem::replace(&mut self.leaf, Leaf::None)
+                else {
+                    unreachable!()
+                };
+                return self.inlines(p, true);
+            }
+            if html.is_none() && !interrupts(rest) {
+                p.push(bytes, pos, first, end, false);
+                return Ok(());
+            }
+        }
+        self.close_leaf()?;
+        // pulldown-cmark opens front matter at any block's start.
+        if self.gfm && ind == 0 && opens_metadata(bytes, rest, next) {
+            self.leaf =
+                Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+            return Ok(());
+        }
+        if let Some(end_tag) = html {
+            if ind > 0 {
+                return Err(declined());
+            }
+            self.leaf = Leaf::Html { end_tag, start: first, end: next };
+            if end_tag
+                .is_some_and(|tag| memchr::memmem::find(rest, tag).is_some())
+            {
+                self.close_leaf()?;
+            }
+            return Ok(());
+        }
+        if is_thematic_break(rest) {
+            return Ok(());
+        }
+        if let Some(level_end) = atx_heading(rest) {
+            if self.gfm && rest.contains(&b'{') {
+                return Err(declined());
+            }
+            let (s, e) = atx_content(bytes, first + level_end, end)?;
+            self.ranges.push(first..end);
+            return if s < e {
+                self.inlines(Paragraph::heading(s, e), true)
+            } else {
+                Ok(())
+            };
+        }
+        if let Some((byte, len)) = fence_open(rest) {
+            if ind > 0 {
+                return Err(declined());
+            }
+            self.leaf = Leaf::Fenced { byte, len, open: first, lines: vec![] };
+            return Ok(());
+        }
+        if new_item
+            && self.gfm
+            && let Some(skip) = task_marker(rest)
+        {
+            first += skip;
+            // Whether a definition may follow a task marker is not
+            // read.
+            if first >= end || bytes[first] == b'[' {
+                return Err(declined());
+            }
+        }
+        self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
+        Ok(())
+    }
+
+    /// Ends the containers this line did not continue, and the leaf.
+    fn close_unmatched(&mut self, matched: usize) -> Result<(), Declined> {
+        self.close_leaf()?;
+        self.containers.truncate(matched);
+        Ok(())
+    }
+
+    /// Ends the leaf block being read.
+    fn close_leaf(&mut self) -> Result<(), Declined> {
+        match std::mem::replace(&mut self.leaf, Leaf::None) {
+            Leaf::None => {}
+            Leaf::Paragraph(p) => self.inlines(p, false)?,
+            Leaf::Html { start, end, .. } => {
+                self.ranges.push(start..end);
+                self.out.push(Block::Html(start, end));
+            }
+            Leaf::Indented { lines, .. } => {
+                if let (Some(f), Some(l)) = (lines.first(), lines.last()) {
+                    self.ranges.push(f.0..l.1);
+                }
+                self.out.push(Block::Code(lines));
+            }
+            Leaf::Metadata { open, lines, .. } => {
+                let end = lines.last().map_or(open + 3, |l| l.1);
+                self.ranges.push(open..end);
+                self.out.push(Block::Text(lines));
+            }
+            Leaf::Fenced { open, lines, .. } => {
+                let end = lines.last().map_or(open + 3, |l| l.1);
+                self.ranges.push(open..end);
+                self.out.push(Block::Code(lines));
+            }
+        }
+        Ok(())
+    }
+
+    /// A paragraph's or heading's inlines, after the definitions a
+    /// paragraph opens with; with the GitHub extensions, a heading's
+    /// attributes are not read yet.
+    fn inlines(
+        &mut self,
+        mut p: Paragraph,
+        heading: bool,
+    ) -> Result<(), Declined> {
+        if heading && self.gfm && self.bytes[..p.end].ends_with(b"}") {
+            return Err(declined());
+        }
+        if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
+            match self.definitions(p, heading)? {
+                Some(rest) => p = rest,
+                None => return Ok(()),
+            }
+        }
+        self.ranges.push(p.start..p.end);
+        // Inside a block quote, a line's content does not start where the
+        // last one ended: the inline pass is told where each starts.
+        let quoted =
+            !p.lines.is_empty() && self.containers.contains(&Container::Quote);
+        self.out.push(Block::Inlines { p, quoted });
+        Ok(())
+    }
+
+    /// The definitions `p` opens with, kept; the rest of `p`, if any.
+    fn definitions(
+        &mut self,
+        p: Paragraph,
+        heading: bool,
+    ) -> Result<Option<Paragraph>, Declined> {
+        let bytes = self.bytes;
+        let starts: Vec<usize> =
+            std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
+        let mut k = 0;
+        while k < starts.len() && bytes[starts[k]] == b'[' {
+            let first = starts[k];
+            let end = if k + 1 == starts.len() {
+                p.end
+            } else {
+                memchr::memchr(b'\n', &bytes[first..])
+                    .map_or(bytes.len(), |n| first + n)
+            };
+            match definitions::read(
+                bytes,
+                first,
+                trimmed_end(bytes, first, end),
+                p.end,
+            )? {
+                Opened::Definition(d) => self.defs.push(d),
+                Opened::Text => break,
+            }
+            k += 1;
+        }
+        if k == 0 {
+            return Ok(Some(p));
+        }
+        // pulldown-cmark reads definitions as it meets them: what follows
+        // them opens a block of its own, which a paragraph's lines may not
+        // have read as such.
+        if heading || p.lazy {
+            return Err(declined());
+        }
+        if k == starts.len() {
+            return Ok(None);
+        }
+        let (head, first) = (p.heads[k], starts[k]);
+        let end = memchr::memchr(b'\n', &bytes[first..])
+            .map_or(bytes.len(), |n| first + n);
+        let rest = &bytes[first..end];
+        if first - head >= 4
+            || bytes[head..first].contains(&b'\t')
+            || list_marker(rest).is_some()
+            || html_start(bytes, first, end, false).is_some()
+            || matches!(rest[0], b'"' | b'\'' | b'(')
+        {
+            return Err(declined());
+        }
+        Ok(Some(Paragraph {
+            start: first,
+            end: p.end,
+            lines: p.lines[k..].to_vec(),
+            heads: p.heads[k..].to_vec(),
+            pipes: p.pipes,
+            lazy: p.lazy,
+        }))
+    }
+}

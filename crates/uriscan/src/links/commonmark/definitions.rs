@@ -1,0 +1,171 @@
+//! Link reference definitions (CommonMark 4.7), the shape our reader
+//! reads: on one line, `[label]:`, a destination, an optional title, and
+//! nothing else. A line that opens a definition any other way (a label,
+//! destination or title across lines, an escape in the label) declines
+//! the document.
+
+use super::destination::decode;
+use super::{Declined, declined};
+
+/// A definition on one line.
+#[derive(Debug)]
+pub(super) struct Definition {
+    /// Its label, as pulldown-cmark keys it.
+    pub label: String,
+    /// From its `[` to the end of its destination or title.
+    pub start: usize,
+    pub end: usize,
+    /// Its destination, escapes undone.
+    pub link: String,
+}
+
+/// What a paragraph's line that opens with `[` is.
+pub(super) enum Opened {
+    Definition(Definition),
+    /// No definition: the paragraph's text.
+    Text,
+}
+
+/// The line `at..end` (its content, `[` at `at`), in a paragraph that
+/// ends at `paragraph_end`.
+pub(super) fn read(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+    paragraph_end: usize,
+) -> Result<Opened, Declined> {
+    let line = &bytes[at..end];
+    // The label: up to the first `]` not escaped. A `[` there, or no `]`,
+    // is no definition; one whose label crosses a line or holds an
+    // escape is not read.
+    let (mut k, mut unread) = (at + 1, false);
+    let close = loop {
+        match bytes[..paragraph_end].get(k) {
+            None => return Ok(Opened::Text),
+            Some(b']') => break k - at,
+            Some(b'[') => return Ok(Opened::Text),
+            Some(b'\\') => {
+                unread = true;
+                k += 2;
+            }
+            Some(b'\n') => {
+                unread = true;
+                k += 1;
+            }
+            Some(_) => k += 1,
+        }
+        if k - at > 500 {
+            return Err(declined());
+        }
+    };
+    if bytes.get(at + close + 1) != Some(&b':') {
+        return Ok(Opened::Text);
+    }
+    if unread {
+        return Err(declined());
+    }
+    if line.get(close + 1) != Some(&b':') {
+        return Ok(Opened::Text);
+    }
+    let raw = std::str::from_utf8(&line[1..close]).map_err(|_| declined())?;
+    if raw.len() > 500 {
+        return Err(declined());
+    }
+    let Some(label) = normalize(raw) else { return Ok(Opened::Text) };
+    let mut i = close + 2;
+    let spaced = skip_space(line, i);
+    if spaced == line.len() {
+        // The destination on the next line.
+        return Err(declined());
+    }
+    i = spaced;
+    let (dest_start, dest_end) = if line[i] == b'<' {
+        let k = line[i + 1..]
+            .iter()
+            .position(|&b| b == b'>' || b == b'<' || b == b'\\')
+            .ok_or_else(declined)?;
+        if line[i + 1 + k] != b'>' {
+            return Err(declined());
+        }
+        (i + 1, i + 1 + k)
+    } else {
+        let n = line[i..]
+            .iter()
+            .take_while(|&&b| {
+                b > b' ' && b != 0x7F && !matches!(b, b'(' | b')' | b'\\')
+            })
+            .count();
+        if n == 0 || matches!(line.get(i + n), Some(b'(' | b')' | b'\\')) {
+            return Err(declined());
+        }
+        (i, i + n)
+    };
+    let after_dest = if line[i] == b'<' { dest_end + 1 } else { dest_end };
+    let link = decode(&line[dest_start..dest_end])?;
+    let mut def_end = after_dest;
+    let spaced = skip_space(line, after_dest);
+    if spaced < line.len() {
+        if spaced == after_dest {
+            return Err(declined());
+        }
+        let closing = match line[spaced] {
+            b'"' => b'"',
+            b'\'' => b'\'',
+            b'(' => b')',
+            _ => return Err(declined()),
+        };
+        let k = line[spaced + 1..]
+            .iter()
+            .position(|&b| b == closing || b == b'\\' || b == b'(')
+            .ok_or_else(declined)?;
+        if line[spaced + 1 + k] != closing {
+            return Err(declined());
+        }
+        def_end = spaced + 1 + k + 1;
+        if skip_space(line, def_end) != line.len() {
+            return Err(declined());
+        }
+    }
+    Ok(Opened::Definition(Definition {
+        label,
+        start: at,
+        end: at + def_end,
+        link,
+    }))
+}
+
+/// A label as pulldown-cmark keys it: a run of whitespace that is more
+/// than one space made one space, the whole trimmed; `None` when blank.
+pub(super) fn normalize(raw: &str) -> Option<String> {
+    let bytes = raw.as_bytes();
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return None;
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        if bytes[k].is_ascii_whitespace() {
+            let run = bytes[k..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            out.push(' ');
+            k += run;
+        } else {
+            let next = bytes[k..]
+                .iter()
+                .position(|b| b.is_ascii_whitespace())
+                .map_or(bytes.len(), |n| k + n);
+            out.push_str(&raw[k..next]);
+            k = next;
+        }
+    }
+    Some(out.trim_matches(' ').to_string())
+}
+
+fn skip_space(line: &[u8], mut i: usize) -> usize {
+    while i < line.len() && matches!(line[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}

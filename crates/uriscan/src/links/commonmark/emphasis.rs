@@ -1,0 +1,140 @@
+//! Emphasis delimiters (`*` and `_`), matched by CommonMark's "process
+//! emphasis" (6.2), for the one thing links read of them: the delimiters
+//! that open or close emphasis end a text run; the rest are text.
+
+use super::inline::{Item, What};
+use super::{Declined, declined};
+
+/// A run of `*` or `_`; `start..end` what is left of it unmatched.
+#[derive(Debug)]
+pub(super) struct Delim {
+    byte: u8,
+    start: usize,
+    end: usize,
+    /// The run's length as written (for the rule of three).
+    written: usize,
+    can_open: bool,
+    can_close: bool,
+}
+
+impl Delim {
+    /// The run of `n` at `at`, in inline content `start..end`; declined
+    /// beside a character outside ASCII (whose class is not looked up).
+    pub(super) fn new(
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        at: usize,
+        n: usize,
+        lines: Option<&[usize]>,
+    ) -> Result<Delim, Declined> {
+        let line_start = lines.is_some_and(|l| l.binary_search(&at).is_ok());
+        let before =
+            if at == start || line_start { b'\n' } else { bytes[at - 1] };
+        let after = if at + n >= end { b'\n' } else { bytes[at + n] };
+        if !before.is_ascii() || !after.is_ascii() {
+            return Err(declined());
+        }
+        let space = |b: u8| b.is_ascii_whitespace() || b == 0x0B;
+        let punct = |b: u8| b.is_ascii_punctuation();
+        let left =
+            !space(after) && (!punct(after) || space(before) || punct(before));
+        let right =
+            !space(before) && (!punct(before) || space(after) || punct(after));
+        let byte = bytes[at];
+        let (can_open, can_close) = if byte == b'_' {
+            (
+                left && (!right || punct(before)),
+                right && (!left || punct(after)),
+            )
+        } else {
+            (left, right)
+        };
+        Ok(Delim {
+            byte,
+            start: at,
+            end: at + n,
+            written: n,
+            can_open,
+            can_close,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// Matches the delimiters of `delims[bottom..]`, pushing the matched ones
+/// to `items`; the unmatched stay text.
+pub(super) fn process(
+    delims: &mut [Delim],
+    bottom: usize,
+    items: &mut Vec<Item>,
+) {
+    // The lowest opener worth looking at, by the closer's byte, length
+    // modulo 3 and whether it can open.
+    let mut openers_bottom = [[bottom; 2]; 6];
+    let key = |d: &Delim| usize::from(d.byte == b'_') * 3 + d.written % 3;
+    let mut closer = bottom;
+    while closer < delims.len() {
+        let (c_byte, c_open, c_close, c_len) = {
+            let d = &delims[closer];
+            (d.byte, d.can_open, d.can_close, d.len())
+        };
+        if !c_close || c_len == 0 {
+            closer += 1;
+            continue;
+        }
+        let k = key(&delims[closer]);
+        let floor = openers_bottom[k][usize::from(c_open)];
+        let mut found = None;
+        let mut o = closer;
+        while o > floor {
+            o -= 1;
+            let d = &delims[o];
+            if d.byte != c_byte || !d.can_open || d.len() == 0 {
+                continue;
+            }
+            let odd = (d.can_close || c_open)
+                && (d.written + delims[closer].written).is_multiple_of(3)
+                && !(d.written.is_multiple_of(3)
+                    && delims[closer].written.is_multiple_of(3));
+            if !odd {
+                found = Some(o);
+                break;
+            }
+        }
+        let Some(o) = found else {
+            openers_bottom[k][usize::from(c_open)] = closer;
+            if !c_open {
+                delims[closer].can_close = false;
+            }
+            closer += 1;
+            continue;
+        };
+        let used = if delims[o].len() >= 2 && c_len >= 2 { 2 } else { 1 };
+        let op = &mut delims[o];
+        op.end -= used;
+        items.push(Item {
+            start: op.end,
+            end: op.end + used,
+            what: What::Delimiter,
+        });
+        let cl = &mut delims[closer];
+        items.push(Item {
+            start: cl.start,
+            end: cl.start + used,
+            what: What::Delimiter,
+        });
+        cl.start += used;
+        // The delimiters between them are text now.
+        for d in &mut delims[o + 1..closer] {
+            d.can_open = false;
+            d.can_close = false;
+        }
+        if delims[closer].len() == 0 {
+            closer += 1;
+        }
+    }
+}

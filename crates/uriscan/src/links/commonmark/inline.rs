@@ -1,0 +1,405 @@
+//! The inline pass over one paragraph or heading: code spans, autolinks
+//! and inline HTML, the brackets of links and images, and the emphasis
+//! delimiters (only for where they end a text run), handed to the sink in
+//! document order with the text between them.
+
+use super::definitions;
+use super::destination;
+use super::emphasis::{self, Delim};
+use super::markup;
+use super::sink::Sink;
+use super::{Declined, declined};
+use crate::Span;
+use crate::syntax::chars::Table;
+
+/// What is not text in a paragraph, at `start..end`.
+#[derive(Debug)]
+pub(super) struct Item {
+    pub start: usize,
+    pub end: usize,
+    pub what: What,
+}
+
+/// The kinds of [`Item`].
+#[derive(Debug)]
+pub(super) enum What {
+    Code,
+    Html,
+    Autolink(String),
+    /// A link's `[` (or an image's `![`): its destination as written and
+    /// its link.
+    LinkStart {
+        image: bool,
+        dest: Span,
+        link: String,
+    },
+    /// A reference link's `[` (or an image's `![`): the end of the
+    /// construct and the definition it uses.
+    RefStart {
+        image: bool,
+        end: usize,
+        def: usize,
+    },
+    /// A link's `](...)` (or a reference's `]`, `][label]` or `][]`).
+    LinkEnd,
+    /// Emphasis delimiters that open or close emphasis.
+    Delimiter,
+}
+
+/// The buffers the inline pass reuses from one paragraph to the next.
+#[derive(Default)]
+pub(super) struct Scratch {
+    items: Vec<Item>,
+    delims: Vec<Delim>,
+    brackets: Vec<Bracket>,
+}
+
+/// An open `[` or `![`.
+struct Bracket {
+    start: usize,
+    image: bool,
+    active: bool,
+    /// The delimiters before it.
+    delims: usize,
+}
+
+/// The bytes the scan stops at: what may start or end a construct.
+const SPECIAL: Table = Table::new(b"\\`<![]*_~");
+
+/// Reads the inlines of `start..end` of `src` into `sink`.
+pub(super) fn read(
+    src: &str,
+    gfm: bool,
+    start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    scratch: &mut Scratch,
+    sink: &mut Sink<'_, '_>,
+) -> Result<(), Declined> {
+    let bytes = src.as_bytes();
+    let Scratch { items, delims, brackets } = scratch;
+    items.clear();
+    delims.clear();
+    brackets.clear();
+    // Where lines do not meet, nothing but text may cross a line's end.
+    let crossing = |from: usize, to: usize| {
+        if lines.is_some() && memchr::memchr(b'\n', &bytes[from..to]).is_some()
+        {
+            Err(declined())
+        } else {
+            Ok(())
+        }
+    };
+    let mut tildes = 0;
+    let mut i = start;
+    while i < end {
+        let c = bytes[i];
+        if !SPECIAL.contains(c) {
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\\' => {
+                i += if i + 1 < end && bytes[i + 1].is_ascii_punctuation() {
+                    2
+                } else {
+                    1
+                };
+            }
+            b'`' => {
+                let n = run_len(bytes, i, end, b'`');
+                match closing_backticks(bytes, i + n, end, n) {
+                    Some(close) => {
+                        items.push(Item {
+                            start: i,
+                            end: close,
+                            what: What::Code,
+                        });
+                        i = close;
+                    }
+                    None => i += n,
+                }
+            }
+            b'<' => {
+                if let Some((close, link)) = markup::autolink(bytes, i, end) {
+                    crossing(i, close)?;
+                    items.push(Item {
+                        start: i,
+                        end: close,
+                        what: What::Autolink(link),
+                    });
+                    i = close;
+                } else if let Some(close) = markup::inline_html(bytes, i, end)?
+                {
+                    items.push(Item {
+                        start: i,
+                        end: close,
+                        what: What::Html,
+                    });
+                    i = close;
+                } else {
+                    i += 1;
+                }
+            }
+            b'!' if bytes.get(i + 1) == Some(&b'[') && i + 1 < end => {
+                brackets.push(Bracket {
+                    start: i,
+                    image: true,
+                    active: true,
+                    delims: delims.len(),
+                });
+                i += 2;
+            }
+            b'[' => {
+                brackets.push(Bracket {
+                    start: i,
+                    image: false,
+                    active: true,
+                    delims: delims.len(),
+                });
+                i += 1;
+            }
+            b']' => {
+                i = close_bracket(
+                    bytes,
+                    (i, end),
+                    lines.is_some(),
+                    brackets,
+                    delims,
+                    items,
+                    sink,
+                )?;
+            }
+            b'*' | b'_' | b'~' => {
+                let n = run_len(bytes, i, end, c);
+                if c == b'~' {
+                    if gfm {
+                        tildes += 1;
+                        // Strikethrough is not read yet.
+                        if tildes > 1 {
+                            return Err(declined());
+                        }
+                    }
+                    i += n;
+                    continue;
+                }
+                delims.push(Delim::new(bytes, start, end, i, n, lines)?);
+                i += n;
+            }
+            _ => i += 1,
+        }
+    }
+    emphasis::process(delims, 0, items);
+    items.sort_unstable_by_key(|it| it.start);
+    emit(bytes, start, end, lines, items.drain(..), sink);
+    Ok(())
+}
+
+/// A `]` at `at`: a link or image when an open bracket and an inline
+/// destination or a kept definition make one. Returns where the scan goes
+/// on. `quoted`: the lines do not meet (a label across them is not read).
+fn close_bracket(
+    bytes: &[u8],
+    (at, end): (usize, usize),
+    quoted: bool,
+    brackets: &mut Vec<Bracket>,
+    delims: &mut Vec<Delim>,
+    items: &mut Vec<Item>,
+    sink: &Sink<'_, '_>,
+) -> Result<usize, Declined> {
+    let Some(open) = brackets.pop() else { return Ok(at + 1) };
+    if !open.active {
+        return Ok(at + 1);
+    }
+    let text_start = open.start + 1 + usize::from(open.image);
+    let (what, close_end) = match destination::inline_tail(bytes, at + 1, end)?
+    {
+        Some(tail) => (
+            What::LinkStart {
+                image: open.image,
+                dest: tail.dest,
+                link: tail.link,
+            },
+            tail.end,
+        ),
+        None => {
+            let Some((def, range_end, close_end)) =
+                reference(bytes, (text_start, at, end), quoted, sink)?
+            else {
+                return Ok(at + 1);
+            };
+            (
+                What::RefStart { image: open.image, end: range_end, def },
+                close_end,
+            )
+        }
+    };
+    emphasis::process(delims, open.delims, items);
+    delims.truncate(open.delims);
+    items.push(Item { start: open.start, end: text_start, what });
+    items.push(Item { start: at, end: close_end, what: What::LinkEnd });
+    if !open.image {
+        for b in brackets.iter_mut().filter(|b| !b.image) {
+            b.active = false;
+        }
+    }
+    Ok(close_end)
+}
+
+/// A reference after link text `text_start..at` (`at` its `]`): full
+/// (`[label]`), collapsed (`[]`) or shortcut; the kept definition it
+/// names, the end of the range pulldown-cmark gives it, and the
+/// construct's end.
+fn reference(
+    bytes: &[u8],
+    (text_start, at, end): (usize, usize, usize),
+    quoted: bool,
+    sink: &Sink<'_, '_>,
+) -> Result<Option<(usize, usize, usize)>, Declined> {
+    let text = &bytes[text_start..at];
+    if bytes.get(at + 1) != Some(&b'[') || at + 1 >= end {
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+    }
+    let from = at + 2;
+    let Some(k) = bytes[from..end]
+        .iter()
+        .position(|&b| matches!(b, b']' | b'[' | b'\\'))
+    else {
+        return Err(declined());
+    };
+    if bytes[from + k] != b']' {
+        return Err(declined());
+    }
+    if k == 0 {
+        // pulldown-cmark's range of a collapsed reference ends before its
+        // `[]`.
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, from + 1)));
+    }
+    let close = from + k + 1;
+    // A blank label is none: the text is a shortcut then.
+    if bytes[from..from + k].iter().all(u8::is_ascii_whitespace) {
+        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+    }
+    Ok(find(&bytes[from..from + k], quoted, sink)?.map(|d| (d, close, close)))
+}
+
+/// The kept definition of `label` as written.
+fn find(
+    label: &[u8],
+    quoted: bool,
+    sink: &Sink<'_, '_>,
+) -> Result<Option<usize>, Declined> {
+    if label.len() > 500 || (quoted && label.contains(&b'\n')) {
+        return Err(declined());
+    }
+    if label.iter().any(|b| matches!(b, b'[' | b']')) {
+        return Ok(None);
+    }
+    let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
+    let Some(label) = definitions::normalize(label) else { return Ok(None) };
+    Ok(sink.find_reference(&label))
+}
+
+/// The length of the run of `byte` at `at`.
+fn run_len(bytes: &[u8], at: usize, end: usize, byte: u8) -> usize {
+    bytes[at..end].iter().take_while(|&&b| b == byte).count()
+}
+
+/// The end of the run of exactly `n` backticks closing a code span opened
+/// before `from`.
+fn closing_backticks(
+    bytes: &[u8],
+    mut from: usize,
+    end: usize,
+    n: usize,
+) -> Option<usize> {
+    while let Some(k) = memchr::memchr(b'`', &bytes[from..end]) {
+        let at = from + k;
+        let len = run_len(bytes, at, end, b'`');
+        if len == n {
+            return Some(at + n);
+        }
+        from = at + len;
+    }
+    None
+}
+
+/// Hands the items and the text between them to the sink.
+fn emit(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    items: impl Iterator<Item = Item>,
+    sink: &mut Sink<'_, '_>,
+) {
+    let mut pos = start;
+    for item in items {
+        text(bytes, pos, item.start, lines, sink);
+        match item.what {
+            What::Code => sink.code(item.start, item.end, false),
+            What::Html => sink.html(item.start, item.end),
+            What::Autolink(link) => sink.autolink(item.start, item.end, &link),
+            What::LinkStart { image, dest, link } => {
+                sink.link_start(image, dest, link)
+            }
+            What::RefStart { image, end, def } => {
+                sink.reference_start(image, item.start, end, def)
+            }
+            What::LinkEnd => sink.link_end(),
+            What::Delimiter => sink.close(),
+        }
+        pos = item.end;
+    }
+    text(bytes, pos, end, lines, sink);
+}
+
+/// The text of `start..end`, line by line: a line's leading and trailing
+/// spaces are in no text, and its end is a line break.
+fn text(
+    bytes: &[u8],
+    mut start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    sink: &mut Sink<'_, '_>,
+) {
+    // An escaped character's text starts after its backslash.
+    let escaped = |at: usize| {
+        bytes[at] == b'\\'
+            && at + 1 < end
+            && bytes[at + 1].is_ascii_punctuation()
+    };
+    while let Some(k) = memchr::memchr(b'\n', &bytes[start..end]) {
+        let nl = start + k;
+        let mut text_end = nl;
+        while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
+            text_end -= 1;
+        }
+        if text_end == nl {
+            let slashes = bytes[start..nl]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if slashes % 2 == 1 {
+                text_end -= 1;
+            }
+        }
+        let from =
+            if start < text_end && escaped(start) { start + 1 } else { start };
+        sink.text(from, text_end);
+        sink.line_break(nl + 1);
+        start = match lines {
+            Some(lines) => {
+                let k = lines.partition_point(|&l| l <= nl);
+                lines.get(k).map_or(end, |&l| l.min(end))
+            }
+            None => nl + 1,
+        };
+        while start < end && matches!(bytes[start], b' ' | b'\t') {
+            start += 1;
+        }
+    }
+    let from = if start < end && escaped(start) { start + 1 } else { start };
+    sink.text(from, end);
+}

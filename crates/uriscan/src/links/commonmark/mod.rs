@@ -1,0 +1,125 @@
+//! Our own CommonMark reader for links: a block pass and an inline pass
+//! that read only what links need, held byte for byte to pulldown-cmark
+//! (see [`super::markdown`]), which stays the oracle in tests and an
+//! option.
+//!
+//! The reader is staged: where a document holds a construct it does not
+//! yet read exactly (containers, HTML blocks, definitions, tables, front
+//! matter, strikethrough, line endings other than `\n`), it declines the
+//! whole document, and pulldown-cmark reads it, so the output is the
+//! oracle's either way.
+
+mod block;
+mod definitions;
+mod destination;
+mod emphasis;
+mod inline;
+mod markup;
+mod shapes;
+mod sink;
+
+use super::RawLink;
+use super::markdown::Regions;
+
+/// The reader met something it does not read exactly: pulldown-cmark
+/// reads the document instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Declined {
+    /// The file and line of the reader that declined: what to read next.
+    pub file: &'static str,
+    pub line: u32,
+}
+
+/// A decline, at the caller's line.
+#[track_caller]
+fn declined() -> Declined {
+    let at = std::panic::Location::caller();
+    Declined { file: at.file(), line: at.line() }
+}
+
+/// Reads `src` as [`super::markdown::read`] does: its links pushed onto
+/// `links` (in document order), its regions returned. On [`Declined`],
+/// `links` is as it was.
+pub(crate) fn read(
+    src: &str,
+    gfm: bool,
+    links: &mut Vec<RawLink>,
+) -> Result<Regions, Declined> {
+    let document = block::read(src, gfm)?;
+    let before = links.len();
+    let mut sink = sink::Sink::new(src, links, &document.definitions);
+    match inlines(src, gfm, &document.blocks, &mut sink) {
+        Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
+        Err(d) => {
+            drop(sink);
+            links.truncate(before);
+            Err(d)
+        }
+    }
+}
+
+/// The leaf blocks' inlines and code into `sink`, in document order.
+fn inlines(
+    src: &str,
+    gfm: bool,
+    blocks: &[block::Block],
+    sink: &mut sink::Sink<'_, '_>,
+) -> Result<(), Declined> {
+    let mut scratch = inline::Scratch::default();
+    for b in blocks {
+        sink.close();
+        match b {
+            block::Block::Inlines { p, quoted } => {
+                let lines = quoted.then_some(&p.lines[..]);
+                inline::read(
+                    src,
+                    gfm,
+                    p.start,
+                    p.end,
+                    lines,
+                    &mut scratch,
+                    sink,
+                )?;
+            }
+            block::Block::Html(start, end) => sink.html(*start, *end),
+            block::Block::Text(lines) => {
+                for &(start, end) in lines {
+                    sink.text(start, end);
+                }
+            }
+            block::Block::Code(lines) => {
+                // Lines that meet are one text, as pulldown-cmark gives
+                // them.
+                let mut merged: Option<(usize, usize)> = None;
+                for &(start, end) in lines.iter().filter(|l| l.0 < l.1) {
+                    match &mut merged {
+                        Some(m) if m.1 == start => m.1 = end,
+                        _ => {
+                            if let Some((s, e)) = merged.replace((start, end))
+                            {
+                                sink.code(s, e, true);
+                            }
+                        }
+                    }
+                }
+                if let Some((s, e)) = merged {
+                    sink.code(s, e, true);
+                }
+            }
+        }
+        sink.close();
+    }
+    Ok(())
+}
+
+/// The number of blocks and inline items our reader finds in `text`, or
+/// `None` when it declines: its bare parse, with no links kept.
+#[cfg(any(test, feature = "internals"))]
+pub(crate) fn count_items(text: &str) -> Option<usize> {
+    let mut links = vec![];
+    let regions = read(text, true, &mut links).ok()?;
+    Some(links.len() + regions.text.len() + regions.code.len())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,229 @@
+//! Where the passes hand what they find: the same links and regions as
+//! the pulldown-cmark reader gathers from its events.
+
+use std::collections::HashSet;
+
+use unicase::UniCase;
+
+use super::super::link::{Extra, Reference};
+use super::super::markdown::{
+    Regions, definition_destination, push_definitions,
+};
+use super::super::md_references::Definitions;
+use super::super::{Kind, RawLink};
+use super::definitions::Definition;
+use crate::Span;
+
+/// An inline link pushed when it closes: its kind, destination as
+/// written, and link.
+type InlineLink = (Kind, Span, String);
+
+/// The consumer of the passes: it keeps the text run being gathered and
+/// the open links, as the pulldown-cmark reader does for its events.
+pub(super) struct Sink<'s, 'l> {
+    src: &'s str,
+    links: &'l mut Vec<RawLink>,
+    regions: Regions,
+    /// The text run being gathered (start, end).
+    run: Option<(usize, usize)>,
+    /// Inside link text or alt text: no bare URIs there.
+    link_depth: u32,
+    /// Inside alt text: links there are not links.
+    image_depth: u32,
+    /// Each open link: whether it is an image, and the inline link pushed
+    /// at its end (its kind, destination and link).
+    opened: Vec<(bool, Option<InlineLink>)>,
+    /// The kept definitions (the first of each label), their uses, and
+    /// their links in the order written.
+    references: Definitions,
+    order: Vec<usize>,
+    kept: Vec<RawLink>,
+    kept_links: Vec<String>,
+}
+
+impl<'s, 'l> Sink<'s, 'l> {
+    pub(super) fn new(
+        src: &'s str,
+        links: &'l mut Vec<RawLink>,
+        definitions: &[Definition],
+    ) -> Self {
+        let mut seen = HashSet::new();
+        let first: Vec<&Definition> = definitions
+            .iter()
+            .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
+            .collect();
+        let labelled: Vec<(&str, std::ops::Range<usize>)> =
+            first.iter().map(|d| (d.label.as_str(), d.start..d.end)).collect();
+        let (references, order) = Definitions::new(src, &labelled);
+        let kept = first
+            .iter()
+            .map(|d| {
+                let raw =
+                    definition_destination(src.as_bytes(), d.start..d.end)
+                        .unwrap_or(Span::new(d.start, d.start));
+                let written = &src.as_bytes()[raw.range()];
+                RawLink::new(Kind::MdDefinition, raw, written, &d.link, None)
+            })
+            .collect();
+        let kept_links = first.iter().map(|d| d.link.clone()).collect();
+        Sink {
+            src,
+            links,
+            regions: Regions::default(),
+            run: None,
+            link_depth: 0,
+            image_depth: 0,
+            opened: vec![],
+            references,
+            order,
+            kept,
+            kept_links,
+        }
+    }
+
+    /// The definition of `label` (normalized), if one is kept.
+    pub(super) fn find_reference(&self, label: &str) -> Option<usize> {
+        self.references.find(label)
+    }
+
+    /// The regions gathered, the last run closed; the definitions pushed
+    /// after the links, those dropped as duplicates (found outside
+    /// `blocks`, the leaf blocks' ranges) last.
+    pub(super) fn finish(
+        mut self,
+        gfm: bool,
+        blocks: &[std::ops::Range<usize>],
+    ) -> Regions {
+        self.close();
+        push_definitions(
+            self.src,
+            gfm,
+            &self.references,
+            self.order,
+            self.kept,
+            blocks,
+            self.links,
+        );
+        self.regions
+    }
+
+    /// Text at `start..end`.
+    pub(super) fn text(&mut self, start: usize, end: usize) {
+        if self.link_depth > 0 || start >= end {
+            return;
+        }
+        match &mut self.run {
+            Some(r) if r.1 <= start => r.1 = end,
+            Some(_) => {}
+            None => self.run = Some((start, end)),
+        }
+    }
+
+    /// A line break (soft or hard) ending at `end`.
+    pub(super) fn line_break(&mut self, end: usize) {
+        if let Some(r) = &mut self.run {
+            r.1 = r.1.max(end);
+        }
+    }
+
+    /// A block or inline element opens or closes: the run ends.
+    pub(super) fn close(&mut self) {
+        if let Some((s, e)) = self.run.take() {
+            self.regions.text.push(Span::new(s, e));
+        }
+    }
+
+    /// A code span, or a line of a code block.
+    pub(super) fn code(&mut self, start: usize, end: usize, in_block: bool) {
+        if !in_block {
+            self.close();
+        }
+        self.regions.code.push(Span::new(start, end));
+    }
+
+    /// Inline HTML.
+    pub(super) fn html(&mut self, start: usize, end: usize) {
+        self.close();
+        self.regions.html.push(Span::new(start, end));
+    }
+
+    /// An autolink at `start..end` (its `<` and `>` included), whose link
+    /// is `link`.
+    pub(super) fn autolink(&mut self, start: usize, end: usize, link: &str) {
+        self.close();
+        if self.image_depth == 0 {
+            let span = Span::new(start + 1, end - 1);
+            let written = &self.src.as_bytes()[span.range()];
+            self.links.push(RawLink::new(
+                Kind::MdAutolink,
+                span,
+                written,
+                link,
+                None,
+            ));
+        }
+    }
+
+    /// An inline link or image opens; its destination as written and its
+    /// link are pushed when it closes.
+    pub(super) fn link_start(
+        &mut self,
+        image: bool,
+        dest: Span,
+        link: String,
+    ) {
+        self.close();
+        self.link_depth += 1;
+        let kind = if image { Kind::MdImage } else { Kind::MdLink };
+        if self.image_depth > 0 {
+            self.opened.push((image, None));
+        } else {
+            self.opened.push((image, Some((kind, dest, link))));
+        }
+        self.image_depth += u32::from(image);
+    }
+
+    /// A reference link or image opens at `start..end` (the whole
+    /// construct), its destination that of definition `def`.
+    pub(super) fn reference_start(
+        &mut self,
+        image: bool,
+        start: usize,
+        end: usize,
+        def: usize,
+    ) {
+        self.close();
+        self.link_depth += 1;
+        if self.image_depth == 0 {
+            let kind = if image { Kind::MdImage } else { Kind::MdLink };
+            let span = Span::new(start, end);
+            let written = &self.src.as_bytes()[span.range()];
+            let line = self.references.used(def, start);
+            let extra =
+                Extra::reference(Reference::Use { definition_line: line });
+            self.links.push(RawLink::new(
+                kind,
+                span,
+                written,
+                &self.kept_links[def],
+                extra,
+            ));
+        }
+        self.opened.push((image, None));
+        self.image_depth += u32::from(image);
+    }
+
+    /// The innermost open link closes.
+    pub(super) fn link_end(&mut self) {
+        self.link_depth = self.link_depth.saturating_sub(1);
+        let Some((image, inline)) = self.opened.pop() else { return };
+        if image {
+            self.image_depth -= 1;
+        }
+        if let Some((kind, span, link)) = inline {
+            let written = &self.src.as_bytes()[span.range()];
+            self.links.push(RawLink::new(kind, span, written, &link, None));
+        }
+        self.close();
+    }
+}

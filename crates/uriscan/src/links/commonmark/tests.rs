@@ -1,0 +1,170 @@
+//! Our reader held to pulldown-cmark, byte for byte: the same links and
+//! the same regions (text runs, code, HTML), or a decline.
+
+use super::super::hooks::markdown_differential as compare;
+
+/// The examples of the CommonMark specification, each compared.
+#[test]
+fn the_commonmark_examples_read_as_pulldown_reads_them() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/commonmark/spec.json");
+    let Ok(json) = std::fs::read_to_string(&path) else {
+        eprintln!("SKIPPED: {} is not beside the repository", path.display());
+        return;
+    };
+    let examples: Vec<serde_json::Value> =
+        serde_json::from_str(&json).unwrap();
+    let mut failures = vec![];
+    let mut read = 0;
+    for gfm in [false, true] {
+        for ex in &examples {
+            let md = ex["markdown"].as_str().unwrap();
+            match compare(md, gfm) {
+                Ok(true) => read += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    failures.push(format!("example {}: {e}", ex["example"]))
+                }
+            }
+        }
+    }
+    eprintln!("read {read} of {} (the rest declined)", 2 * examples.len());
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// `../shared/corpus/markdown.md` cut at blank lines into pieces of about
+/// `size` bytes.
+pub(crate) fn corpus_pieces(
+    size: usize,
+) -> Option<(String, Vec<std::ops::Range<usize>>)> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/markdown.md");
+    let bytes = std::fs::read(&path).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut pieces = vec![];
+    let mut start = 0;
+    while start < text.len() {
+        let cut = (start + size).min(text.len());
+        let end = memchr::memmem::find(&text.as_bytes()[cut..], b"\n\n")
+            .map_or(text.len(), |k| cut + k + 2);
+        pieces.push(start..end);
+        start = end;
+    }
+    Some((text, pieces))
+}
+
+/// The corpus in pieces, each compared; the share read by ours.
+#[test]
+fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_pieces(4096) else {
+        eprintln!(
+            "SKIPPED: ../shared/corpus/markdown.md is not beside the repository"
+        );
+        return;
+    };
+    // The whole corpus is one document: whether ours reads it.
+    match super::read(&text, true, &mut vec![]) {
+        Ok(_) => eprintln!("the whole corpus: read"),
+        Err(why) => eprintln!("the whole corpus: declined at {why:?}"),
+    }
+    let mut failures = vec![];
+    let (mut read, mut total) = (0, 0);
+    let mut declines = std::collections::BTreeMap::new();
+    for piece in pieces {
+        let md = &text[piece.clone()];
+        total += md.len();
+        match compare(md, true) {
+            Ok(true) => read += md.len(),
+            Ok(false) => {
+                let why = super::read(md, true, &mut vec![]).unwrap_err();
+                let file = why.file.rsplit('/').next().unwrap_or(why.file);
+                *declines.entry((file, why.line)).or_insert(0) += md.len();
+            }
+            Err(e) => failures.push(format!("bytes {piece:?}: {e}")),
+        }
+    }
+    eprintln!("declined bytes by the reader's line: {declines:?}");
+    eprintln!(
+        "read {read} of {total} bytes ({:.1}%), the rest declined",
+        100.0 * read as f64 / total as f64
+    );
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The pieces Markdown-like input is made of: what opens, closes or
+/// nests, container markers, indentation and line ends.
+#[rustfmt::skip]
+const PIECES: &[&str] = &[
+    "[", "]", "(", ")", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
+    "\\", "&amp;", "&", " ", "  ", "\t", "\n", "\n\n", "- ", "* ", "+ ",
+    "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
+    "~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
+    "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
+    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]",
+];
+
+fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
+        .prop_map(|p| p.concat())
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn markdown_like_input_reads_as_pulldown_reads_it(
+        md in markdown_like(),
+        gfm in any::<bool>(),
+    ) {
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn arbitrary_input_reads_as_pulldown_reads_it(
+        bytes in proptest::collection::vec(any::<u8>(), 0..200),
+        gfm in any::<bool>(),
+    ) {
+        let md = String::from_utf8_lossy(&bytes);
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// What the property tests found, each compared (both ways of reading).
+#[test]
+fn the_findings_read_as_pulldown_reads_them() {
+    for md in [
+        "_\n# [\t ",
+        "\u{b}",
+        "```\n ",
+        "```\n\t",
+        "```\n        ",
+        ">[[\n    #",
+        "# ```[```\t",
+        "* [a](b):\nAdd `c`\n",
+        "* [a](b)\n---\ntitle: x\n---\n",
+        "- <!--\n ",
+        "]\n- [ ] [a]: /u",
+        "[a]: /u\n[a][ ] ",
+        "[foo][]\n\n[foo]: /url \"title\"\n",
+    ] {
+        for gfm in [false, true] {
+            compare(md, gfm).unwrap();
+        }
+    }
+}
