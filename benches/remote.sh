@@ -20,8 +20,13 @@
 # tree of its own: a host that accepts and never answers (200 links), a
 # refused port (200 links), a host answering 503 (40 links), a host asking
 # `Retry-After: 3600` (40 links), a name that never resolves (200
-# links to `nowhere.invalid`; uriscan never looks `.invalid` up, lychee
-# asks the system resolver, so its run is skipped unless ALLOW_DNS=1),
+# links to `nowhere.invalid`, which uriscan never looks up and lychee
+# excludes by default), a name that does not resolve (200 links to
+# `nowhere.uriscan-bench.net`, which both tools look up: they run in a
+# network namespace of their own whose only resolver,
+# benches/remote/nxdomain.py on 127.0.0.1, answers NXDOMAIN, so no
+# lookup leaves the machine; the case is skipped where `unshare` is not
+# allowed),
 # and 40 HTML pages of 16 MiB each linked with a fragment (`#end`, the
 # last id of each page), checked with --remote-fragments (lychee:
 # --include-fragments) and --timeout 60s. Prints each tool's wall time,
@@ -35,8 +40,7 @@
 #   SKIP_BUILD=1   do not build (uses target/release, or CARGO_TARGET_DIR)
 #   SPEED=0        skip the speed bench; FAULTS=0 skip the fault cases
 #   CASES="large"  run only these fault cases (dead refused 503
-#                  retry-after invalid large)
-#   ALLOW_DNS=1    let lychee look up the `.invalid` name
+#                  retry-after invalid nxdomain large)
 #   SERVER=PATH    the slow_server binary (a debug build, say)
 # Needs hyperfine and curl; lychee from ~/.cargo/bin or PATH (skipped if
 # absent).
@@ -149,25 +153,50 @@ fault() {
     # shellcheck disable=SC2059
     printf -- "- [link %d]($fmt)\n" "$i" "$i"
   done >"$dir/doc.md"
+  if [[ $name == nxdomain && -z $isolate ]]; then
+    printf '%-12s skipped: needs unshare -n -m (root), so that no lookup leaves the machine\n' "$name"
+    return 0
+  fi
   local -a tools=(uriscan) runs=(
     "$uriscan check --remote --allow-private --no-progress --timeout ${timeout}s --max-concurrency $conc --host-concurrency $hconc $more $dir")
   if [[ -z $lychee ]]; then
     printf '%-12s %-8s skipped, not installed\n' "$name" lychee
-  elif [[ $name == invalid && -z ${ALLOW_DNS:-} ]]; then
-    printf '%-12s %-8s skipped, would ask the resolver (ALLOW_DNS=1)\n' "$name" lychee
   else
     tools+=(lychee)
     runs+=("$lychee --no-progress --timeout $timeout --max-concurrency $conc --host-concurrency $hconc --host-request-interval 0ms $lmore $dir")
   fi
+  local -a wrap=()
+  if [[ ($name == invalid || $name == nxdomain) && -n $isolate ]]; then
+    wrap=(isolated)
+  fi
   for i in "${!tools[@]}"; do
     local report status
-    report=$( { /usr/bin/time -v timeout 900 sh -c "${runs[$i]} >/dev/null 2>&1"; } 2>&1 || true)
+    report=$( { "${wrap[@]}" /usr/bin/time -v timeout 900 sh -c "${runs[$i]} >/dev/null 2>&1"; } 2>&1 || true)
     status=$(awk -F': ' '/Exit status/ {print $2}' <<<"$report")
     printf '%-12s %-8s %6d links %10s wall  exit %-3s %9s KB\n' "$name" "${tools[$i]}" "$n" \
       "$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' <<<"$report")" "$status" \
       "$(awk -F': ' '/Maximum resident set size/ {print $2}' <<<"$report")"
   done
 }
+
+# Runs a command in a network namespace of its own (lo only) whose
+# resolver is benches/remote/nxdomain.py: every lookup gets NXDOMAIN, as
+# `.invalid` does from a real resolver, and nothing leaves the machine.
+isolated() {
+  unshare -n -m sh -c '
+    ip link set lo up && mount --bind "$1" /etc/resolv.conf || exit 97
+    python3 "$2" >/dev/null & py=$!
+    sleep 0.3
+    shift 2
+    "$@"; rc=$?
+    kill "$py"
+    exit "$rc"' sh "$work/resolv.conf" "$repo/benches/remote/nxdomain.py" "$@"
+}
+isolate=
+if unshare -n -m true 2>/dev/null && command -v ip >/dev/null && command -v python3 >/dev/null; then
+  echo "nameserver 127.0.0.1" >"$work/resolv.conf"
+  isolate=1
+fi
 
 echo "fault cases: --timeout 2s, concurrency $conc in all, $hconc per host"
 # A port nobody listens on: the server's, plus one.
@@ -177,6 +206,7 @@ fault refused 200 "http://127.0.0.1:$refused/%d"
 fault 503 40 "http://127.0.0.1:$port/503/%d"
 fault retry-after 40 "http://127.0.0.1:$port/retry-after/%d"
 fault invalid 200 "http://nowhere.invalid/%d"
+fault nxdomain 200 "http://nowhere.uriscan-bench.net/%d"
 # 40 pages of 16 MiB; all at once (host concurrency 40).
 hconc_before=$hconc
 hconc=40
