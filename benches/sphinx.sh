@@ -92,14 +92,12 @@ for line in open(f"{work}/uriscan.out", errors="replace"):
         row = json.loads(line)
     except ValueError:
         continue
-    if row.get("kind") not in ("rst:ref", "rst:doc"):
+    if row.get("kind") == "rst:external":
+        skipped.setdefault((rel(row["path"]), row.get("link", "").lower()), []).append(row["line"])
+    if row.get("kind") not in ("rst:ref", "rst:doc") or row.get("status") != "broken":
         continue
     key = (rel(row["path"]), row["line"])
-    text = f"{row['kind']} {row.get('link', '')}"
-    if row.get("status") == "broken":
-        ours.setdefault(key, []).append(text)
-    elif row.get("status") == "skipped":
-        skipped.setdefault(key, []).append(f"{text} ({row.get('reason', '')})")
+    ours.setdefault(key, []).append(f"{row['kind']} {row.get('link', '')}")
 # An intersphinx name (`project:label`) is unresolved by a build with no
 # intersphinx_mapping; uriscan lists it as skipped, never broken.
 external = {k: v for k, v in sphinx.items()
@@ -114,12 +112,19 @@ for key in sorted(local.keys() - ours.keys()):
     print(f"  only sphinx:  {key[0]}:{key[1]}: {'; '.join(local[key])}")
 for key in sorted(ours.keys() - local.keys()):
     print(f"  only uriscan: {key[0]}:{key[1]}: {'; '.join(ours[key])}")
-seen = sum(1 for k in external if k in skipped)
+# Matched by file and name: sphinx gives the paragraph's first line,
+# uriscan the role's own; sphinx prints a label lowercased.
+names = [(k, re.search(r"'([^']*)'", w).group(1).lower()) for k, v in sorted(external.items()) for w in v]
+found = [(k, n) for k, n in names if (k[0], n) in skipped]
 print(f"intersphinx names sphinx cannot resolve (no intersphinx offline): "
-      f"{len(external)} places, {seen} of them skipped by uriscan at that line")
-for key in sorted(k for k in external if k not in skipped):
-    print(f"  not skipped by uriscan: {key[0]}:{key[1]}: {'; '.join(external[key])}"
-          f"{' / ' + '; '.join(ours[key]) if key in ours else ''}")
+      f"{len(names)}, of which uriscan lists {len(found)} as skipped (rst:external) "
+      f"in the same file ({sum(1 for k, n in found if k[1] in skipped[(k[0], n)])} at the same line)")
+for key, name in names:
+    if (key[0], name) not in skipped:
+        print(f"  not listed by uriscan: {key[0]}:{key[1]}: {name}")
+    elif key[1] not in skipped[(key[0], name)]:
+        print(f"  other line: {key[0]}:{key[1]} (sphinx) against "
+              f"{skipped[(key[0], name)]} (uriscan): {name}")
 print("other roles sphinx could not resolve (domain roles, and roles this tree's own conf.py would add; uriscan skips them): "
       + (", ".join(f"{n} {k}" for k, n in sorted(domain.items())) or "none"))
 EOF
