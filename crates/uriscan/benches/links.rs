@@ -348,7 +348,7 @@ fn bench_myst(c: &mut Criterion) {
         eprintln!("skipping links/myst: no samples");
         return;
     }
-    let copies = (1 << 20).div_ceil(set);
+    let copies = (1usize << 20).div_ceil(set);
     let bytes = set * copies;
     let extractor = LinkExtractor::new();
     let mut g = c.benchmark_group("links/myst (samples)");
