@@ -18,6 +18,9 @@
 //! `links/sphinx-doc (rst)`: the reStructuredText reader on the `.rst`
 //! files of the corpus's Sphinx tree, each its own page.
 //!
+//! `links/myst (samples)`: the MyST reader on the `.md` samples of
+//! `tests/data/myst`, each its own page, the set repeated to about 1 MB.
+//!
 //! `links/asciidoc-docs` reads each AsciiDoc document of the corpus's
 //! Asciidoctor tree (held in memory) at its own `file:` URL, as `check`
 //! reads an Antora component.
@@ -326,6 +329,45 @@ fn bench_rst(c: &mut Criterion) {
     g.finish();
 }
 
+/// The MyST reader on the `.md` samples of `tests/data/myst`, each read
+/// as its own page, the set repeated to about 1 MB: MB/s of source.
+fn bench_myst(c: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/myst");
+    let mut samples: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect();
+    samples.sort();
+    let set: usize = samples.iter().map(Vec::len).sum();
+    if set == 0 {
+        eprintln!("skipping links/myst: no samples");
+        return;
+    }
+    let copies = (1usize << 20).div_ceil(set);
+    let bytes = set * copies;
+    let extractor = LinkExtractor::new();
+    let mut g = c.benchmark_group("links/myst (samples)");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("links (borrowed)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for _ in 0..copies {
+                for f in &samples {
+                    let page = Page::new(f, Format::Myst).url(BASE);
+                    extractor.for_each(&page, |l| n += l.link().len());
+                }
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
 /// Each AsciiDoc document of the corpus's Asciidoctor tree, its bytes
 /// and its `file:` URL (under the component's own place, so that its
 /// Antora resource ids resolve).
@@ -393,6 +435,6 @@ fn bench_asciidoc(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = bench, bench_markdown_pieces, bench_rst, bench_asciidoc
+    targets = bench, bench_markdown_pieces, bench_rst, bench_myst, bench_asciidoc
 }
 criterion_main!(benches);
