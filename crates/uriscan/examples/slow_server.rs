@@ -24,6 +24,11 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::{Request, Response, body::Incoming};
 
+// The page of `/large/…`, the one the remote tests serve.
+#[path = "../tests/lib/support/large_page.rs"]
+mod large_page;
+use large_page::large_page;
+
 const MAX_REQUESTS: u64 = 2_000_000;
 
 /// The answer to `path`: the fault it names, else 200 after `delay` ms.
@@ -61,27 +66,6 @@ async fn answer(path: &str, delay: u64) -> Response<Full<Bytes>> {
             Response::new(Full::new(Bytes::from_static(b"<p>ok</p>")))
         }
     }
-}
-
-/// The page of `/large/…`, made once.
-fn large_page() -> Bytes {
-    static PAGE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
-    PAGE.get_or_init(|| {
-        let size = 16 << 20;
-        let end = b"<p id=end>The end</p>";
-        let text = "Some text, & more. ".repeat(50);
-        let mut page = b"<!doctype html><h1 id=start>Start</h1>".to_vec();
-        let mut i = 0;
-        while page.len() + 1100 + end.len() < size {
-            let p = format!("<p id=n{i} class=x>{text}</p>\n");
-            page.extend_from_slice(p.as_bytes());
-            i += 1;
-        }
-        page.resize(size - end.len(), b' ');
-        page.extend_from_slice(end);
-        Bytes::from(page)
-    })
-    .clone()
 }
 
 fn main() {

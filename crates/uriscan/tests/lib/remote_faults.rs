@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::support::large_page::large_page;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::{Response, StatusCode};
@@ -415,28 +416,6 @@ fn a_tls_failure_is_decided_once_for_the_host() {
     // One handshake tried, not one per link and retry.
     assert_eq!(host.connections.load(Ordering::SeqCst), 1);
     assert_eq!(host.total(), 0);
-}
-
-/// A page of exactly 16 MiB with an id every KiB, `start` first and
-/// `end` last.
-fn large_page() -> Bytes {
-    static PAGE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
-    PAGE.get_or_init(|| {
-        let size = 16 << 20;
-        let mut page = b"<!doctype html><h1 id=start>Start</h1>".to_vec();
-        let end = b"<p id=end>The end</p>";
-        let text = "Some text, & more. ".repeat(50);
-        let mut i = 0;
-        while page.len() + 1100 + end.len() < size {
-            let p = format!("<p id=n{i} class=x>{text}</p>\n");
-            page.extend_from_slice(p.as_bytes());
-            i += 1;
-        }
-        page.resize(size - end.len(), b' ');
-        page.extend_from_slice(end);
-        Bytes::from(page)
-    })
-    .clone()
 }
 
 #[test]

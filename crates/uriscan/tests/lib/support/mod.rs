@@ -7,5 +7,7 @@
 
 #[cfg(feature = "remote")]
 pub mod http;
+#[cfg(feature = "remote")]
+pub mod large_page;
 pub mod refs;
 pub mod trickle;
