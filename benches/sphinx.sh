@@ -22,10 +22,8 @@ runs=${RUNS:-3}
 tree=${TREE:-../shared/corpus/sites/sphinx-doc/doc}
 [ -d "$tree" ] || { echo "skipped: $tree is not beside the repository"; exit 0; }
 venv=target/rst-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import docutils, sphinx' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q docutils sphinx
-fi
+. scripts/venv.sh
+venv_with "$venv" docutils,sphinx docutils sphinx
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   cargo build -q --release -p uriscan-cli
 fi

@@ -16,10 +16,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 venv=target/myst-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import myst_parser, sphinx' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q docutils sphinx myst-parser
-fi
+. scripts/venv.sh
+venv_with "$venv" myst_parser,sphinx docutils sphinx myst-parser
 py="$venv/bin/python"
 cases=()
 for f in crates/uriscan/tests/data/myst/*.md; do

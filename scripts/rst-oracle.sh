@@ -19,10 +19,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 venv=target/rst-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import docutils, sphinx' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q docutils sphinx
-fi
+. scripts/venv.sh
+venv_with "$venv" docutils,sphinx docutils sphinx
 py="$venv/bin/python"
 cases=(crates/uriscan/tests/data/rst/*.rst)
 if [ "${1:-}" = "--record" ]; then
