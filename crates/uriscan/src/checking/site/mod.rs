@@ -263,17 +263,12 @@ struct Loaded {
 pub struct Site {
     generator: Generator,
     config_file: PathBuf,
-    sources: PathBuf,
+    /// What the generator's loader read.
+    loaded: Loaded,
     /// `https://host` of the site URL, lowercased, when it has one.
     origin: Option<String>,
     /// The path the site is served under: `/`, or `/proj/`.
     base_path: String,
-    rules: Box<dyn Rules>,
-    nav: Vec<nav::Entry>,
-    nav_file: Option<PathBuf>,
-    other_navs: Vec<(PathBuf, Vec<nav::Entry>)>,
-    notes: Vec<String>,
-    anchors: AnchorSettings,
     anchor_style: AnchorStyle,
 }
 
@@ -312,21 +307,18 @@ impl Site {
             .as_deref()
             .map(url::base_of)
             .unwrap_or((None, "/".into()));
-        let mut notes = loaded.notes;
-        let anchor_style =
-            slug_rules::anchor_style(generator, &loaded.anchors, &mut notes);
+        let mut loaded = loaded;
+        let anchor_style = slug_rules::anchor_style(
+            generator,
+            &loaded.anchors,
+            &mut loaded.notes,
+        );
         Ok(Site {
             generator,
             config_file: config_file.to_path_buf(),
-            sources: loaded.sources,
+            loaded,
             origin,
             base_path,
-            rules: loaded.rules,
-            nav: loaded.nav,
-            nav_file: loaded.nav_file,
-            other_navs: loaded.other_navs,
-            notes,
-            anchors: loaded.anchors,
             anchor_style,
         })
     }
@@ -342,16 +334,16 @@ impl Site {
     /// The folder of its sources (MkDocs' `docs_dir`, mdBook's `src`,
     /// Hugo's `content`, ...): the documents the site's rules apply to.
     pub fn sources(&self) -> &Path {
-        &self.sources
+        &self.loaded.sources
     }
     /// The defaults it used for keys it could not read (a configuration
     /// in JavaScript is read, not run): `baseUrl: '/' (not read)`.
     pub fn notes(&self) -> &[String] {
-        &self.notes
+        &self.loaded.notes
     }
     /// The configuration values of its heading slug rules.
     pub fn anchor_settings(&self) -> &AnchorSettings {
-        &self.anchors
+        &self.loaded.anchors
     }
     /// Whose heading anchors its pages have.
     pub fn anchor_style(&self) -> AnchorStyle {
@@ -359,35 +351,36 @@ impl Site {
     }
     /// Whether `doc` is one of its sources.
     pub fn contains(&self, doc: &Path) -> bool {
-        doc.starts_with(&self.sources)
+        doc.starts_with(&self.loaded.sources)
     }
 
     /// The file its navigation is in: the configuration (MkDocs `nav`),
     /// or a file of its own (Docusaurus' `sidebars.json`).
     pub fn nav_file(&self) -> &Path {
-        self.nav_file.as_deref().unwrap_or(&self.config_file)
+        self.loaded.nav_file.as_deref().unwrap_or(&self.config_file)
     }
 
     /// Its navigation entries as links of kind `site:nav`, of
     /// [`nav_file`](Self::nav_file) (MkDocs `nav`, Docusaurus sidebars).
     pub fn nav_links(&self) -> Vec<Link> {
-        nav::links(&self.sources, &self.nav)
+        nav::links(&self.loaded.sources, &self.loaded.nav)
     }
 
     /// Its other navigations, each with the file it is in, as links of
     /// kind `site:nav` (Docusaurus' versioned sidebars).
     pub fn other_nav_links(&self) -> Vec<(&Path, Vec<Link>)> {
-        self.other_navs
+        self.loaded
+            .other_navs
             .iter()
             .map(|(file, entries)| {
-                (file.as_path(), nav::links(&self.sources, entries))
+                (file.as_path(), nav::links(&self.loaded.sources, entries))
             })
             .collect()
     }
 
     /// The path under the sources of `path`, `/`-separated.
     fn rel(&self, path: &Path) -> Option<String> {
-        let rel = path.strip_prefix(&self.sources).ok()?;
+        let rel = path.strip_prefix(&self.loaded.sources).ok()?;
         let mut out = String::new();
         for c in rel.components() {
             if !out.is_empty() {
@@ -423,7 +416,7 @@ impl Site {
             // Docusaurus' alias of the site's folder, in MDX imports.
             let rel = url::normalize(&percent_decode(rest), false)?;
             return Some(Mapped::Local {
-                path: self.sources.join(&rel),
+                path: self.loaded.sources.join(&rel),
                 fragment: fragment.map(str::to_string),
                 reason: format!("mapped from '{path}' to '{rel}'"),
             });
@@ -449,7 +442,7 @@ impl Site {
         let dir = page.rfind('/').map_or("", |i| &page[..=i]);
         let ext = url::extension(&decoded);
         let source = url::normalize(&format!("{dir}{decoded}"), false);
-        let exists = |rel: &str| self.sources.join(rel).is_file();
+        let exists = |rel: &str| self.loaded.sources.join(rel).is_file();
         let source_link = match ext.as_deref() {
             Some(e) if url::is_markdown_ext(e) => true,
             Some("html" | "htm") | None => {
@@ -458,7 +451,7 @@ impl Site {
             Some(_) => true,
         };
         if !source_link {
-            let page_url = self.rules.url_of(&page).unwrap_or_default();
+            let page_url = self.loaded.rules.url_of(&page).unwrap_or_default();
             let url = url::resolve(&page_url, &decoded);
             let shown = format!("{}{url}", self.base_path);
             return Some(self.lookup(&url, fragment, &shown));
@@ -466,25 +459,26 @@ impl Site {
         let Some(source) = source else {
             // Above the sources: on the site only if the generator copies
             // it, which none does.
-            let outside = self.sources.join(dir).join(decoded.as_ref());
+            let outside = self.loaded.sources.join(dir).join(decoded.as_ref());
             return outside.is_file().then(|| self.outside());
         };
         // The rules first, the file system only when they have something
         // to say: most source links are to pages, and need no look.
         if let Some(reason) = self
+            .loaded
             .rules
             .not_on_site(&source)
-            .or_else(|| self.rules.source_link_broken(&source))
+            .or_else(|| self.loaded.rules.source_link_broken(&source))
             && exists(&source)
         {
             return Some(Mapped::Unavailable { reason });
         }
-        let found = self.rules.source_fallback(&page, &decoded)?;
+        let found = self.loaded.rules.source_fallback(&page, &decoded)?;
         if exists(&source) {
             return None;
         }
         Some(Mapped::Local {
-            path: self.sources.join(&found),
+            path: self.loaded.sources.join(&found),
             fragment: fragment.map(str::to_string),
             reason: format!(
                 "mapped from '{path}' to '{}' (the docs root)",
@@ -516,33 +510,38 @@ impl Site {
             None => (link, None),
         };
         let decoded = percent_decode(path);
-        let exists = |rel: &str| self.sources.join(rel).is_file();
-        let source =
-            |rel: String, reason: String| match self.rules.not_on_site(&rel) {
-                Some(reason) => Mapped::Unavailable { reason },
-                None => Mapped::Local {
-                    path: self.sources.join(&rel),
-                    fragment: fragment.map(str::to_string),
-                    reason,
-                },
-            };
-        Some(match self.rules.named(kind, &page, &decoded, &exists)? {
-            Named::Source(rel) => {
-                let reason = format!(
-                    "{} '{path}' found at '{}'",
-                    kind.as_str(),
-                    self.shown(&rel)
-                );
-                source(rel, reason)
-            }
-            Named::SiteUrl(url) => {
-                let url = url.split(['?', '#']).next().unwrap_or("");
-                let url = url.trim_start_matches('/');
-                let shown = format!("{}{url}", self.base_path);
-                self.lookup(url, fragment, &shown)
-            }
-            Named::Missing(reason) => Mapped::Unavailable { reason },
-        })
+        let exists = |rel: &str| self.loaded.sources.join(rel).is_file();
+        let source = |rel: String, reason: String| match self
+            .loaded
+            .rules
+            .not_on_site(&rel)
+        {
+            Some(reason) => Mapped::Unavailable { reason },
+            None => Mapped::Local {
+                path: self.loaded.sources.join(&rel),
+                fragment: fragment.map(str::to_string),
+                reason,
+            },
+        };
+        Some(
+            match self.loaded.rules.named(kind, &page, &decoded, &exists)? {
+                Named::Source(rel) => {
+                    let reason = format!(
+                        "{} '{path}' found at '{}'",
+                        kind.as_str(),
+                        self.shown(&rel)
+                    );
+                    source(rel, reason)
+                }
+                Named::SiteUrl(url) => {
+                    let url = url.split(['?', '#']).next().unwrap_or("");
+                    let url = url.trim_start_matches('/');
+                    let shown = format!("{}{url}", self.base_path);
+                    self.lookup(url, fragment, &shown)
+                }
+                Named::Missing(reason) => Mapped::Unavailable { reason },
+            },
+        )
     }
 
     /// An MkDocs include directive: the file it includes, checked as a
@@ -606,12 +605,12 @@ impl Site {
     ) -> Mapped {
         // No dot segment may take a lookup above the sources.
         let url = url::normalize(url, true).unwrap_or_default();
-        for rel in self.rules.sources_of(&url) {
-            let path = self.sources.join(&rel);
+        for rel in self.loaded.rules.sources_of(&url) {
+            let path = self.loaded.sources.join(&rel);
             if !path.is_file() {
                 continue;
             }
-            if let Some(reason) = self.rules.not_on_site(&rel) {
+            if let Some(reason) = self.loaded.rules.not_on_site(&rel) {
                 return Mapped::Unavailable { reason };
             }
             return Mapped::Local {
@@ -631,7 +630,7 @@ impl Site {
     /// A source as the report names it: under the configuration's folder.
     fn shown(&self, rel: &str) -> String {
         let dir = self.config_file.parent().unwrap_or(Path::new(""));
-        match self.sources.strip_prefix(dir) {
+        match self.loaded.sources.strip_prefix(dir) {
             Ok(s) if !s.as_os_str().is_empty() => {
                 format!("{}/{rel}", s.to_string_lossy())
             }
@@ -641,7 +640,11 @@ impl Site {
 
     fn outside(&self) -> Mapped {
         let dir = self.config_file.parent().unwrap_or(Path::new(""));
-        let name = self.sources.strip_prefix(dir).unwrap_or(&self.sources);
+        let name = self
+            .loaded
+            .sources
+            .strip_prefix(dir)
+            .unwrap_or(&self.loaded.sources);
         Mapped::Unavailable {
             reason: format!(
                 "not on the site: outside its sources '{}/'",
