@@ -224,17 +224,7 @@ fn bench_markdown_pieces(c: &mut Criterion) {
         return;
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let mut pieces = vec![];
-    let mut start = 0;
-    while start < text.len() {
-        let cut = (start + 4096).min(text.len());
-        let cut = (cut..=text.len())
-            .find(|&c| text.is_char_boundary(c))
-            .unwrap_or(text.len());
-        let end = text[cut..].find("\n\n").map_or(text.len(), |k| cut + k + 2);
-        pieces.push(&text[start..end]);
-        start = end;
-    }
+    let pieces = uriscan::internals::links::markdown_pages(&text, 4096);
     let read: Vec<&str> = pieces
         .iter()
         .copied()

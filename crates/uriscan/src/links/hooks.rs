@@ -28,6 +28,24 @@ pub fn count_markdown_items(text: &str) -> Option<usize> {
     super::commonmark::count_items(text)
 }
 
+/// `text` cut into pages of about `size` bytes, each ending after a blank
+/// line (or at the end): how the links bench and the reader's profile
+/// cut the Markdown corpus.
+pub fn markdown_pages(text: &str, size: usize) -> Vec<&str> {
+    let mut pages = vec![];
+    let mut start = 0;
+    while start < text.len() {
+        let cut = (start + size).min(text.len());
+        let cut = (cut..=text.len())
+            .find(|&c| text.is_char_boundary(c))
+            .unwrap_or(text.len());
+        let end = text[cut..].find("\n\n").map_or(text.len(), |k| cut + k + 2);
+        pages.push(&text[start..end]);
+        start = end;
+    }
+    pages
+}
+
 /// Our own Markdown reader against pulldown-cmark on `text`: `Ok(true)`
 /// when both give the same links and regions, `Ok(false)` when ours
 /// declined the document, `Err` with both outputs when they differ.

@@ -101,7 +101,7 @@ pub(super) fn read(
         (i, i + n)
     };
     let after_dest = if line[i] == b'<' { dest_end + 1 } else { dest_end };
-    let link = decode(&line[dest_start..dest_end])?;
+    let link = decode(&line[dest_start..dest_end])?.into_owned();
     let mut def_end = after_dest;
     let spaced = skip_space(line, after_dest);
     if spaced < line.len() {

@@ -1,14 +1,16 @@
 //! An inline link's tail after its text's `]`: `(`, destination, title,
 //! `)` (CommonMark 6.3).
 
+use std::borrow::Cow;
+
 use super::{Declined, declined};
 use crate::Span;
 
 /// An inline link's tail: its destination as written (as the
 /// pulldown-cmark reader locates it), its link, and its end.
-pub(super) struct Tail {
+pub(super) struct Tail<'s> {
     pub dest: Span,
-    pub link: String,
+    pub link: Cow<'s, str>,
     pub end: usize,
 }
 
@@ -18,7 +20,7 @@ pub(super) fn inline_tail(
     bytes: &[u8],
     at: usize,
     end: usize,
-) -> Result<Option<Tail>, Declined> {
+) -> Result<Option<Tail<'_>>, Declined> {
     let s = &bytes[..end];
     if s.get(at) != Some(&b'(') {
         return Ok(None);
@@ -96,20 +98,32 @@ pub(super) fn inline_tail(
     if s.get(i) != Some(&b')') {
         return Ok(None);
     }
-    let raw = &s[dest_start..dest_end];
+    let raw = &bytes[dest_start..dest_end];
     let link = decode(raw)?;
-    let dest = super::super::markdown::destination_at(bytes, at + 1, i + 1)
-        .unwrap_or(Span::new(at + 1, at + 1));
+    // With no backslash, the destination ends where the pulldown-cmark
+    // reader's search ends it (at a space, a line end, `)` or `>`): the
+    // bytes need not be read again.
+    let dest = if memchr::memchr(b'\\', raw).is_none() {
+        Span::new(dest_start, dest_end)
+    } else {
+        super::super::markdown::destination_at(bytes, at + 1, i + 1)
+            .unwrap_or(Span::new(at + 1, at + 1))
+    };
     Ok(Some(Tail { dest, link, end: i + 1 }))
 }
 
-/// A destination with its backslash escapes undone; declined when it
-/// holds what may be an entity.
-pub(super) fn decode(raw: &[u8]) -> Result<String, Declined> {
-    if raw.windows(2).any(|w| {
-        w[0] == b'&' && (w[1].is_ascii_alphanumeric() || w[1] == b'#')
+/// A destination with its backslash escapes undone (borrowed when it
+/// holds none); declined when it holds what may be an entity.
+pub(super) fn decode(raw: &[u8]) -> Result<Cow<'_, str>, Declined> {
+    if memchr::memchr_iter(b'&', raw).any(|k| {
+        raw.get(k + 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'#')
     }) {
         return Err(declined());
+    }
+    if memchr::memchr(b'\\', raw).is_none() {
+        return std::str::from_utf8(raw)
+            .map(Cow::Borrowed)
+            .map_err(|_| declined());
     }
     let mut out = Vec::with_capacity(raw.len());
     let mut k = 0;
@@ -122,7 +136,7 @@ pub(super) fn decode(raw: &[u8]) -> Result<String, Declined> {
         out.push(raw[k]);
         k += 1;
     }
-    String::from_utf8(out).map_err(|_| declined())
+    String::from_utf8(out).map(Cow::Owned).map_err(|_| declined())
 }
 
 fn skip_space(s: &[u8], mut i: usize) -> usize {

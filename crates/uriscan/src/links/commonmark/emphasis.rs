@@ -70,7 +70,7 @@ impl Delim {
 pub(super) fn process(
     delims: &mut [Delim],
     bottom: usize,
-    items: &mut Vec<Item>,
+    items: &mut Vec<Item<'_>>,
 ) {
     // The lowest opener worth looking at, by the closer's byte, length
     // modulo 3 and whether it can open.

@@ -3,35 +3,39 @@
 //! delimiters (only for where they end a text run), handed to the sink in
 //! document order with the text between them.
 
+use std::borrow::Cow;
+
 use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::markup;
 use super::sink::Sink;
+use super::skip;
 use super::{Declined, declined};
 use crate::Span;
 use crate::syntax::chars::Table;
 
 /// What is not text in a paragraph, at `start..end`.
 #[derive(Debug)]
-pub(super) struct Item {
+pub(super) struct Item<'s> {
     pub start: usize,
     pub end: usize,
-    pub what: What,
+    pub what: What<'s>,
 }
 
-/// The kinds of [`Item`].
+/// The kinds of [`Item`]; a link is borrowed from the input unless an
+/// escape was undone or `mailto:` added.
 #[derive(Debug)]
-pub(super) enum What {
+pub(super) enum What<'s> {
     Code,
     Html,
-    Autolink(String),
+    Autolink(Cow<'s, str>),
     /// A link's `[` (or an image's `![`): its destination as written and
     /// its link.
     LinkStart {
         image: bool,
         dest: Span,
-        link: String,
+        link: Cow<'s, str>,
     },
     /// A reference link's `[` (or an image's `![`): the end of the
     /// construct and the definition it uses.
@@ -48,8 +52,8 @@ pub(super) enum What {
 
 /// The buffers the inline pass reuses from one paragraph to the next.
 #[derive(Default)]
-pub(super) struct Scratch {
-    items: Vec<Item>,
+pub(super) struct Scratch<'s> {
+    items: Vec<Item<'s>>,
     delims: Vec<Delim>,
     brackets: Vec<Bracket>,
 }
@@ -67,14 +71,14 @@ struct Bracket {
 const SPECIAL: Table = Table::new(b"\\`<![]*_~");
 
 /// Reads the inlines of `start..end` of `src` into `sink`.
-pub(super) fn read(
-    src: &str,
+pub(super) fn read<'s>(
+    src: &'s str,
     gfm: bool,
     start: usize,
     end: usize,
     lines: Option<&[usize]>,
-    scratch: &mut Scratch,
-    sink: &mut Sink<'_, '_>,
+    scratch: &mut Scratch<'s>,
+    sink: &mut Sink<'s, '_>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
     let Scratch { items, delims, brackets } = scratch;
@@ -93,11 +97,8 @@ pub(super) fn read(
     let mut tildes = 0;
     let mut i = start;
     while i < end {
-        let c = bytes[i];
-        if !SPECIAL.contains(c) {
-            i += 1;
-            continue;
-        }
+        i = skip::to_next(&SPECIAL, bytes, i, end);
+        let Some(&c) = bytes[..end].get(i) else { break };
         match c {
             b'\\' => {
                 i += if i + 1 < end && bytes[i + 1].is_ascii_punctuation() {
@@ -198,13 +199,13 @@ pub(super) fn read(
 /// A `]` at `at`: a link or image when an open bracket and an inline
 /// destination or a kept definition make one. Returns where the scan goes
 /// on. `quoted`: the lines do not meet (a label across them is not read).
-fn close_bracket(
-    bytes: &[u8],
+fn close_bracket<'s>(
+    bytes: &'s [u8],
     (at, end): (usize, usize),
     quoted: bool,
     brackets: &mut Vec<Bracket>,
     delims: &mut Vec<Delim>,
-    items: &mut Vec<Item>,
+    items: &mut Vec<Item<'s>>,
     sink: &Sink<'_, '_>,
 ) -> Result<usize, Declined> {
     let Some(open) = brackets.pop() else { return Ok(at + 1) };
@@ -292,7 +293,9 @@ fn find(
     if label.len() > 500 || (quoted && label.contains(&b'\n')) {
         return Err(declined());
     }
-    if label.iter().any(|b| matches!(b, b'[' | b']')) {
+    if !sink.has_definitions()
+        || label.iter().any(|b| matches!(b, b'[' | b']'))
+    {
         return Ok(None);
     }
     let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
@@ -325,13 +328,13 @@ fn closing_backticks(
 }
 
 /// Hands the items and the text between them to the sink.
-fn emit(
+fn emit<'s>(
     bytes: &[u8],
     start: usize,
     end: usize,
     lines: Option<&[usize]>,
-    items: impl Iterator<Item = Item>,
-    sink: &mut Sink<'_, '_>,
+    items: impl Iterator<Item = Item<'s>>,
+    sink: &mut Sink<'s, '_>,
 ) {
     let mut pos = start;
     for item in items {

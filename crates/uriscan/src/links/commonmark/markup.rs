@@ -2,6 +2,8 @@
 //! (6.6). Processing instructions, declarations and CDATA are not read
 //! yet: where one may stand, the document is declined.
 
+use std::borrow::Cow;
+
 use super::{Declined, declined};
 
 /// An autolink at `at`: its end and its link (`mailto:` and the address
@@ -10,7 +12,7 @@ pub(super) fn autolink(
     bytes: &[u8],
     at: usize,
     end: usize,
-) -> Option<(usize, String)> {
+) -> Option<(usize, Cow<'_, str>)> {
     let s = &bytes[at + 1..end];
     // A URI: a scheme of 2 to 32 characters, `:`, no space, `<` or `>`.
     let scheme = s
@@ -32,8 +34,8 @@ pub(super) fn autolink(
             return None;
         }
         let inner = &s[..scheme + 1 + close];
-        let link = std::str::from_utf8(inner).ok()?.to_string();
-        return Some((at + 1 + scheme + 1 + close + 1, link));
+        let link = std::str::from_utf8(inner).ok()?;
+        return Some((at + 1 + scheme + 1 + close + 1, Cow::Borrowed(link)));
     }
     // An e-mail address.
     let local = s
@@ -63,7 +65,7 @@ pub(super) fn autolink(
         }
     }
     let address = std::str::from_utf8(&s[..k]).ok()?;
-    Some((at + 1 + k + 1, format!("mailto:{address}")))
+    Some((at + 1 + k + 1, Cow::Owned(format!("mailto:{address}"))))
 }
 
 /// Inline HTML at `at`: its end.

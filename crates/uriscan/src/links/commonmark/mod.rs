@@ -17,6 +17,7 @@ mod inline;
 mod markup;
 mod shapes;
 mod sink;
+mod skip;
 
 use super::RawLink;
 use super::markdown::Regions;
@@ -59,11 +60,11 @@ pub(crate) fn read(
 }
 
 /// The leaf blocks' inlines and code into `sink`, in document order.
-fn inlines(
-    src: &str,
+fn inlines<'s>(
+    src: &'s str,
     gfm: bool,
     blocks: &[block::Block],
-    sink: &mut sink::Sink<'_, '_>,
+    sink: &mut sink::Sink<'s, '_>,
 ) -> Result<(), Declined> {
     let mut scratch = inline::Scratch::default();
     for b in blocks {

@@ -1,6 +1,7 @@
 //! Where the passes hand what they find: the same links and regions as
 //! the pulldown-cmark reader gathers from its events.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use unicase::UniCase;
@@ -16,7 +17,7 @@ use crate::Span;
 
 /// An inline link pushed when it closes: its kind, destination as
 /// written, and link.
-type InlineLink = (Kind, Span, String);
+type InlineLink<'s> = (Kind, Span, Cow<'s, str>);
 
 /// The consumer of the passes: it keeps the text run being gathered and
 /// the open links, as the pulldown-cmark reader does for its events.
@@ -32,7 +33,7 @@ pub(super) struct Sink<'s, 'l> {
     image_depth: u32,
     /// Each open link: whether it is an image, and the inline link pushed
     /// at its end (its kind, destination and link).
-    opened: Vec<(bool, Option<InlineLink>)>,
+    opened: Vec<(bool, Option<InlineLink<'s>>)>,
     /// The kept definitions (the first of each label), their uses, and
     /// their links in the order written.
     references: Definitions,
@@ -79,6 +80,12 @@ impl<'s, 'l> Sink<'s, 'l> {
             kept,
             kept_links,
         }
+    }
+
+    /// Whether the document keeps any definition (most keep none: no
+    /// label need be normalized then).
+    pub(super) fn has_definitions(&self) -> bool {
+        !self.kept.is_empty()
     }
 
     /// The definition of `label` (normalized), if one is kept.
@@ -170,7 +177,7 @@ impl<'s, 'l> Sink<'s, 'l> {
         &mut self,
         image: bool,
         dest: Span,
-        link: String,
+        link: Cow<'s, str>,
     ) {
         self.close();
         self.link_depth += 1;
