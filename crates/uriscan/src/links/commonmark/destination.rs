@@ -3,8 +3,14 @@
 
 use std::borrow::Cow;
 
+use super::skip::to_next;
 use super::{Declined, declined};
 use crate::Span;
+use crate::syntax::chars::Table;
+
+/// The bytes where a destination's bare scan stops: spaces and controls
+/// (which end it), the escape, and the parentheses it balances.
+const DEST_STOP: Table = Table::range(0, b' ').or(Table::new(b"\\()\x7f"));
 
 /// An inline link's tail: its destination as written (as the
 /// pulldown-cmark reader locates it), its link, and its end.
@@ -17,10 +23,11 @@ pub(super) struct Tail<'s> {
 /// The tail at `at` (just after the `]`), within `..end`; declined when
 /// the destination holds what may be an entity.
 pub(super) fn inline_tail(
-    bytes: &[u8],
+    src: &str,
     at: usize,
     end: usize,
 ) -> Result<Option<Tail<'_>>, Declined> {
+    let bytes = src.as_bytes();
     let s = &bytes[..end];
     if s.get(at) != Some(&b'(') {
         return Ok(None);
@@ -46,7 +53,9 @@ pub(super) fn inline_tail(
     } else {
         let mut k = i;
         let mut depth = 0u32;
-        while let Some(&b) = s.get(k) {
+        loop {
+            k = to_next(&DEST_STOP, s, k, s.len());
+            let Some(&b) = s.get(k) else { break };
             match b {
                 b'\\'
                     if s.get(k + 1).is_some_and(u8::is_ascii_punctuation) =>
@@ -98,12 +107,14 @@ pub(super) fn inline_tail(
     if s.get(i) != Some(&b')') {
         return Ok(None);
     }
-    let raw = &bytes[dest_start..dest_end];
-    let link = decode(raw)?;
+    // Both ends stand beside ASCII bytes: the slice is at char
+    // boundaries.
+    let raw = src.get(dest_start..dest_end).ok_or_else(declined)?;
+    let link = decode_str(raw)?;
     // With no backslash, the destination ends where the pulldown-cmark
     // reader's search ends it (at a space, a line end, `)` or `>`): the
     // bytes need not be read again.
-    let dest = if memchr::memchr(b'\\', raw).is_none() {
+    let dest = if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
         Span::new(dest_start, dest_end)
     } else {
         super::super::markdown::destination_at(bytes, at + 1, i + 1)
@@ -115,28 +126,38 @@ pub(super) fn inline_tail(
 /// A destination with its backslash escapes undone (borrowed when it
 /// holds none); declined when it holds what may be an entity.
 pub(super) fn decode(raw: &[u8]) -> Result<Cow<'_, str>, Declined> {
-    if memchr::memchr_iter(b'&', raw).any(|k| {
-        raw.get(k + 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'#')
+    decode_str(std::str::from_utf8(raw).map_err(|_| declined())?)
+}
+
+/// [`decode`] of a `str`.
+fn decode_str(raw: &str) -> Result<Cow<'_, str>, Declined> {
+    let bytes = raw.as_bytes();
+    if memchr::memchr_iter(b'&', bytes).any(|k| {
+        bytes
+            .get(k + 1)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'#')
     }) {
         return Err(declined());
     }
-    if memchr::memchr(b'\\', raw).is_none() {
-        return std::str::from_utf8(raw)
-            .map(Cow::Borrowed)
-            .map_err(|_| declined());
+    if memchr::memchr(b'\\', bytes).is_none() {
+        return Ok(Cow::Borrowed(raw));
     }
-    let mut out = Vec::with_capacity(raw.len());
-    let mut k = 0;
-    while k < raw.len() {
-        if raw[k] == b'\\'
-            && raw.get(k + 1).is_some_and(u8::is_ascii_punctuation)
-        {
-            k += 1;
+    // Each escaping backslash dropped: the text between them is copied
+    // whole (a backslash is ASCII, so every cut is at a char boundary).
+    let mut out = String::with_capacity(raw.len());
+    let (mut from, mut k) = (0, 0);
+    while let Some(n) = memchr::memchr(b'\\', &bytes[k..]) {
+        let at = k + n;
+        if bytes.get(at + 1).is_some_and(u8::is_ascii_punctuation) {
+            out.push_str(&raw[from..at]);
+            from = at + 1;
+            k = at + 2;
+        } else {
+            k = at + 1;
         }
-        out.push(raw[k]);
-        k += 1;
     }
-    String::from_utf8(out).map(Cow::Owned).map_err(|_| declined())
+    out.push_str(&raw[from..]);
+    Ok(Cow::Owned(out))
 }
 
 fn skip_space(s: &[u8], mut i: usize) -> usize {

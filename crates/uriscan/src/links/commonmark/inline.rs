@@ -162,7 +162,7 @@ pub(super) fn read<'s>(
             }
             b']' => {
                 i = close_bracket(
-                    bytes,
+                    src,
                     (i, end),
                     lines.is_some(),
                     brackets,
@@ -200,7 +200,7 @@ pub(super) fn read<'s>(
 /// destination or a kept definition make one. Returns where the scan goes
 /// on. `quoted`: the lines do not meet (a label across them is not read).
 fn close_bracket<'s>(
-    bytes: &'s [u8],
+    src: &'s str,
     (at, end): (usize, usize),
     quoted: bool,
     brackets: &mut Vec<Bracket>,
@@ -208,13 +208,13 @@ fn close_bracket<'s>(
     items: &mut Vec<Item<'s>>,
     sink: &Sink<'_, '_>,
 ) -> Result<usize, Declined> {
+    let bytes = src.as_bytes();
     let Some(open) = brackets.pop() else { return Ok(at + 1) };
     if !open.active {
         return Ok(at + 1);
     }
     let text_start = open.start + 1 + usize::from(open.image);
-    let (what, close_end) = match destination::inline_tail(bytes, at + 1, end)?
-    {
+    let (what, close_end) = match destination::inline_tail(src, at + 1, end)? {
         Some(tail) => (
             What::LinkStart {
                 image: open.image,
@@ -372,8 +372,7 @@ fn text(
             && at + 1 < end
             && bytes[at + 1].is_ascii_punctuation()
     };
-    while let Some(k) = memchr::memchr(b'\n', &bytes[start..end]) {
-        let nl = start + k;
+    while let Some(nl) = next_newline(bytes, start, end) {
         let mut text_end = nl;
         while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
             text_end -= 1;
@@ -405,4 +404,14 @@ fn text(
     }
     let from = if start < end && escaped(start) { start + 1 } else { start };
     sink.text(from, end);
+}
+
+/// The first `\n` in `start..end`: most gaps between a paragraph's items
+/// are a few bytes, where a plain loop beats `memchr`'s dispatch.
+fn next_newline(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    if end - start < 32 {
+        bytes[start..end].iter().position(|&b| b == b'\n').map(|k| start + k)
+    } else {
+        memchr::memchr(b'\n', &bytes[start..end]).map(|k| start + k)
+    }
 }
