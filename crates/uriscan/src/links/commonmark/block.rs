@@ -36,8 +36,6 @@ pub(super) struct Paragraph {
     heads: Vec<usize>,
     /// A heading's content, which holds no definitions.
     heading: bool,
-    /// A line holds a `|` (it may be a table's header row).
-    pipes: bool,
     /// A line is a lazy continuation line.
     lazy: bool,
 }
@@ -52,7 +50,6 @@ impl Paragraph {
             lines: vec![],
             heads: if bytes[first] == b'[' { vec![head] } else { vec![] },
             heading: false,
-            pipes: bytes[first..end].contains(&b'|'),
             lazy: false,
         }
     }
@@ -65,7 +62,6 @@ impl Paragraph {
             lines: vec![],
             heads: vec![],
             heading: true,
-            pipes: false,
             lazy: false,
         }
     }
@@ -84,7 +80,6 @@ impl Paragraph {
             self.heads.push(head);
         }
         self.end = trimmed_end(bytes, first, end);
-        self.pipes |= bytes[first..end].contains(&b'|');
         self.lazy |= lazy;
     }
 }
@@ -445,9 +440,14 @@ impl Blocks<'_> {
             None
         };
         if let Leaf::Paragraph(p) = &mut self.leaf {
-            let pipes = p.pipes || rest.contains(&b'|');
-            // A table's delimiter row under a header row.
-            if self.gfm && pipes && is_delimiter_row(rest) {
+            // A table's delimiter row under a header row. The pipes are
+            // looked for only under a line that may be one: the lines
+            // between hold only container markers besides.
+            if self.gfm
+                && is_delimiter_row(rest)
+                && (rest.contains(&b'|')
+                    || bytes[p.start..p.end].contains(&b'|'))
+            {
                 return Err(declined());
             }
             if is_underline(rest, b'=') || is_underline(rest, b'-') {
@@ -640,7 +640,6 @@ impl Blocks<'_> {
             lines: p.lines[k..].to_vec(),
             heads: p.heads[k..].to_vec(),
             heading: false,
-            pipes: p.pipes,
             lazy: p.lazy,
         }))
     }

@@ -48,11 +48,16 @@ impl<'s, 'l> Sink<'s, 'l> {
         links: &'l mut Vec<RawLink>,
         definitions: &[Definition],
     ) -> Self {
-        let mut seen = HashSet::new();
-        let first: Vec<&Definition> = definitions
-            .iter()
-            .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
-            .collect();
+        // One definition is the first of its label: no set to build.
+        let first: Vec<&Definition> = if definitions.len() < 2 {
+            definitions.iter().collect()
+        } else {
+            let mut seen = HashSet::new();
+            definitions
+                .iter()
+                .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
+                .collect()
+        };
         let labelled: Vec<(&str, std::ops::Range<usize>)> =
             first.iter().map(|d| (d.label.as_str(), d.start..d.end)).collect();
         let (references, order) = Definitions::new(src, &labelled);
