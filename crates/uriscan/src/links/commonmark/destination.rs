@@ -9,8 +9,9 @@ use crate::Span;
 use crate::syntax::chars::Table;
 
 /// The bytes where a destination's bare scan stops: spaces and controls
-/// (which end it), the escape, and the parentheses it balances.
-const DEST_STOP: Table = Table::range(0, b' ').or(Table::new(b"\\()\x7f"));
+/// (which end it), the escape, the parentheses it balances, and `&`
+/// (which may open an entity).
+const DEST_STOP: Table = Table::range(0, b' ').or(Table::new(b"\\()&\x7f"));
 
 /// An inline link's tail: its destination as written (as the
 /// pulldown-cmark reader locates it), its link, and its end.
@@ -34,16 +35,22 @@ pub(super) fn inline_tail(
     }
     let mut i = skip_space(s, at + 1);
     let (dest_start, dest_end);
+    // Whether the destination holds a backslash or an `&`: without
+    // either, it is its own link.
+    let (mut escaped, mut amp) = (false, false);
     if s.get(i) == Some(&b'<') {
         let mut k = i + 1;
         loop {
             match s.get(k) {
                 None | Some(b'\n' | b'<') => return Ok(None),
                 Some(b'>') => break,
-                Some(b'\\')
-                    if s.get(k + 1).is_some_and(u8::is_ascii_punctuation) =>
-                {
-                    k += 2
+                Some(b'&') => {
+                    amp = true;
+                    k += 1;
+                }
+                Some(b'\\') => {
+                    escaped = true;
+                    k += escape_len(s, k);
                 }
                 Some(_) => k += 1,
             }
@@ -57,10 +64,13 @@ pub(super) fn inline_tail(
             k = to_next(&DEST_STOP, s, k, s.len());
             let Some(&b) = s.get(k) else { break };
             match b {
-                b'\\'
-                    if s.get(k + 1).is_some_and(u8::is_ascii_punctuation) =>
-                {
-                    k += 2
+                b'&' => {
+                    amp = true;
+                    k += 1;
+                }
+                b'\\' => {
+                    escaped = true;
+                    k += escape_len(s, k);
                 }
                 b'(' => {
                     depth += 1;
@@ -110,11 +120,12 @@ pub(super) fn inline_tail(
     // Both ends stand beside ASCII bytes: the slice is at char
     // boundaries.
     let raw = src.get(dest_start..dest_end).ok_or_else(declined)?;
-    let link = decode_str(raw)?;
+    let link =
+        if escaped || amp { decode_str(raw)? } else { Cow::Borrowed(raw) };
     // With no backslash, the destination ends where the pulldown-cmark
     // reader's search ends it (at a space, a line end, `)` or `>`): the
     // bytes need not be read again.
-    let dest = if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
+    let dest = if !escaped {
         Span::new(dest_start, dest_end)
     } else {
         super::super::markdown::destination_at(bytes, at + 1, i + 1)
@@ -158,6 +169,11 @@ fn decode_str(raw: &str) -> Result<Cow<'_, str>, Declined> {
     }
     out.push_str(&raw[from..]);
     Ok(Cow::Owned(out))
+}
+
+/// The bytes a backslash at `k` takes: two when it escapes punctuation.
+fn escape_len(s: &[u8], k: usize) -> usize {
+    if s.get(k + 1).is_some_and(u8::is_ascii_punctuation) { 2 } else { 1 }
 }
 
 fn skip_space(s: &[u8], mut i: usize) -> usize {
