@@ -52,7 +52,7 @@ impl<'s, 'l> Sink<'s, 'l> {
         let first: Vec<&Definition> = if definitions.len() < 2 {
             definitions.iter().collect()
         } else {
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::with_capacity(definitions.len());
             definitions
                 .iter()
                 .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
