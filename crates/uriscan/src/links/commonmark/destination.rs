@@ -182,3 +182,76 @@ fn skip_space(s: &[u8], mut i: usize) -> usize {
     }
     i
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The decoding the fast paths must agree with: byte by byte, an
+    /// escaping backslash dropped.
+    fn reference_decode(raw: &str) -> Option<String> {
+        let raw = raw.as_bytes();
+        if raw.windows(2).any(|w| {
+            w[0] == b'&' && (w[1].is_ascii_alphanumeric() || w[1] == b'#')
+        }) {
+            return None;
+        }
+        let mut out = vec![];
+        let mut k = 0;
+        while k < raw.len() {
+            if raw[k] == b'\\'
+                && raw.get(k + 1).is_some_and(u8::is_ascii_punctuation)
+            {
+                k += 1;
+            }
+            out.push(raw[k]);
+            k += 1;
+        }
+        String::from_utf8(out).ok()
+    }
+
+    /// Destination-like text: escapes, entities, parentheses, spaces.
+    fn destination_like() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(
+                &[
+                    "a", "/", "\\", "\\\\", "\\(", "\\a", "&", "&amp;", "&#",
+                    "(", ")", " ", "\n", "<", ">", "é", "\"t\"", "'", "%20",
+                    "\u{7f}",
+                ][..],
+            ),
+            0..12,
+        )
+        .prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn decoding_agrees_with_a_byte_loop(raw in destination_like()) {
+            prop_assert_eq!(
+                decode_str(&raw).ok().map(Cow::into_owned),
+                reference_decode(&raw)
+            );
+        }
+
+        #[test]
+        fn a_tail_is_located_as_pulldown_cmarks_reader_locates_it(
+            inner in destination_like(),
+        ) {
+            // `[x]` before the tail, which starts just after the `]`.
+            let src = format!("[x]({inner})");
+            if let Ok(Some(tail)) = inline_tail(&src, 3, src.len()) {
+                let found = super::super::super::markdown::destination_at(
+                    src.as_bytes(),
+                    4,
+                    tail.end,
+                )
+                .unwrap_or(Span::new(4, 4));
+                prop_assert_eq!(tail.dest, found);
+            }
+        }
+    }
+}

@@ -415,3 +415,27 @@ fn next_newline(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
         memchr::memchr(b'\n', &bytes[start..end]).map(|k| start + k)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_line_end_is_found_as_memchr_finds_it(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'a'), any::<u8>()],
+                0..100,
+            ),
+            from in 0usize..100,
+            len in 0usize..100,
+        ) {
+            let start = from.min(bytes.len());
+            let end = (start + len).min(bytes.len());
+            prop_assert_eq!(
+                super::next_newline(&bytes, start, end),
+                memchr::memchr(b'\n', &bytes[start..end]).map(|k| start + k)
+            );
+        }
+    }
+}
