@@ -5,7 +5,7 @@
 pub use crate::links::hooks::{
     count_link_concatenated, count_link_handed_out, count_link_targets,
     count_link_values, count_markdown_events, count_markdown_items,
-    count_start_tags, differential, markdown_differential,
+    count_start_tags, differential, markdown_decline, markdown_differential,
     shortcut_differential,
 };
 

@@ -153,11 +153,16 @@ struct Blocks<'s> {
 /// Reads the blocks of `src`.
 pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
-    // Line ends other than `\n`, and the vertical tab and form feed that
-    // pulldown-cmark reads as spaces.
-    if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() {
+    // Line ends other than `\n`.
+    if memchr::memchr(b'\r', bytes).is_some() {
         return Err(declined());
     }
+    // The vertical tab and form feed, which pulldown-cmark reads as
+    // spaces.
+    if memchr::memchr2(0x0B, 0x0C, bytes).is_some() {
+        return Err(declined());
+    }
+    // Footnotes.
     if gfm && memchr::memmem::find(bytes, b"[^").is_some() {
         return Err(declined());
     }
