@@ -153,7 +153,8 @@ struct Blocks<'s> {
 /// Reads the blocks of `src`.
 pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
-    // Line ends other than `\n`.
+    // Line ends other than `\n` (a `\r\n` document is read without its
+    // `\r`, see `line_ends`).
     if memchr::memchr(b'\r', bytes).is_some() {
         return Err(declined());
     }

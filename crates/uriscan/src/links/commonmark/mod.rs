@@ -14,6 +14,7 @@ mod definitions;
 mod destination;
 mod emphasis;
 mod inline;
+mod line_ends;
 mod markup;
 mod shapes;
 mod sink;
@@ -45,10 +46,28 @@ pub(crate) fn read(
     gfm: bool,
     links: &mut Vec<RawLink>,
 ) -> Result<Regions, Declined> {
+    if memchr::memchr(b'\r', src.as_bytes()).is_none() {
+        return read_lf(src, gfm, &[], links);
+    }
+    let (text, removed) = line_ends::without_cr(src).ok_or_else(declined)?;
+    let before = links.len();
+    let mut regions = read_lf(&text, gfm, &removed, links)?;
+    line_ends::put_back_all(&removed, &mut links[before..], &mut regions);
+    Ok(regions)
+}
+
+/// [`read`] of a document with no `\r`, which stood before the `\n` at
+/// each of `removed`.
+fn read_lf(
+    src: &str,
+    gfm: bool,
+    removed: &[usize],
+    links: &mut Vec<RawLink>,
+) -> Result<Regions, Declined> {
     let document = block::read(src, gfm)?;
     let before = links.len();
     let mut sink = sink::Sink::new(src, links, &document.definitions);
-    match inlines(src, gfm, &document.blocks, &mut sink) {
+    match inlines(src, gfm, &document.blocks, removed, &mut sink) {
         Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {
             drop(sink);
@@ -58,11 +77,13 @@ pub(crate) fn read(
     }
 }
 
-/// The leaf blocks' inlines and code into `sink`, in document order.
+/// The leaf blocks' inlines and code into `sink`, in document order;
+/// `removed` as for [`read_lf`].
 fn inlines(
     src: &str,
     gfm: bool,
     blocks: &[block::Block],
+    removed: &[usize],
     sink: &mut sink::Sink<'_, '_>,
 ) -> Result<(), Declined> {
     let mut scratch = inline::Scratch::default();
@@ -89,11 +110,25 @@ fn inlines(
             }
             block::Block::Code(lines) => {
                 // Lines that meet are one text, as pulldown-cmark gives
-                // them.
+                // them; a `\r\n` line end parts them, its `\n` a text
+                // that the next line meets.
                 let mut merged: Option<(usize, usize)> = None;
-                for &(start, end) in lines.iter().filter(|l| l.0 < l.1) {
+                let parts = lines.iter().flat_map(|&(start, end)| {
+                    match end.checked_sub(1) {
+                        Some(nl) if line_ends::had_cr(removed, nl) => {
+                            [(start, nl), (nl, end)]
+                        }
+                        _ => [(start, end), (end, end)],
+                    }
+                });
+                for (start, end) in parts.filter(|l| l.0 < l.1) {
                     match &mut merged {
-                        Some(m) if m.1 == start => m.1 = end,
+                        Some(m)
+                            if m.1 == start
+                                && !line_ends::had_cr(removed, start) =>
+                        {
+                            m.1 = end
+                        }
                         _ => {
                             if let Some((s, e)) = merged.replace((start, end))
                             {

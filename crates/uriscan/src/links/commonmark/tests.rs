@@ -58,15 +58,22 @@ pub(crate) fn corpus_pieces(
     Some((text, pieces))
 }
 
-/// The corpus in pieces, each compared; the share read by ours.
-#[test]
-fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
-    let Some((text, pieces)) = corpus_pieces(4096) else {
+/// [`corpus_pieces`] of 4 KB, or `None` (the test's skip said) when the
+/// corpus is not beside the repository.
+fn corpus_in_4k_pieces() -> Option<(String, Vec<std::ops::Range<usize>>)> {
+    let pieces = corpus_pieces(4096);
+    if pieces.is_none() {
         eprintln!(
             "SKIPPED: ../shared/corpus/markdown.md is not beside the repository"
         );
-        return;
-    };
+    }
+    pieces
+}
+
+/// The corpus in pieces, each compared; the share read by ours.
+#[test]
+fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_in_4k_pieces() else { return };
     // The whole corpus is one document: whether ours reads it.
     match super::read(&text, true, &mut vec![]) {
         Ok(_) => eprintln!("the whole corpus: read"),
@@ -101,12 +108,41 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
     );
 }
 
+/// The corpus in pieces with `\r\n` line ends, each compared: ours reads
+/// them as it reads the `\n` pieces.
+#[test]
+fn the_corpus_with_crlf_line_ends_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_in_4k_pieces() else { return };
+    let mut failures = vec![];
+    let (mut read, mut read_lf) = (0, 0);
+    for piece in pieces {
+        let lf = &text[piece.clone()];
+        if lf.contains('\r') {
+            continue;
+        }
+        let crlf = lf.replace('\n', "\r\n");
+        match compare(&crlf, true) {
+            Ok(true) => read += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("bytes {piece:?}: {e}")),
+        }
+        read_lf += usize::from(compare(lf, true) == Ok(true));
+    }
+    assert_eq!(read, read_lf, "a piece read with \\n is read with \\r\\n");
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// The pieces Markdown-like input is made of: what opens, closes or
 /// nests, container markers, indentation and line ends.
 #[rustfmt::skip]
 const PIECES: &[&str] = &[
     "[", "]", "(", ")", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
-    "\\", "&amp;", "&", " ", "  ", "\t", "\n", "\n\n", "- ", "* ", "+ ",
+    "\\", "&amp;", "&", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "- ", "* ", "+ ",
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
     "~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
     "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
@@ -162,6 +198,9 @@ fn the_findings_read_as_pulldown_reads_them() {
         "]\n- [ ] [a]: /u",
         "[a]: /u\n[a][ ] ",
         "[foo][]\n\n[foo]: /url \"title\"\n",
+        "    [\r\n",
+        "```\r\na\r\n\r\nb\r\n```\r\n",
+        "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
