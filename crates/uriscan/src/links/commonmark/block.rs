@@ -12,6 +12,7 @@ use super::shapes::{
     interrupts, is_delimiter_row, is_thematic_break, is_underline,
     list_marker, opens_metadata, task_marker, trimmed_end,
 };
+use super::table;
 use super::{Declined, declined};
 
 /// An open container block.
@@ -127,6 +128,14 @@ enum Leaf {
         start: usize,
         end: usize,
     },
+    /// A table: its columns, the cells made up for short rows so far,
+    /// its start and the end of its last row.
+    Table {
+        columns: usize,
+        made_up: usize,
+        start: usize,
+        end: usize,
+    },
 }
 
 /// What the block pass finds: the leaf blocks in document order, the
@@ -148,6 +157,9 @@ struct Blocks<'s> {
     out: Vec<Block>,
     defs: Vec<Definition>,
     ranges: Vec<std::ops::Range<usize>>,
+    /// Where the next line to read starts, when a line's reading took the
+    /// line after it too (a table's delimiter row).
+    skip_to: Option<usize>,
 }
 
 /// Reads the blocks of `src`.
@@ -175,6 +187,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         out: vec![],
         defs: vec![],
         ranges: vec![],
+        skip_to: None,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -182,7 +195,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
             .map_or(bytes.len(), |i| line_start + i);
         let next = (line_end + 1).min(bytes.len());
         blocks.line(line_start, line_end, next)?;
-        line_start = next;
+        line_start = blocks.skip_to.take().unwrap_or(next);
     }
     blocks.close_leaf()?;
     Ok(Document {
@@ -340,6 +353,9 @@ impl Blocks<'_> {
             }
             return Ok(());
         }
+        if self.table_row(all, pos, end, next)? {
+            return Ok(());
+        }
         // New containers.
         let mut new_item = false;
         loop {
@@ -442,11 +458,26 @@ impl Blocks<'_> {
         } else {
             None
         };
+        // A row with a pipe first, over a delimiter row, ends a paragraph
+        // and opens a table.
+        let table_head = self.gfm
+            && rest[0] == b'|'
+            && self.containers.is_empty()
+            && in_paragraph
+            && self.heads_table(first, end, next, true)?;
         if let Leaf::Paragraph(p) = &mut self.leaf {
             let pipes = p.pipes || rest.contains(&b'|');
-            // A table's delimiter row under a header row.
-            if self.gfm && pipes && is_delimiter_row(rest) {
+            // A table's delimiter row under a header row, in a container.
+            if self.gfm
+                && !self.containers.is_empty()
+                && pipes
+                && is_delimiter_row(rest)
+            {
                 return Err(declined());
+            }
+            if table_head {
+                self.close_leaf()?;
+                return self.open_table(first, end, next);
             }
             if is_underline(rest, b'=') || is_underline(rest, b'-') {
                 let Leaf::Paragraph(p) =
@@ -517,6 +548,138 @@ impl Blocks<'_> {
         Ok(())
     }
 
+    /// Whether the line `first..end` (after its indentation) heads a
+    /// table: the line after it (from `next`) a delimiter row of as many
+    /// columns. `interrupting` when it is not a paragraph's first line.
+    fn heads_table(
+        &self,
+        first: usize,
+        end: usize,
+        next: usize,
+        interrupting: bool,
+    ) -> Result<bool, Declined> {
+        let bytes = self.bytes;
+        if next >= bytes.len() || next == end {
+            return Ok(false);
+        }
+        let next_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let Some(columns) = table::delimiter_columns(&bytes[next..next_end])
+        else {
+            return Ok(false);
+        };
+        Ok(table::header_columns(bytes, first, end, interrupting)?
+            == Some(columns))
+    }
+
+    /// Opens a table whose header row is `first..end`, the next line (from
+    /// `next`) its delimiter row, which this line's reading takes too.
+    fn open_table(
+        &mut self,
+        first: usize,
+        end: usize,
+        next: usize,
+    ) -> Result<(), Declined> {
+        let bytes = self.bytes;
+        let delimiter_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let columns = table::delimiter_columns(&bytes[next..delimiter_end])
+            .ok_or_else(declined)?;
+        self.leaf = Leaf::Table {
+            columns,
+            made_up: 0,
+            start: first,
+            end: (delimiter_end + 1).min(bytes.len()),
+        };
+        self.skip_to = Some((delimiter_end + 1).min(bytes.len()));
+        self.row(first, end)
+    }
+
+    /// The table row `start..end` (after all its indentation): its cells,
+    /// those past the table's columns dropped as pulldown-cmark drops
+    /// them.
+    fn row(&mut self, start: usize, end: usize) -> Result<(), Declined> {
+        let cells = table::cells(self.bytes, start, end)?;
+        let Leaf::Table { columns, made_up, .. } = &mut self.leaf else {
+            return Err(declined());
+        };
+        *made_up += columns.saturating_sub(cells.len());
+        if *made_up >= table::MAX_MADE_UP_CELLS {
+            return Err(declined());
+        }
+        let columns = *columns;
+        for (s, e) in cells.into_iter().take(columns) {
+            if s < e {
+                self.out.push(Block::Inlines {
+                    p: Paragraph::heading(s, e),
+                    quoted: false,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A line read as a table's: a row of the open table, or (declined in
+    /// a container) a paragraph's first line that heads one. `false` when
+    /// the line is read as any other.
+    fn table_row(
+        &mut self,
+        all: bool,
+        pos: usize,
+        end: usize,
+        next: usize,
+    ) -> Result<bool, Declined> {
+        let bytes = self.bytes;
+        if let Leaf::Table { end: table_end, .. } = &mut self.leaf {
+            let mut at = pos;
+            while at < end && matches!(bytes[at], b' ' | b'\t') {
+                at += 1;
+            }
+            let row_ends = !all
+                || table::ends_table(bytes, at, end)
+                || table::cells(bytes, at, end)?.is_empty();
+            if row_ends {
+                self.close_leaf()?;
+                return Ok(false);
+            }
+            *table_end = next;
+            self.row(at, end)?;
+            return Ok(true);
+        }
+        // pulldown-cmark reads the delimiter row from the header row's
+        // line end, before this line's blocks.
+        let (header, one_line) = match &self.leaf {
+            Leaf::Paragraph(p) if self.gfm && all => {
+                (p.start, p.lines.is_empty())
+            }
+            _ => return Ok(false),
+        };
+        if table::delimiter_columns(&bytes[pos..end]).is_none() {
+            return Ok(false);
+        }
+        // Definitions that a paragraph opens with are read when it ends:
+        // the line after them may head a table.
+        if !one_line && bytes[header] == b'[' {
+            return Err(declined());
+        }
+        if !one_line {
+            return Ok(false);
+        }
+        if !self.containers.is_empty() {
+            return Err(declined());
+        }
+        let header_end = pos.saturating_sub(1);
+        if bytes.get(header_end) != Some(&b'\n')
+            || !self.heads_table(header, header_end, pos, false)?
+        {
+            return Ok(false);
+        }
+        self.leaf = Leaf::None;
+        self.open_table(header, header_end, pos)?;
+        self.skip_to = None;
+        Ok(true)
+    }
+
     /// Ends the containers this line did not continue, and the leaf.
     fn close_unmatched(&mut self, matched: usize) -> Result<(), Declined> {
         self.close_leaf()?;
@@ -533,6 +696,7 @@ impl Blocks<'_> {
                 self.ranges.push(start..end);
                 self.out.push(Block::Html(start, end));
             }
+            Leaf::Table { start, end, .. } => self.ranges.push(start..end),
             Leaf::Indented { lines, .. } => {
                 if let (Some(f), Some(l)) = (lines.first(), lines.last()) {
                     self.ranges.push(f.0..l.1);

@@ -131,6 +131,7 @@ pub(super) fn read(
                     i = close;
                 } else if let Some(close) = markup::inline_html(bytes, i, end)?
                 {
+                    crossing(i, close)?;
                     items.push(Item {
                         start: i,
                         end: close,

@@ -18,6 +18,7 @@ mod line_ends;
 mod markup;
 mod shapes;
 mod sink;
+mod table;
 
 use super::RawLink;
 use super::markdown::Regions;

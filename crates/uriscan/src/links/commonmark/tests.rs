@@ -147,7 +147,23 @@ const PIECES: &[&str] = &[
     "~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
     "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
     "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]",
+    "| a | b |\n", "|---|---|\n", "-|-", ":-", " | ", "\\|", "a|b\n--|--\n",
 ];
+
+/// The pieces of table-like input: pipes, delimiter rows and what ends
+/// a table or is read in its cells.
+#[rustfmt::skip]
+const TABLE_PIECES: &[&str] = &[
+    "|", "|", " | ", "a", "b c", "-", "--", ":", "\n", "\n", "\r\n", "`", "[",
+    "](", ")", "<", ">", "\\", "*", "> ", "- ", "1. ", "# ", "    ", "\t",
+    "[a]: /u\n", "http://x.y", "[a]", "<http://a>", "<div>", "<!--", "```",
+    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
+];
+
+fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
+        .prop_map(|p| p.concat())
+}
 
 fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
@@ -165,6 +181,13 @@ proptest! {
         gfm in any::<bool>(),
     ) {
         if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn table_like_input_reads_as_pulldown_reads_it(md in table_like()) {
+        if let Err(e) = compare(&md, true) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -199,6 +222,10 @@ fn the_findings_read_as_pulldown_reads_them() {
         "[a]: /u\n[a][ ] ",
         "[foo][]\n\n[foo]: /url \"title\"\n",
         "    [\r\n",
+        "```\n```\t",
+        "> <a\n> ||:",
+        "[a]: /u\n)a|b\n--|--\n",
+        "|[a]: /u\n|\\\n---|\n",
         "```\r\na\r\n\r\nb\r\n```\r\n",
         "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
     ] {
