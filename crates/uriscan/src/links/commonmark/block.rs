@@ -108,10 +108,12 @@ enum Leaf {
         lines: Vec<(usize, usize)>,
         held: Vec<(usize, usize)>,
     },
-    /// A fenced code block: its fence byte and length, and its lines.
+    /// A fenced code block: its fence byte and length, the columns its
+    /// fence is indented by (which its lines lose), and its lines.
     Fenced {
         byte: u8,
         len: usize,
+        indent: usize,
         open: usize,
         lines: Vec<(usize, usize)>,
     },
@@ -312,7 +314,8 @@ impl Blocks<'_> {
         // A fenced code block takes every line its containers continue.
         if all && matches!(self.leaf, Leaf::Fenced { .. }) {
             let (ind, first) = self.indentation(start, pos, end)?;
-            let Leaf::Fenced { byte, len, lines, .. } = &mut self.leaf else {
+            let Leaf::Fenced { byte, len, indent, lines, .. } = &mut self.leaf
+            else {
                 unreachable!()
             };
             if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
@@ -324,7 +327,17 @@ impl Blocks<'_> {
                 || end - pos >= 4
                 || bytes[pos..end].iter().any(|&b| b != b' ')
             {
-                lines.push((pos, next));
+                // Up to the fence's indentation in spaces; a tab there
+                // (which pulldown-cmark would part) is not read.
+                let mut at = pos;
+                while at < end && at - pos < *indent {
+                    match bytes[at] {
+                        b' ' => at += 1,
+                        b'\t' => return Err(declined()),
+                        _ => break,
+                    }
+                }
+                lines.push((at, next));
             }
             return Ok(());
         }
@@ -527,10 +540,16 @@ impl Blocks<'_> {
             };
         }
         if let Some((byte, len)) = fence_open(rest) {
-            if ind > 0 {
+            if bytes[pos..first].contains(&b'\t') {
                 return Err(declined());
             }
-            self.leaf = Leaf::Fenced { byte, len, open: first, lines: vec![] };
+            self.leaf = Leaf::Fenced {
+                byte,
+                len,
+                indent: ind,
+                open: first,
+                lines: vec![],
+            };
             return Ok(());
         }
         if new_item

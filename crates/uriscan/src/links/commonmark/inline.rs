@@ -258,6 +258,10 @@ fn reference(
     sink: &Sink<'_, '_>,
 ) -> Result<Option<(usize, usize, usize)>, Declined> {
     let text = &bytes[text_start..at];
+    // pulldown-cmark reads `]\[` on as one reference, which is not read.
+    if bytes.get(at + 1..at + 3) == Some(b"\\[") && at + 2 < end {
+        return Err(declined());
+    }
     if bytes.get(at + 1) != Some(&b'[') || at + 1 >= end {
         return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
     }
