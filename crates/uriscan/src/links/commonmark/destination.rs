@@ -103,13 +103,11 @@ pub(super) fn inline_tail(
     Ok(Some(Tail { dest, link, end: i + 1 }))
 }
 
-/// A destination with its backslash escapes undone; declined when it
-/// holds what may be an entity.
+/// A destination with its backslash escapes undone (and its entities,
+/// in [`super::entity::decode`]).
 pub(super) fn decode(raw: &[u8]) -> Result<String, Declined> {
-    if raw.windows(2).any(|w| {
-        w[0] == b'&' && (w[1].is_ascii_alphanumeric() || w[1] == b'#')
-    }) {
-        return Err(declined());
+    if raw.contains(&b'&') {
+        return super::entity::decode(raw).ok_or_else(declined);
     }
     let mut out = Vec::with_capacity(raw.len());
     let mut k = 0;

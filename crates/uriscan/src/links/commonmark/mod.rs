@@ -13,6 +13,7 @@ mod block;
 mod definitions;
 mod destination;
 mod emphasis;
+mod entity;
 mod inline;
 mod line_ends;
 mod markup;
