@@ -528,10 +528,14 @@ impl Blocks<'_> {
             return Ok(());
         }
         if let Some(level_end) = atx_heading(rest) {
-            if self.gfm && rest.contains(&b'{') {
-                return Err(declined());
-            }
-            let (s, e) = atx_content(bytes, first + level_end, end)?;
+            // With the GitHub extensions, a trailing `{...}` is the
+            // heading's attributes, not its text.
+            let content_end = if self.gfm {
+                attribute_block(bytes, first + level_end, end).unwrap_or(end)
+            } else {
+                end
+            };
+            let (s, e) = atx_content(bytes, first + level_end, content_end)?;
             self.ranges.push(first..end);
             return if s < e {
                 self.inlines(Paragraph::heading(s, e), true)
@@ -824,4 +828,23 @@ impl Blocks<'_> {
             lazy: p.lazy,
         }))
     }
+}
+
+/// Where the attribute block (`{#id .class}`) of the ATX heading whose
+/// text, after its `#`s, is `start..end` opens, as pulldown-cmark finds
+/// it: the last thing on the line, with no `{}<>\\` or line end inside.
+fn attribute_block(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut start = start;
+    while start < end && matches!(bytes[start], b' ' | b'\t') {
+        start += 1;
+    }
+    let text = &bytes[start..end];
+    let close = text.iter().rposition(|&b| !matches!(b, b' ' | b'\t'))?;
+    if text[close] != b'}' {
+        return None;
+    }
+    let open = text[..close]
+        .iter()
+        .rposition(|&b| matches!(b, b'{' | b'}' | b'<' | b'>' | b'\\'))?;
+    (text[open] == b'{').then_some(start + open)
 }

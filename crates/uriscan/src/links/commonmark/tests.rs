@@ -141,7 +141,7 @@ fn the_corpus_with_crlf_line_ends_reads_as_pulldown_reads_it() {
 /// nests, container markers, indentation and line ends.
 #[rustfmt::skip]
 const PIECES: &[&str] = &[
-    "[", "]", "(", ")", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
+    "[", "]", "(", ")", "{#a}", "{", "}", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
     "\\", "&amp;", "&", "&#x26;", "&#0;", "&auml;", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "- ", "* ", "+ ",
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
     "~~~", " ```", "  ~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
@@ -224,6 +224,7 @@ fn the_findings_read_as_pulldown_reads_them() {
         "    [\r\n",
         "```\n```\t",
         "> <a\n> ||:",
+        "# [a](b) {#id .c}\n## x ## {#y}  \n# {#z}\n# a {b\\}\n#\t<x> {a}\n",
         "[a](/&amp;b&#x26;c&#38;d&#0;e&#1114112;f&nosuch;g&#xFFFFFFF;&AMP &auml;)",
         "[a]: /&quot;x\\&amp;\n\n[a]\n",
         "[a]: /u\n[a]\\[a]",
