@@ -36,8 +36,9 @@ pub(super) struct Paragraph {
     heads: Vec<usize>,
     /// A line holds a `|` (it may be a table's header row).
     pipes: bool,
-    /// A line is a lazy continuation line.
-    lazy: bool,
+    /// The first lazy continuation line (0 the first line, 1 the first
+    /// of `lines`), if any.
+    first_lazy: Option<usize>,
 }
 
 impl Paragraph {
@@ -50,7 +51,7 @@ impl Paragraph {
             lines: vec![],
             heads: vec![head],
             pipes: bytes[first..end].contains(&b'|'),
-            lazy: false,
+            first_lazy: None,
         }
     }
 
@@ -62,7 +63,7 @@ impl Paragraph {
             lines: vec![],
             heads: vec![],
             pipes: false,
-            lazy: false,
+            first_lazy: None,
         }
     }
 
@@ -79,7 +80,9 @@ impl Paragraph {
         self.heads.push(head);
         self.end = trimmed_end(bytes, first, end);
         self.pipes |= bytes[first..end].contains(&b'|');
-        self.lazy |= lazy;
+        if lazy && self.first_lazy.is_none() {
+            self.first_lazy = Some(self.lines.len());
+        }
     }
 }
 
@@ -800,8 +803,11 @@ impl Blocks<'_> {
         }
         // pulldown-cmark reads definitions as it meets them: what follows
         // them opens a block of its own, which a paragraph's lines may not
-        // have read as such.
-        if heading || p.lazy {
+        // have read as such. A lazy line there is none (no paragraph was
+        // open), nor is a setext underline under definitions alone.
+        if p.first_lazy.is_some_and(|lazy| lazy <= k)
+            || (heading && k == starts.len())
+        {
             return Err(declined());
         }
         if k == starts.len() {
@@ -825,7 +831,7 @@ impl Blocks<'_> {
             lines: p.lines[k..].to_vec(),
             heads: p.heads[k..].to_vec(),
             pipes: p.pipes,
-            lazy: p.lazy,
+            first_lazy: p.first_lazy.map(|lazy| lazy - k),
         }))
     }
 }

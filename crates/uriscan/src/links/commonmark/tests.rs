@@ -224,6 +224,8 @@ fn the_findings_read_as_pulldown_reads_them() {
         "    [\r\n",
         "```\n```\t",
         "> <a\n> ||:",
+        "[a]: /u\nText [a]\n===\n\n[b]: /v\n---\n\n[c]: /w\n==\n",
+        "> [a]: /u\nlazy [a]\n\n> [b]: /v\n> text\nlazy [b]\n",
         "# [a](b) {#id .c}\n## x ## {#y}  \n# {#z}\n# a {b\\}\n#\t<x> {a}\n",
         "[a](/&amp;b&#x26;c&#38;d&#0;e&#1114112;f&nosuch;g&#xFFFFFFF;&AMP &auml;)",
         "[a]: /&quot;x\\&amp;\n\n[a]\n",
