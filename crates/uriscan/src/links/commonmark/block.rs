@@ -99,6 +99,10 @@ pub(super) enum Block {
     /// Front matter's lines, which are text.
     Text(Vec<(usize, usize)>),
     Html(usize, usize),
+    /// An HTML block whose first line is indented: pulldown-cmark gives
+    /// the indentation as a text of its own, empty in the source, at the
+    /// block's start.
+    IndentedHtml(usize, usize),
 }
 
 /// The leaf block being read across lines.
@@ -132,6 +136,7 @@ enum Leaf {
         end_tag: Option<&'static [u8]>,
         start: usize,
         end: usize,
+        indented: bool,
     },
     /// A table: its columns, the cells made up for short rows so far,
     /// its start and the end of its last row.
@@ -516,10 +521,12 @@ impl Blocks<'_> {
             return Ok(());
         }
         if let Some(end_tag) = html {
-            if ind > 0 {
-                return Err(declined());
-            }
-            self.leaf = Leaf::Html { end_tag, start: first, end: next };
+            self.leaf = Leaf::Html {
+                end_tag,
+                start: first,
+                end: next,
+                indented: ind > 0,
+            };
             if end_tag
                 .is_some_and(|tag| memchr::memmem::find(rest, tag).is_some())
             {
@@ -718,9 +725,13 @@ impl Blocks<'_> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::None => {}
             Leaf::Paragraph(p) => self.inlines(p, false)?,
-            Leaf::Html { start, end, .. } => {
+            Leaf::Html { start, end, indented, .. } => {
                 self.ranges.push(start..end);
-                self.out.push(Block::Html(start, end));
+                self.out.push(if indented {
+                    Block::IndentedHtml(start, end)
+                } else {
+                    Block::Html(start, end)
+                });
             }
             Leaf::Table { start, end, .. } => self.ranges.push(start..end),
             Leaf::Indented { lines, .. } => {

@@ -105,6 +105,10 @@ fn inlines(
                 )?;
             }
             block::Block::Html(start, end) => sink.html(*start, *end),
+            block::Block::IndentedHtml(start, end) => {
+                sink.html(*start, *end);
+                sink.empty_text(*start);
+            }
             block::Block::Text(lines) => {
                 for &(start, end) in lines {
                     sink.text(start, end);

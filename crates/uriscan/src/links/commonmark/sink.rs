@@ -119,6 +119,14 @@ impl<'s, 'l> Sink<'s, 'l> {
         }
     }
 
+    /// An empty text at `at` (what pulldown-cmark gives for an HTML
+    /// block's indentation): a run of its own when none is open.
+    pub(super) fn empty_text(&mut self, at: usize) {
+        if self.link_depth == 0 && self.run.is_none() {
+            self.run = Some((at, at));
+        }
+    }
+
     /// A line break (soft or hard) ending at `end`.
     pub(super) fn line_break(&mut self, end: usize) {
         if let Some(r) = &mut self.run {
