@@ -12,8 +12,8 @@ use super::shapes::{
     interrupts, is_delimiter_row, is_thematic_break, is_underline,
     list_marker, opens_metadata, task_marker, trimmed_end,
 };
-use super::table;
 use super::{Declined, declined};
+use super::{footnote, table};
 
 /// An open container block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +23,8 @@ enum Container {
     Item {
         width: usize,
     },
+    /// A footnote definition, whose lines are indented by 4 columns.
+    Footnote,
 }
 
 /// A paragraph being read.
@@ -156,6 +158,8 @@ pub(super) struct Document {
     pub blocks: Vec<Block>,
     pub definitions: Vec<Definition>,
     pub ranges: Vec<std::ops::Range<usize>>,
+    /// The labels of the footnote definitions.
+    pub footnotes: Vec<String>,
 }
 
 /// The state of the block pass.
@@ -170,6 +174,7 @@ struct Blocks<'s> {
     /// Where the next line to read starts, when a line's reading took the
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
+    footnotes: Vec<String>,
 }
 
 /// Reads the blocks of `src`.
@@ -185,10 +190,6 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     if memchr::memchr2(0x0B, 0x0C, bytes).is_some() {
         return Err(declined());
     }
-    // Footnotes.
-    if gfm && memchr::memmem::find(bytes, b"[^").is_some() {
-        return Err(declined());
-    }
     let mut blocks = Blocks {
         bytes,
         gfm,
@@ -198,6 +199,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         defs: vec![],
         ranges: vec![],
         skip_to: None,
+        footnotes: vec![],
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -212,6 +214,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         blocks: blocks.out,
         definitions: blocks.defs,
         ranges: blocks.ranges,
+        footnotes: blocks.footnotes,
     })
 }
 
@@ -290,7 +293,11 @@ impl Blocks<'_> {
                         _ => {}
                     }
                 }
-                Container::Item { width } => {
+                Container::Item { .. } | Container::Footnote => {
+                    let width = match self.containers[matched] {
+                        Container::Item { width } => width,
+                        _ => 4,
+                    };
                     if first == end {
                         pos = (pos + width).min(end);
                     } else if ind >= width {
@@ -385,6 +392,23 @@ impl Blocks<'_> {
                 break;
             }
             let rest = &bytes[first..end];
+            if self.gfm
+                && let Some((label, content)) = footnote::definition(rest)?
+            {
+                // In a container, pulldown-cmark ends lists and an open
+                // footnote around it, which is not read.
+                if matched > 0 {
+                    return Err(declined());
+                }
+                self.footnotes.push(label.to_string());
+                self.close_unmatched(matched)?;
+                self.containers.push(Container::Footnote);
+                matched += 1;
+                all = true;
+                new_item = false;
+                pos = first + content;
+                continue;
+            }
             if rest[0] == b'>' {
                 self.close_unmatched(matched)?;
                 self.containers.push(Container::Quote);
@@ -430,6 +454,9 @@ impl Blocks<'_> {
         let blank = first == end;
         if !all {
             // A lazy continuation line, or the unmatched containers end.
+            if ind < 4 && self.may_head_table(first, end, next) {
+                return Err(declined());
+            }
             if let Leaf::Paragraph(p) = &mut self.leaf
                 && !blank
                 && (ind >= 4
@@ -481,6 +508,12 @@ impl Blocks<'_> {
         };
         // A row with a pipe first, over a delimiter row, ends a paragraph
         // and opens a table.
+        if in_paragraph
+            && !self.containers.is_empty()
+            && self.may_head_table(first, end, next)
+        {
+            return Err(declined());
+        }
         let table_head = self.gfm
             && rest[0] == b'|'
             && self.containers.is_empty()
@@ -605,6 +638,24 @@ impl Blocks<'_> {
             == Some(columns))
     }
 
+    /// Whether the line `first..end`, in a paragraph inside containers,
+    /// may head a table that interrupts it (which is not read there): a
+    /// pipe first, and a pipe and a hyphen on the next line.
+    fn may_head_table(&self, first: usize, end: usize, next: usize) -> bool {
+        let bytes = self.bytes;
+        if !self.gfm
+            || !matches!(self.leaf, Leaf::Paragraph(_))
+            || bytes.get(first) != Some(&b'|')
+            || next <= end
+        {
+            return false;
+        }
+        let next_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let line = &bytes[next..next_end];
+        line.contains(&b'|') && line.contains(&b'-')
+    }
+
     /// Opens a table whose header row is `first..end`, the next line (from
     /// `next`) its delimiter row, which this line's reading takes too.
     fn open_table(
@@ -616,8 +667,11 @@ impl Blocks<'_> {
         let bytes = self.bytes;
         let delimiter_end = memchr::memchr(b'\n', &bytes[next..])
             .map_or(bytes.len(), |k| next + k);
-        let columns = table::delimiter_columns(&bytes[next..delimiter_end])
-            .ok_or_else(declined)?;
+        let Some(columns) =
+            table::delimiter_columns(&bytes[next..delimiter_end])
+        else {
+            return Err(declined());
+        };
         self.leaf = Leaf::Table {
             columns,
             made_up: 0,
@@ -670,6 +724,7 @@ impl Blocks<'_> {
             }
             let row_ends = !all
                 || table::ends_table(bytes, at, end)
+                || footnote::definition(&bytes[at..end])?.is_some()
                 || table::cells(bytes, at, end)?.is_empty();
             if row_ends {
                 self.close_leaf()?;

@@ -107,7 +107,10 @@ pub(super) fn inline_tail(
 /// in [`super::entity::decode`]).
 pub(super) fn decode(raw: &[u8]) -> Result<String, Declined> {
     if raw.contains(&b'&') {
-        return super::entity::decode(raw).ok_or_else(declined);
+        return match super::entity::decode(raw) {
+            Some(link) => Ok(link),
+            None => Err(declined()),
+        };
     }
     let mut out = Vec::with_capacity(raw.len());
     let mut k = 0;

@@ -6,6 +6,7 @@
 use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
+use super::footnote;
 use super::markup;
 use super::sink::Sink;
 use super::{Declined, declined};
@@ -44,6 +45,8 @@ pub(super) enum What {
     LinkEnd,
     /// Emphasis delimiters that open or close emphasis.
     Delimiter,
+    /// A footnote reference: no text, and no end of a text run.
+    Footnote,
 }
 
 /// The buffers the inline pass reuses from one paragraph to the next.
@@ -224,6 +227,22 @@ fn close_bracket(
             tail.end,
         ),
         None => {
+            match footnote::reference(
+                bytes,
+                (text_start, at, end),
+                open.image,
+                sink.footnotes(),
+            )? {
+                Some(footnote::Reference::Defined) => {
+                    // pulldown-cmark ends every open bracket there.
+                    brackets.clear();
+                    let what = What::Footnote;
+                    items.push(Item { start: open.start, end: at + 1, what });
+                    return Ok(at + 1);
+                }
+                Some(footnote::Reference::Undefined) => return Ok(at + 1),
+                None => {}
+            }
             let Some((def, range_end, close_end)) =
                 reference(bytes, (text_start, at, end), quoted, sink)?
             else {
@@ -353,6 +372,7 @@ fn emit(
             }
             What::LinkEnd => sink.link_end(),
             What::Delimiter => sink.close(),
+            What::Footnote => {}
         }
         pos = item.end;
     }

@@ -43,12 +43,20 @@ pub(super) fn had_cr(removed: &[usize], at: usize) -> bool {
 }
 
 /// The links and regions found in the text without `\r`, put back at
-/// their offsets in the document.
+/// their offsets in the document; `false` (and nothing put back) where a
+/// destination's escape takes the `\n` of a line end, which in the
+/// document is the `\r`.
 pub(super) fn put_back_all(
     removed: &[usize],
     links: &mut [RawLink],
     regions: &mut Regions,
-) {
+) -> bool {
+    let escaped_line_end = |l: &RawLink| {
+        l.span.end > l.span.start && had_cr(removed, l.span.end - 1)
+    };
+    if links.iter().any(escaped_line_end) {
+        return false;
+    }
     let span = |s: &mut Span| {
         let start = put_back(removed, s.start, s.start < s.end);
         *s = Span::new(start, put_back(removed, s.end, false));
@@ -57,4 +65,5 @@ pub(super) fn put_back_all(
     for spans in [&mut regions.text, &mut regions.code, &mut regions.html] {
         spans.iter_mut().for_each(span);
     }
+    true
 }

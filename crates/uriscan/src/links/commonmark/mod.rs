@@ -14,6 +14,7 @@ mod definitions;
 mod destination;
 mod emphasis;
 mod entity;
+mod footnote;
 mod inline;
 mod line_ends;
 mod markup;
@@ -51,10 +52,15 @@ pub(crate) fn read(
     if memchr::memchr(b'\r', src.as_bytes()).is_none() {
         return read_lf(src, gfm, &[], links);
     }
-    let (text, removed) = line_ends::without_cr(src).ok_or_else(declined)?;
+    let Some((text, removed)) = line_ends::without_cr(src) else {
+        return Err(declined());
+    };
     let before = links.len();
     let mut regions = read_lf(&text, gfm, &removed, links)?;
-    line_ends::put_back_all(&removed, &mut links[before..], &mut regions);
+    if !line_ends::put_back_all(&removed, &mut links[before..], &mut regions) {
+        links.truncate(before);
+        return Err(declined());
+    }
     Ok(regions)
 }
 
@@ -69,6 +75,7 @@ fn read_lf(
     let document = block::read(src, gfm)?;
     let before = links.len();
     let mut sink = sink::Sink::new(src, links, &document.definitions);
+    sink.read_footnotes(gfm.then_some(document.footnotes));
     match inlines(src, gfm, &document.blocks, removed, &mut sink) {
         Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {

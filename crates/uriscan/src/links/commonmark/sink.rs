@@ -39,6 +39,8 @@ pub(super) struct Sink<'s, 'l> {
     order: Vec<usize>,
     kept: Vec<RawLink>,
     kept_links: Vec<String>,
+    /// The labels of the footnote definitions, when footnotes are read.
+    footnotes: Option<Vec<String>>,
 }
 
 impl<'s, 'l> Sink<'s, 'l> {
@@ -78,7 +80,18 @@ impl<'s, 'l> Sink<'s, 'l> {
             order,
             kept,
             kept_links,
+            footnotes: None,
         }
+    }
+
+    /// Reads footnotes, defined with `labels` (`None`: no footnotes).
+    pub(super) fn read_footnotes(&mut self, labels: Option<Vec<String>>) {
+        self.footnotes = labels;
+    }
+
+    /// The labels of the footnote definitions, when footnotes are read.
+    pub(super) fn footnotes(&self) -> Option<&[String]> {
+        self.footnotes.as_deref()
     }
 
     /// The definition of `label` (normalized), if one is kept.
