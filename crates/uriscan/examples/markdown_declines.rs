@@ -106,7 +106,7 @@ fn report(name: &str, documents: &[String]) {
     );
     println!("|---|---|---:|---:|---:|");
     let mut rows: Vec<_> = sites.into_iter().collect();
-    rows.sort_by(|a, b| b.1.1.cmp(&a.1.1));
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1.1));
     for ((file, line), (docs, bytes)) in rows {
         let short = file.rsplit('/').next().unwrap_or(file);
         println!(

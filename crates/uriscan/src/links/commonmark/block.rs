@@ -1,9 +1,10 @@
 //! The block pass (CommonMark 5 and 4): a document's lines into
-//! containers (block quotes, list items) and leaf blocks (paragraphs,
-//! headings, code and HTML blocks), and the link reference definitions
-//! paragraphs open with. Tables, footnotes, front matter and tabs in
-//! container indentation are not read yet: a document that may hold one
-//! is declined.
+//! containers (block quotes, list items, footnote definitions) and leaf
+//! blocks (paragraphs, headings, code and HTML blocks, tables, front
+//! matter), and the link reference definitions paragraphs open with.
+//! Tabs in container indentation, and tables and footnote definitions
+//! inside containers, are not read yet: a document that may hold one is
+//! declined.
 
 use super::definitions::{self, Definition, Opened};
 use super::markup::html_start;
