@@ -436,9 +436,16 @@ impl Blocks<'_> {
             {
                 break;
             }
-            if empty
-                || spaces > 4
-                || after.get(spaces) == Some(&b'\t')
+            // An empty item.
+            if empty {
+                return Err(declined());
+            }
+            // An item whose content is indented code.
+            if spaces > 4 {
+                return Err(declined());
+            }
+            // A tab after the marker or before it.
+            if after.get(spaces) == Some(&b'\t')
                 || bytes[start..first].contains(&b'\t')
             {
                 return Err(declined());
