@@ -218,6 +218,14 @@ fn close_bracket(
     let text_start = open.start + 1 + usize::from(open.image);
     let (what, close_end) = match destination::inline_tail(bytes, at + 1, end)?
     {
+        // Across a block quote's lines, a destination would be read with
+        // the quote's markers, which is not read.
+        Some(tail)
+            if quoted
+                && memchr::memchr(b'\n', &bytes[at..tail.end]).is_some() =>
+        {
+            return Err(declined());
+        }
         Some(tail) => (
             What::LinkStart {
                 image: open.image,

@@ -224,6 +224,7 @@ fn the_findings_read_as_pulldown_reads_them() {
         "    [\r\n",
         "```\n```\t",
         "> <a\n> ||:",
+        "> [](\n> )",
         "[a]: /u|---|---|\n[a][^1]]",
         "- http://x.y\n|[a]: /u\n    - ---|\n|",
         "|[](\\\r\n)",
