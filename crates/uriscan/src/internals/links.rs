@@ -5,8 +5,8 @@
 pub use crate::links::hooks::{
     count_link_concatenated, count_link_handed_out, count_link_targets,
     count_link_values, count_markdown_events, count_markdown_items,
-    count_start_tags, differential, markdown_differential, markdown_pages,
-    shortcut_differential,
+    count_start_tags, differential, markdown_decline, markdown_differential,
+    markdown_pages, shortcut_differential,
 };
 
 /// The reStructuredText reader's facts of a document, as the oracle

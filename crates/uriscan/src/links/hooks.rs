@@ -46,6 +46,15 @@ pub fn markdown_pages(text: &str, size: usize) -> Vec<&str> {
     pages
 }
 
+/// Where our own Markdown reader declines `text` (the reader's file and
+/// line), or `None` when it reads it: what the decline counts of
+/// `examples/markdown_declines.rs` are made of.
+pub fn markdown_decline(text: &str, gfm: bool) -> Option<(&'static str, u32)> {
+    super::commonmark::read(text, gfm, &mut vec![])
+        .err()
+        .map(|d| (d.file, d.line))
+}
+
 /// Our own Markdown reader against pulldown-cmark on `text`: `Ok(true)`
 /// when both give the same links and regions, `Ok(false)` when ours
 /// declined the document, `Err` with both outputs when they differ.

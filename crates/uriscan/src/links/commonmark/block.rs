@@ -1,9 +1,10 @@
 //! The block pass (CommonMark 5 and 4): a document's lines into
-//! containers (block quotes, list items) and leaf blocks (paragraphs,
-//! headings, code and HTML blocks), and the link reference definitions
-//! paragraphs open with. Tables, footnotes, front matter and tabs in
-//! container indentation are not read yet: a document that may hold one
-//! is declined.
+//! containers (block quotes, list items, footnote definitions) and leaf
+//! blocks (paragraphs, headings, code and HTML blocks, tables, front
+//! matter), and the link reference definitions paragraphs open with.
+//! Tabs in container indentation, and tables and footnote definitions
+//! inside containers, are not read yet: a document that may hold one is
+//! declined.
 
 use super::definitions::{self, Definition, Opened};
 use super::markup::html_start;
@@ -13,6 +14,7 @@ use super::shapes::{
     list_marker, opens_metadata, task_marker, trimmed_end,
 };
 use super::{Declined, declined};
+use super::{footnote, table};
 
 /// An open container block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +24,8 @@ enum Container {
     Item {
         width: usize,
     },
+    /// A footnote definition, whose lines are indented by 4 columns.
+    Footnote,
 }
 
 /// A paragraph being read.
@@ -34,10 +38,9 @@ pub(super) struct Paragraph {
     /// Where each line starts after its container markers: kept only
     /// when the paragraph opens with `[` (only definitions read them).
     heads: Vec<usize>,
-    /// A heading's content, which holds no definitions.
-    heading: bool,
-    /// A line is a lazy continuation line.
-    lazy: bool,
+    /// The first lazy continuation line (0 the first line, 1 the first
+    /// of `lines`), if any.
+    first_lazy: Option<usize>,
 }
 
 impl Paragraph {
@@ -49,8 +52,7 @@ impl Paragraph {
             end: trimmed_end(bytes, first, end),
             lines: vec![],
             heads: if bytes[first] == b'[' { vec![head] } else { vec![] },
-            heading: false,
-            lazy: false,
+            first_lazy: None,
         }
     }
 
@@ -61,8 +63,7 @@ impl Paragraph {
             end,
             lines: vec![],
             heads: vec![],
-            heading: true,
-            lazy: false,
+            first_lazy: None,
         }
     }
 
@@ -80,7 +81,9 @@ impl Paragraph {
             self.heads.push(head);
         }
         self.end = trimmed_end(bytes, first, end);
-        self.lazy |= lazy;
+        if lazy && self.first_lazy.is_none() {
+            self.first_lazy = Some(self.lines.len());
+        }
     }
 }
 
@@ -97,6 +100,10 @@ pub(super) enum Block {
     /// Front matter's lines, which are text.
     Text(Vec<(usize, usize)>),
     Html(usize, usize),
+    /// An HTML block whose first line is indented: pulldown-cmark gives
+    /// the indentation as a text of its own, empty in the source, at the
+    /// block's start.
+    IndentedHtml(usize, usize),
 }
 
 /// The leaf block being read across lines.
@@ -109,10 +116,12 @@ enum Leaf {
         lines: Vec<(usize, usize)>,
         held: Vec<(usize, usize)>,
     },
-    /// A fenced code block: its fence byte and length, and its lines.
+    /// A fenced code block: its fence byte and length, the columns its
+    /// fence is indented by (which its lines lose), and its lines.
     Fenced {
         byte: u8,
         len: usize,
+        indent: usize,
         open: usize,
         lines: Vec<(usize, usize)>,
     },
@@ -128,6 +137,15 @@ enum Leaf {
         end_tag: Option<&'static [u8]>,
         start: usize,
         end: usize,
+        indented: bool,
+    },
+    /// A table: its columns, the cells made up for short rows so far,
+    /// its start and the end of its last row.
+    Table {
+        columns: usize,
+        made_up: usize,
+        start: usize,
+        end: usize,
     },
 }
 
@@ -139,6 +157,8 @@ pub(super) struct Document {
     pub blocks: Vec<Block>,
     pub definitions: Vec<Definition>,
     pub ranges: Vec<std::ops::Range<usize>>,
+    /// The labels of the footnote definitions.
+    pub footnotes: Vec<String>,
 }
 
 /// The state of the block pass.
@@ -150,17 +170,23 @@ struct Blocks<'s> {
     out: Vec<Block>,
     defs: Vec<Definition>,
     ranges: Vec<std::ops::Range<usize>>,
+    /// Where the next line to read starts, when a line's reading took the
+    /// line after it too (a table's delimiter row).
+    skip_to: Option<usize>,
+    footnotes: Vec<String>,
 }
 
 /// Reads the blocks of `src`.
 pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
-    // Line ends other than `\n`, and the vertical tab and form feed that
-    // pulldown-cmark reads as spaces.
-    if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() {
+    // Line ends other than `\n` (a `\r\n` document is read without its
+    // `\r`, see `line_ends`).
+    if memchr::memchr(b'\r', bytes).is_some() {
         return Err(declined());
     }
-    if gfm && memchr::memmem::find(bytes, b"[^").is_some() {
+    // The vertical tab and form feed, which pulldown-cmark reads as
+    // spaces.
+    if memchr::memchr2(0x0B, 0x0C, bytes).is_some() {
         return Err(declined());
     }
     // About one leaf block in 64 bytes: room made once, not grown.
@@ -172,6 +198,8 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         out: Vec::with_capacity(bytes.len() / 64),
         defs: vec![],
         ranges: Vec::with_capacity(bytes.len() / 64),
+        skip_to: None,
+        footnotes: vec![],
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -179,13 +207,14 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
             .map_or(bytes.len(), |i| line_start + i);
         let next = (line_end + 1).min(bytes.len());
         blocks.line(line_start, line_end, next)?;
-        line_start = next;
+        line_start = blocks.skip_to.take().unwrap_or(next);
     }
     blocks.close_leaf()?;
     Ok(Document {
         blocks: blocks.out,
         definitions: blocks.defs,
         ranges: blocks.ranges,
+        footnotes: blocks.footnotes,
     })
 }
 
@@ -264,7 +293,11 @@ impl Blocks<'_> {
                         _ => {}
                     }
                 }
-                Container::Item { width } => {
+                Container::Item { .. } | Container::Footnote => {
+                    let width = match self.containers[matched] {
+                        Container::Item { width } => width,
+                        _ => 4,
+                    };
                     if first == end {
                         pos = (pos + width).min(end);
                     } else if ind >= width {
@@ -296,7 +329,8 @@ impl Blocks<'_> {
         // A fenced code block takes every line its containers continue.
         if all && matches!(self.leaf, Leaf::Fenced { .. }) {
             let (ind, first) = self.indentation(start, pos, end)?;
-            let Leaf::Fenced { byte, len, lines, .. } = &mut self.leaf else {
+            let Leaf::Fenced { byte, len, indent, lines, .. } = &mut self.leaf
+            else {
                 unreachable!()
             };
             if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
@@ -308,7 +342,17 @@ impl Blocks<'_> {
                 || end - pos >= 4
                 || bytes[pos..end].iter().any(|&b| b != b' ')
             {
-                lines.push((pos, next));
+                // Up to the fence's indentation in spaces; a tab there
+                // (which pulldown-cmark would part) is not read.
+                let mut at = pos;
+                while at < end && at - pos < *indent {
+                    match bytes[at] {
+                        b' ' => at += 1,
+                        b'\t' => return Err(declined()),
+                        _ => break,
+                    }
+                }
+                lines.push((at, next));
             }
             return Ok(());
         }
@@ -337,6 +381,9 @@ impl Blocks<'_> {
             }
             return Ok(());
         }
+        if self.table_row(all, pos, end, next)? {
+            return Ok(());
+        }
         // New containers.
         let mut new_item = false;
         loop {
@@ -345,6 +392,23 @@ impl Blocks<'_> {
                 break;
             }
             let rest = &bytes[first..end];
+            if self.gfm
+                && let Some((label, content)) = footnote::definition(rest)?
+            {
+                // In a container, pulldown-cmark ends lists and an open
+                // footnote around it, which is not read.
+                if matched > 0 {
+                    return Err(declined());
+                }
+                self.footnotes.push(label.to_string());
+                self.close_unmatched(matched)?;
+                self.containers.push(Container::Footnote);
+                matched += 1;
+                all = true;
+                new_item = false;
+                pos = first + content;
+                continue;
+            }
             if rest[0] == b'>' {
                 self.close_unmatched(matched)?;
                 self.containers.push(Container::Quote);
@@ -371,9 +435,16 @@ impl Blocks<'_> {
             {
                 break;
             }
-            if empty
-                || spaces > 4
-                || after.get(spaces) == Some(&b'\t')
+            // An empty item.
+            if empty {
+                return Err(declined());
+            }
+            // An item whose content is indented code.
+            if spaces > 4 {
+                return Err(declined());
+            }
+            // A tab after the marker or before it.
+            if after.get(spaces) == Some(&b'\t')
                 || bytes[start..first].contains(&b'\t')
             {
                 return Err(declined());
@@ -390,6 +461,9 @@ impl Blocks<'_> {
         let blank = first == end;
         if !all {
             // A lazy continuation line, or the unmatched containers end.
+            if ind < 4 && self.may_head_table(first, end, next) {
+                return Err(declined());
+            }
             if let Leaf::Paragraph(p) = &mut self.leaf
                 && !blank
                 && (ind >= 4
@@ -439,16 +513,34 @@ impl Blocks<'_> {
         } else {
             None
         };
+        // A row with a pipe first, over a delimiter row, ends a paragraph
+        // and opens a table.
+        if in_paragraph
+            && !self.containers.is_empty()
+            && self.may_head_table(first, end, next)
+        {
+            return Err(declined());
+        }
+        let table_head = self.gfm
+            && rest[0] == b'|'
+            && self.containers.is_empty()
+            && in_paragraph
+            && self.heads_table(first, end, next, true)?;
         if let Leaf::Paragraph(p) = &mut self.leaf {
-            // A table's delimiter row under a header row. The pipes are
-            // looked for only under a line that may be one: the lines
-            // between hold only container markers besides.
+            // A table's delimiter row under a header row, in a container.
+            // The pipes are looked for only under a line that may be one:
+            // the lines between hold only container markers besides.
             if self.gfm
+                && !self.containers.is_empty()
                 && is_delimiter_row(rest)
                 && (rest.contains(&b'|')
                     || bytes[p.start..p.end].contains(&b'|'))
             {
                 return Err(declined());
+            }
+            if table_head {
+                self.close_leaf()?;
+                return self.open_table(first, end, next);
             }
             if is_underline(rest, b'=') || is_underline(rest, b'-') {
                 let Leaf::Paragraph(p) =
@@ -471,10 +563,12 @@ impl Blocks<'_> {
             return Ok(());
         }
         if let Some(end_tag) = html {
-            if ind > 0 {
-                return Err(declined());
-            }
-            self.leaf = Leaf::Html { end_tag, start: first, end: next };
+            self.leaf = Leaf::Html {
+                end_tag,
+                start: first,
+                end: next,
+                indented: ind > 0,
+            };
             if end_tag
                 .is_some_and(|tag| memchr::memmem::find(rest, tag).is_some())
             {
@@ -486,10 +580,14 @@ impl Blocks<'_> {
             return Ok(());
         }
         if let Some(level_end) = atx_heading(rest) {
-            if self.gfm && rest.contains(&b'{') {
-                return Err(declined());
-            }
-            let (s, e) = atx_content(bytes, first + level_end, end)?;
+            // With the GitHub extensions, a trailing `{...}` is the
+            // heading's attributes, not its text.
+            let content_end = if self.gfm {
+                attribute_block(bytes, first + level_end, end).unwrap_or(end)
+            } else {
+                end
+            };
+            let (s, e) = atx_content(bytes, first + level_end, content_end)?;
             self.ranges.push(first..end);
             return if s < e {
                 self.inlines(Paragraph::heading(s, e), true)
@@ -498,10 +596,16 @@ impl Blocks<'_> {
             };
         }
         if let Some((byte, len)) = fence_open(rest) {
-            if ind > 0 {
+            if bytes[pos..first].contains(&b'\t') {
                 return Err(declined());
             }
-            self.leaf = Leaf::Fenced { byte, len, open: first, lines: vec![] };
+            self.leaf = Leaf::Fenced {
+                byte,
+                len,
+                indent: ind,
+                open: first,
+                lines: vec![],
+            };
             return Ok(());
         }
         if new_item
@@ -519,6 +623,160 @@ impl Blocks<'_> {
         Ok(())
     }
 
+    /// Whether the line `first..end` (after its indentation) heads a
+    /// table: the line after it (from `next`) a delimiter row of as many
+    /// columns. `interrupting` when it is not a paragraph's first line.
+    fn heads_table(
+        &self,
+        first: usize,
+        end: usize,
+        next: usize,
+        interrupting: bool,
+    ) -> Result<bool, Declined> {
+        let bytes = self.bytes;
+        if next >= bytes.len() || next == end {
+            return Ok(false);
+        }
+        let next_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let Some(columns) = table::delimiter_columns(&bytes[next..next_end])
+        else {
+            return Ok(false);
+        };
+        Ok(table::header_columns(bytes, first, end, interrupting)?
+            == Some(columns))
+    }
+
+    /// Whether the line `first..end`, in a paragraph inside containers,
+    /// may head a table that interrupts it (which is not read there): a
+    /// pipe first, and a pipe and a hyphen on the next line.
+    fn may_head_table(&self, first: usize, end: usize, next: usize) -> bool {
+        let bytes = self.bytes;
+        if !self.gfm
+            || !matches!(self.leaf, Leaf::Paragraph(_))
+            || bytes.get(first) != Some(&b'|')
+            || next <= end
+        {
+            return false;
+        }
+        let next_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let line = &bytes[next..next_end];
+        line.contains(&b'|') && line.contains(&b'-')
+    }
+
+    /// Opens a table whose header row is `first..end`, the next line (from
+    /// `next`) its delimiter row, which this line's reading takes too.
+    fn open_table(
+        &mut self,
+        first: usize,
+        end: usize,
+        next: usize,
+    ) -> Result<(), Declined> {
+        let bytes = self.bytes;
+        let delimiter_end = memchr::memchr(b'\n', &bytes[next..])
+            .map_or(bytes.len(), |k| next + k);
+        let Some(columns) =
+            table::delimiter_columns(&bytes[next..delimiter_end])
+        else {
+            return Err(declined());
+        };
+        self.leaf = Leaf::Table {
+            columns,
+            made_up: 0,
+            start: first,
+            end: (delimiter_end + 1).min(bytes.len()),
+        };
+        self.skip_to = Some((delimiter_end + 1).min(bytes.len()));
+        self.row(first, end)
+    }
+
+    /// The table row `start..end` (after all its indentation): its cells,
+    /// those past the table's columns dropped as pulldown-cmark drops
+    /// them.
+    fn row(&mut self, start: usize, end: usize) -> Result<(), Declined> {
+        let cells = table::cells(self.bytes, start, end)?;
+        let Leaf::Table { columns, made_up, .. } = &mut self.leaf else {
+            return Err(declined());
+        };
+        *made_up += columns.saturating_sub(cells.len());
+        if *made_up >= table::MAX_MADE_UP_CELLS {
+            return Err(declined());
+        }
+        let columns = *columns;
+        for (s, e) in cells.into_iter().take(columns) {
+            if s < e {
+                self.out.push(Block::Inlines {
+                    p: Paragraph::heading(s, e),
+                    quoted: false,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A line read as a table's: a row of the open table, or (declined in
+    /// a container) a paragraph's first line that heads one. `false` when
+    /// the line is read as any other.
+    fn table_row(
+        &mut self,
+        all: bool,
+        pos: usize,
+        end: usize,
+        next: usize,
+    ) -> Result<bool, Declined> {
+        let bytes = self.bytes;
+        if let Leaf::Table { end: table_end, .. } = &mut self.leaf {
+            let mut at = pos;
+            while at < end && matches!(bytes[at], b' ' | b'\t') {
+                at += 1;
+            }
+            let row_ends = !all
+                || table::ends_table(bytes, at, end)
+                || footnote::definition(&bytes[at..end])?.is_some()
+                || table::cells(bytes, at, end)?.is_empty();
+            if row_ends {
+                self.close_leaf()?;
+                return Ok(false);
+            }
+            *table_end = next;
+            self.row(at, end)?;
+            return Ok(true);
+        }
+        // pulldown-cmark reads the delimiter row from the header row's
+        // line end, before this line's blocks.
+        let (header, one_line) = match &self.leaf {
+            Leaf::Paragraph(p) if self.gfm && all => {
+                (p.start, p.lines.is_empty())
+            }
+            _ => return Ok(false),
+        };
+        if table::delimiter_columns(&bytes[pos..end]).is_none() {
+            return Ok(false);
+        }
+        // Definitions that a paragraph opens with are read when it ends:
+        // the line after them may head a table.
+        if !one_line && bytes[header] == b'[' {
+            return Err(declined());
+        }
+        if !one_line {
+            return Ok(false);
+        }
+        if !self.containers.is_empty() {
+            return Err(declined());
+        }
+        let header_end = pos.saturating_sub(1);
+        if bytes.get(header_end) != Some(&b'\n')
+            || !self.heads_table(header, header_end, pos, false)?
+        {
+            return Ok(false);
+        }
+        self.leaf = Leaf::None;
+        self.open_table(header, header_end, pos)?;
+        self.skip_to = None;
+        Ok(true)
+    }
+
     /// Ends the containers this line did not continue, and the leaf.
     fn close_unmatched(&mut self, matched: usize) -> Result<(), Declined> {
         self.close_leaf()?;
@@ -531,10 +789,15 @@ impl Blocks<'_> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::None => {}
             Leaf::Paragraph(p) => self.inlines(p, false)?,
-            Leaf::Html { start, end, .. } => {
+            Leaf::Html { start, end, indented, .. } => {
                 self.ranges.push(start..end);
-                self.out.push(Block::Html(start, end));
+                self.out.push(if indented {
+                    Block::IndentedHtml(start, end)
+                } else {
+                    Block::Html(start, end)
+                });
             }
+            Leaf::Table { start, end, .. } => self.ranges.push(start..end),
             Leaf::Indented { lines, .. } => {
                 if let (Some(f), Some(l)) = (lines.first(), lines.last()) {
                     self.ranges.push(f.0..l.1);
@@ -566,7 +829,7 @@ impl Blocks<'_> {
         if heading && self.gfm && self.bytes[..p.end].ends_with(b"}") {
             return Err(declined());
         }
-        if self.bytes[p.start] == b'[' && !p.heading {
+        if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
             match self.definitions(p, heading)? {
                 Some(rest) => p = rest,
                 None => return Ok(()),
@@ -615,8 +878,11 @@ impl Blocks<'_> {
         }
         // pulldown-cmark reads definitions as it meets them: what follows
         // them opens a block of its own, which a paragraph's lines may not
-        // have read as such.
-        if heading || p.lazy {
+        // have read as such. A lazy line there is none (no paragraph was
+        // open), nor is a setext underline under definitions alone.
+        if p.first_lazy.is_some_and(|lazy| lazy <= k)
+            || (heading && k == starts.len())
+        {
             return Err(declined());
         }
         if k == starts.len() {
@@ -639,8 +905,26 @@ impl Blocks<'_> {
             end: p.end,
             lines: p.lines[k..].to_vec(),
             heads: p.heads[k..].to_vec(),
-            heading: false,
-            lazy: p.lazy,
+            first_lazy: p.first_lazy.map(|lazy| lazy - k),
         }))
     }
+}
+
+/// Where the attribute block (`{#id .class}`) of the ATX heading whose
+/// text, after its `#`s, is `start..end` opens, as pulldown-cmark finds
+/// it: the last thing on the line, with no `{}<>\\` or line end inside.
+fn attribute_block(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut start = start;
+    while start < end && matches!(bytes[start], b' ' | b'\t') {
+        start += 1;
+    }
+    let text = &bytes[start..end];
+    let close = text.iter().rposition(|&b| !matches!(b, b' ' | b'\t'))?;
+    if text[close] != b'}' {
+        return None;
+    }
+    let open = text[..close]
+        .iter()
+        .rposition(|&b| matches!(b, b'{' | b'}' | b'<' | b'>' | b'\\'))?;
+    (text[open] == b'{').then_some(start + open)
 }

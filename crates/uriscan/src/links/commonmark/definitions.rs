@@ -104,15 +104,15 @@ pub(super) fn read(
     let link = decode(&line[dest_start..dest_end])?.into_owned();
     let mut def_end = after_dest;
     let spaced = skip_space(line, after_dest);
+    // On the destination's line, anything but a title after a space, or
+    // more after the title, makes the line no definition.
     if spaced < line.len() {
-        if spaced == after_dest {
-            return Err(declined());
-        }
         let closing = match line[spaced] {
+            _ if spaced == after_dest => return Ok(Opened::Text),
             b'"' => b'"',
             b'\'' => b'\'',
             b'(' => b')',
-            _ => return Err(declined()),
+            _ => return Ok(Opened::Text),
         };
         let k = line[spaced + 1..]
             .iter()
@@ -123,7 +123,7 @@ pub(super) fn read(
         }
         def_end = spaced + 1 + k + 1;
         if skip_space(line, def_end) != line.len() {
-            return Err(declined());
+            return Ok(Opened::Text);
         }
     }
     Ok(Opened::Definition(Definition {

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
+use super::footnote;
 use super::markup;
 use super::sink::Sink;
 use super::skip;
@@ -48,6 +49,8 @@ pub(super) enum What<'s> {
     LinkEnd,
     /// Emphasis delimiters that open or close emphasis.
     Delimiter,
+    /// A footnote reference: no text, and no end of a text run.
+    Footnote,
 }
 
 /// The buffers the inline pass reuses from one paragraph to the next.
@@ -132,6 +135,7 @@ pub(super) fn read<'s>(
                     i = close;
                 } else if let Some(close) = markup::inline_html(bytes, i, end)?
                 {
+                    crossing(i, close)?;
                     items.push(Item {
                         start: i,
                         end: close,
@@ -215,6 +219,14 @@ fn close_bracket<'s>(
     }
     let text_start = open.start + 1 + usize::from(open.image);
     let (what, close_end) = match destination::inline_tail(src, at + 1, end)? {
+        // Across a block quote's lines, a destination would be read with
+        // the quote's markers, which is not read.
+        Some(tail)
+            if quoted
+                && memchr::memchr(b'\n', &bytes[at..tail.end]).is_some() =>
+        {
+            return Err(declined());
+        }
         Some(tail) => (
             What::LinkStart {
                 image: open.image,
@@ -224,6 +236,22 @@ fn close_bracket<'s>(
             tail.end,
         ),
         None => {
+            match footnote::reference(
+                bytes,
+                (text_start, at, end),
+                open.image,
+                sink.footnotes(),
+            )? {
+                Some(footnote::Reference::Defined) => {
+                    // pulldown-cmark ends every open bracket there.
+                    brackets.clear();
+                    let what = What::Footnote;
+                    items.push(Item { start: open.start, end: at + 1, what });
+                    return Ok(at + 1);
+                }
+                Some(footnote::Reference::Undefined) => return Ok(at + 1),
+                None => {}
+            }
             let Some((def, range_end, close_end)) =
                 reference(bytes, (text_start, at, end), quoted, sink)?
             else {
@@ -258,6 +286,10 @@ fn reference(
     sink: &Sink<'_, '_>,
 ) -> Result<Option<(usize, usize, usize)>, Declined> {
     let text = &bytes[text_start..at];
+    // pulldown-cmark reads `]\[` on as one reference, which is not read.
+    if bytes.get(at + 1..at + 3) == Some(b"\\[") && at + 2 < end {
+        return Err(declined());
+    }
     if bytes.get(at + 1) != Some(&b'[') || at + 1 >= end {
         return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
     }
@@ -351,6 +383,7 @@ fn emit<'s>(
             }
             What::LinkEnd => sink.link_end(),
             What::Delimiter => sink.close(),
+            What::Footnote => {}
         }
         pos = item.end;
     }

@@ -4,8 +4,9 @@
 //! option.
 //!
 //! The reader is staged: where a document holds a construct it does not
-//! yet read exactly (containers, HTML blocks, definitions, tables, front
-//! matter, strikethrough, line endings other than `\n`), it declines the
+//! yet read exactly (strikethrough, tabs in container indentation, tables
+//! and footnote definitions inside containers, a `\r` alone, among
+//! others: `examples/markdown_declines.rs` counts them), it declines the
 //! whole document, and pulldown-cmark reads it, so the output is the
 //! oracle's either way.
 
@@ -13,11 +14,15 @@ mod block;
 mod definitions;
 mod destination;
 mod emphasis;
+mod entity;
+mod footnote;
 mod inline;
+mod line_ends;
 mod markup;
 mod shapes;
 mod sink;
 mod skip;
+mod table;
 
 use super::RawLink;
 use super::markdown::Regions;
@@ -46,10 +51,34 @@ pub(crate) fn read(
     gfm: bool,
     links: &mut Vec<RawLink>,
 ) -> Result<Regions, Declined> {
+    if memchr::memchr(b'\r', src.as_bytes()).is_none() {
+        return read_lf(src, gfm, &[], links);
+    }
+    let Some((text, removed)) = line_ends::without_cr(src) else {
+        return Err(declined());
+    };
+    let before = links.len();
+    let mut regions = read_lf(&text, gfm, &removed, links)?;
+    if !line_ends::put_back_all(&removed, &mut links[before..], &mut regions) {
+        links.truncate(before);
+        return Err(declined());
+    }
+    Ok(regions)
+}
+
+/// [`read`] of a document with no `\r`, which stood before the `\n` at
+/// each of `removed`.
+fn read_lf(
+    src: &str,
+    gfm: bool,
+    removed: &[usize],
+    links: &mut Vec<RawLink>,
+) -> Result<Regions, Declined> {
     let document = block::read(src, gfm)?;
     let before = links.len();
     let mut sink = sink::Sink::new(src, links, &document.definitions);
-    match inlines(src, gfm, &document.blocks, &mut sink) {
+    sink.read_footnotes(gfm.then_some(document.footnotes));
+    match inlines(src, gfm, &document.blocks, removed, &mut sink) {
         Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {
             drop(sink);
@@ -59,11 +88,13 @@ pub(crate) fn read(
     }
 }
 
-/// The leaf blocks' inlines and code into `sink`, in document order.
+/// The leaf blocks' inlines and code into `sink`, in document order;
+/// `removed` as for [`read_lf`].
 fn inlines<'s>(
     src: &'s str,
     gfm: bool,
     blocks: &[block::Block],
+    removed: &[usize],
     sink: &mut sink::Sink<'s, '_>,
 ) -> Result<(), Declined> {
     let mut scratch = inline::Scratch::default();
@@ -83,6 +114,10 @@ fn inlines<'s>(
                 )?;
             }
             block::Block::Html(start, end) => sink.html(*start, *end),
+            block::Block::IndentedHtml(start, end) => {
+                sink.html(*start, *end);
+                sink.empty_text(*start);
+            }
             block::Block::Text(lines) => {
                 for &(start, end) in lines {
                     sink.text(start, end);
@@ -90,11 +125,25 @@ fn inlines<'s>(
             }
             block::Block::Code(lines) => {
                 // Lines that meet are one text, as pulldown-cmark gives
-                // them.
+                // them; a `\r\n` line end parts them, its `\n` a text
+                // that the next line meets.
                 let mut merged: Option<(usize, usize)> = None;
-                for &(start, end) in lines.iter().filter(|l| l.0 < l.1) {
+                let parts = lines.iter().flat_map(|&(start, end)| {
+                    match end.checked_sub(1) {
+                        Some(nl) if line_ends::had_cr(removed, nl) => {
+                            [(start, nl), (nl, end)]
+                        }
+                        _ => [(start, end), (end, end)],
+                    }
+                });
+                for (start, end) in parts.filter(|l| l.0 < l.1) {
                     match &mut merged {
-                        Some(m) if m.1 == start => m.1 = end,
+                        Some(m)
+                            if m.1 == start
+                                && !line_ends::had_cr(removed, start) =>
+                        {
+                            m.1 = end
+                        }
                         _ => {
                             if let Some((s, e)) = merged.replace((start, end))
                             {

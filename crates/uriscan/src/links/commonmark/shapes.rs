@@ -126,10 +126,11 @@ pub(super) fn fence_open(rest: &[u8]) -> Option<(u8, usize)> {
     Some((c, len))
 }
 
-/// Whether `rest` closes a fence of `len` bytes `byte`.
+/// Whether `rest` closes a fence of `len` bytes `byte`: spaces may
+/// follow, not tabs (as pulldown-cmark reads it).
 pub(super) fn closes_fence(rest: &[u8], byte: u8, len: usize) -> bool {
     let run = rest.iter().take_while(|&&b| b == byte).count();
-    run >= len && rest[run..].iter().all(|&b| b == b' ' || b == b'\t')
+    run >= len && rest[run..].iter().all(|&b| b == b' ')
 }
 
 /// A task list marker (`[ ]`, `[x]`, `[X]`) and the spaces after it:

@@ -40,6 +40,8 @@ pub(super) struct Sink<'s, 'l> {
     order: Vec<usize>,
     kept: Vec<RawLink>,
     kept_links: Vec<String>,
+    /// The labels of the footnote definitions, when footnotes are read.
+    footnotes: Option<Vec<String>>,
 }
 
 impl<'s, 'l> Sink<'s, 'l> {
@@ -88,6 +90,7 @@ impl<'s, 'l> Sink<'s, 'l> {
             order,
             kept,
             kept_links,
+            footnotes: None,
         }
     }
 
@@ -95,6 +98,16 @@ impl<'s, 'l> Sink<'s, 'l> {
     /// label need be normalized then).
     pub(super) fn has_definitions(&self) -> bool {
         !self.kept.is_empty()
+    }
+
+    /// Reads footnotes, defined with `labels` (`None`: no footnotes).
+    pub(super) fn read_footnotes(&mut self, labels: Option<Vec<String>>) {
+        self.footnotes = labels;
+    }
+
+    /// The labels of the footnote definitions, when footnotes are read.
+    pub(super) fn footnotes(&self) -> Option<&[String]> {
+        self.footnotes.as_deref()
     }
 
     /// The definition of `label` (normalized), if one is kept.
@@ -132,6 +145,14 @@ impl<'s, 'l> Sink<'s, 'l> {
             Some(r) if r.1 <= start => r.1 = end,
             Some(_) => {}
             None => self.run = Some((start, end)),
+        }
+    }
+
+    /// An empty text at `at` (what pulldown-cmark gives for an HTML
+    /// block's indentation): a run of its own when none is open.
+    pub(super) fn empty_text(&mut self, at: usize) {
+        if self.link_depth == 0 && self.run.is_none() {
+            self.run = Some((at, at));
         }
     }
 

@@ -58,15 +58,22 @@ pub(crate) fn corpus_pieces(
     Some((text, pieces))
 }
 
-/// The corpus in pieces, each compared; the share read by ours.
-#[test]
-fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
-    let Some((text, pieces)) = corpus_pieces(4096) else {
+/// [`corpus_pieces`] of 4 KB, or `None` (the test's skip said) when the
+/// corpus is not beside the repository.
+fn corpus_in_4k_pieces() -> Option<(String, Vec<std::ops::Range<usize>>)> {
+    let pieces = corpus_pieces(4096);
+    if pieces.is_none() {
         eprintln!(
             "SKIPPED: ../shared/corpus/markdown.md is not beside the repository"
         );
-        return;
-    };
+    }
+    pieces
+}
+
+/// The corpus in pieces, each compared; the share read by ours.
+#[test]
+fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_in_4k_pieces() else { return };
     // The whole corpus is one document: whether ours reads it.
     match super::read(&text, true, &mut vec![]) {
         Ok(_) => eprintln!("the whole corpus: read"),
@@ -101,17 +108,62 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
     );
 }
 
+/// The corpus in pieces with `\r\n` line ends, each compared: ours reads
+/// them as it reads the `\n` pieces.
+#[test]
+fn the_corpus_with_crlf_line_ends_reads_as_pulldown_reads_it() {
+    let Some((text, pieces)) = corpus_in_4k_pieces() else { return };
+    let mut failures = vec![];
+    let (mut read, mut read_lf) = (0, 0);
+    for piece in pieces {
+        let lf = &text[piece.clone()];
+        if lf.contains('\r') {
+            continue;
+        }
+        let crlf = lf.replace('\n', "\r\n");
+        match compare(&crlf, true) {
+            Ok(true) => read += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("bytes {piece:?}: {e}")),
+        }
+        read_lf += usize::from(compare(lf, true) == Ok(true));
+    }
+    assert_eq!(read, read_lf, "a piece read with \\n is read with \\r\\n");
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// The pieces Markdown-like input is made of: what opens, closes or
 /// nests, container markers, indentation and line ends.
 #[rustfmt::skip]
 const PIECES: &[&str] = &[
-    "[", "]", "(", ")", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
-    "\\", "&amp;", "&", " ", "  ", "\t", "\n", "\n\n", "- ", "* ", "+ ",
+    "[", "]", "(", ")", "{#a}", "{", "}", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
+    "\\", "&amp;", "&", "&#x26;", "&#0;", "&auml;", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "- ", "* ", "+ ",
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
-    "~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>",
+    "~~~", " ```", "  ~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>", "  <div>", " <!--",
     "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
-    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]",
+    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]", "[c]: /v w", "[^1]", "[^1]: ", "[^x]:", "[d]: <v>'t' x",
+    "| a | b |\n", "|---|---|\n", "-|-", ":-", " | ", "\\|", "a|b\n--|--\n",
 ];
+
+/// The pieces of table-like input: pipes, delimiter rows and what ends
+/// a table or is read in its cells.
+#[rustfmt::skip]
+const TABLE_PIECES: &[&str] = &[
+    "|", "|", " | ", "a", "b c", "-", "--", ":", "\n", "\n", "\r\n", "`", "[",
+    "](", ")", "<", ">", "\\", "*", "> ", "- ", "1. ", "# ", "    ", "\t",
+    "[a]: /u\n", "http://x.y", "[a]", "<http://a>", "<div>", "<!--", "```",
+    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
+];
+
+fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
+        .prop_map(|p| p.concat())
+}
 
 fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
@@ -129,6 +181,13 @@ proptest! {
         gfm in any::<bool>(),
     ) {
         if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn table_like_input_reads_as_pulldown_reads_it(md in table_like()) {
+        if let Err(e) = compare(&md, true) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -162,6 +221,30 @@ fn the_findings_read_as_pulldown_reads_them() {
         "]\n- [ ] [a]: /u",
         "[a]: /u\n[a][ ] ",
         "[foo][]\n\n[foo]: /url \"title\"\n",
+        "    [\r\n",
+        "```\n```\t",
+        "> <a\n> ||:",
+        "> [](\n> )",
+        "[a]: /u|---|---|\n[a][^1]]",
+        "- http://x.y\n|[a]: /u\n    - ---|\n|",
+        "|[](\\\r\n)",
+        "*a|b\n--|--\n[^1]: ",
+        "a[^1] b [^2]\n\n[^1]: x [y](z)\n    more\nlazy\n\n    code?\n[^x-2]:\n    > q\n[a [^1] b](c)\n",
+        "[^A]: one\n[^a]: two\n[^a]\n- [^A]: in list\n",
+        "  <div>\n<a href=x>\n\n   <!-- a -->\n- x\n\n   <div>\n",
+        "[a]: /u bar\n[b]: /v\n\n[c]: <w>x\n\n[d]: /x 'y' z\n\n[a] [b] [c] [d]\n",
+        "[a]: /u\nText [a]\n===\n\n[b]: /v\n---\n\n[c]: /w\n==\n",
+        "> [a]: /u\nlazy [a]\n\n> [b]: /v\n> text\nlazy [b]\n",
+        "# [a](b) {#id .c}\n## x ## {#y}  \n# {#z}\n# a {b\\}\n#\t<x> {a}\n",
+        "[a](/&amp;b&#x26;c&#38;d&#0;e&#1114112;f&nosuch;g&#xFFFFFFF;&AMP &auml;)",
+        "[a]: /&quot;x\\&amp;\n\n[a]\n",
+        "[a]: /u\n[a]\\[a]",
+        "  ```\n   a\n b\nc\n\n  ```\n",
+        "- x\n   ~~~\n    [a](b)\n  c\n",
+        "[a]: /u\n)a|b\n--|--\n",
+        "|[a]: /u\n|\\\n---|\n",
+        "```\r\na\r\n\r\nb\r\n```\r\n",
+        "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();

@@ -89,7 +89,7 @@ fn named(raw: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
 }
 
 /// The characters of the named reference `name` (without its `&`).
-fn lookup(name: &[u8]) -> Option<&'static str> {
+pub(crate) fn lookup(name: &[u8]) -> Option<&'static str> {
     let i = ENTITIES.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
     Some(ENTITIES[i].1)
 }

@@ -31,6 +31,7 @@ use crate::Span;
 #[cfg(feature = "remote")]
 pub(crate) use chunked::Chunked;
 pub(crate) use decode::decode;
+pub(crate) use decode::lookup as named_reference;
 #[cfg(any(test, feature = "internals"))]
 pub(crate) use sink::Attr;
 pub(crate) use sink::{Content, StartTag, TagSink, TextState, Tree, Wanted};
