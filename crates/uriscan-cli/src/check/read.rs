@@ -39,11 +39,15 @@ pub fn read(
     let collector = plan.checker.collector();
     let docs = Mutex::new(collector.sibling());
     let includers = Mutex::new(vec![]);
+    // MkDocs pages that include files, and the files left to them.
+    let site_includers = Mutex::new(vec![]);
+    let deferred = Mutex::new(vec![]);
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         let includers = &includers;
+        let (site_includers, deferred) = (&site_includers, &deferred);
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -87,6 +91,33 @@ pub fn read(
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
+                if let Some(site) = place.site.as_ref().filter(|s| {
+                    super::included::may_include(Some(s), reader.doc())
+                }) {
+                    let mut all = site_includers
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
+                    all.push(super::included::Includer {
+                        loaded: loaded.clone(),
+                        root: place.root.clone(),
+                        site: site.clone(),
+                    });
+                }
+                let nearest = plan
+                    .sites
+                    .sites
+                    .as_ref()
+                    .and_then(|s| s.for_document(&loaded.abs));
+                if super::included::deferred(
+                    nearest.as_deref(),
+                    &loaded.abs,
+                    loaded.format,
+                ) {
+                    let mut all =
+                        deferred.lock().unwrap_or_else(|e| e.into_inner());
+                    all.push(path.to_path_buf());
+                    return Flow::Continue;
+                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -109,7 +140,52 @@ pub fn read(
     }
     let includers = includers.into_inner().unwrap_or_else(|e| e.into_inner());
     include_documents(cfg, includers, &mut collector);
+    let site_includers =
+        site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
+    let label = |abs: &Path| label_of(cfg, abs);
+    let read = super::included::documents(
+        cfg,
+        site_includers,
+        &mut collector,
+        &label,
+    );
+    let deferred = deferred.into_inner().unwrap_or_else(|e| e.into_inner());
+    deferred_documents(cfg, deferred, &read, &mut collector);
     collector
+}
+
+/// The files of MkDocs projects that are no pages and that no page
+/// includes, read alone as the walk reads any other document.
+fn deferred_documents(
+    cfg: &CheckConfig,
+    labels: Vec<PathBuf>,
+    included: &std::collections::HashSet<PathBuf>,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+) {
+    let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
+    reader.map_named(cfg.map_named).tell_encodings(true);
+    for label in labels {
+        let (loaded, _) = reader.load(&cfg.sources, &label);
+        let Some(loaded) = loaded else { continue };
+        if included.contains(&loaded.abs) {
+            continue;
+        }
+        let place = Place {
+            site: None,
+            path: loaded.abs.clone(),
+            root: loaded.root.clone().unwrap_or_else(|| loaded.abs.clone()),
+            disabled: uriscan::checking::disabled_lines(reader.doc()),
+        };
+        let page = cfg.sources.page(reader.doc(), &loaded);
+        digest(
+            collector,
+            &cfg.sources.extractor,
+            &page,
+            (label, place),
+            (cfg.keep, cfg.include_text),
+            (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
+        );
+    }
 }
 
 /// Says where the MDX document `doc` at `path` is malformed, if it is:
@@ -197,7 +273,7 @@ fn include_documents(
                 kept.push((kept.len() as u32, l));
             }
             let label = label_of(cfg, &file);
-            d.finish(file, root.clone(), None, (label, KeptLinks(kept)));
+            d.finish(file, root.clone(), None, (label, KeptLinks::new(kept)));
         }
     }
 }
@@ -245,25 +321,46 @@ fn nav_document(
     // The site's folder: a versioned sidebar's entries are beside it.
     let site_dir = site.config_file().parent();
     let root = site_dir.unwrap_or(config).to_path_buf();
-    d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
+    d.finish(config.to_path_buf(), root, None, (label, KeptLinks::new(kept)));
 }
 
 /// The links of one document kept for the report, with their indexes.
 /// The check's collector holds every link as a few numbers, not as text:
 /// on a large site the texts would be most of its memory.
 #[derive(Default)]
-pub struct KeptLinks(Vec<(u32, Link)>);
+pub struct KeptLinks {
+    links: Vec<(u32, Link)>,
+    /// For a file a page includes, the page it was read for.
+    via: Option<super::included::Via>,
+}
 
 impl KeptLinks {
+    /// The links `links` of a document.
+    fn new(links: Vec<(u32, Link)>) -> KeptLinks {
+        KeptLinks { links, via: None }
+    }
+    /// The links `links` of a file that the page `via` includes.
+    pub fn included(
+        links: Vec<(u32, Link)>,
+        via: super::included::Via,
+    ) -> KeptLinks {
+        KeptLinks { links, via: Some(via) }
+    }
     /// Link `li`, when it was kept.
     pub fn get(&self, li: usize) -> Option<&Link> {
-        let i = self.0.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
-        Some(&self.0[i].1)
+        let i =
+            self.links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+        Some(&self.links[i].1)
     }
     /// The kept links, with their indexes, in document order.
     #[cfg(feature = "remote")]
     pub fn iter(&self) -> impl Iterator<Item = (usize, &Link)> {
-        self.0.iter().map(|(i, l)| (*i as usize, l))
+        self.links.iter().map(|(i, l)| (*i as usize, l))
+    }
+    /// The page the document was read for, when it is a file that page
+    /// includes.
+    pub fn via(&self) -> Option<&super::included::Via> {
+        self.via.as_ref()
     }
 }
 
@@ -336,7 +433,7 @@ fn digest(
         }
         i += 1;
     });
-    d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+    d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
 }
 
 /// The file another Antora component's resource id names, when that
@@ -366,7 +463,7 @@ pub fn remap_target(remap: &Remapper, link: LinkRef<'_>) -> Option<Mapped> {
 /// a local target its path under the root written as a root-relative
 /// link (`/docs/a.md`), for any other target the target. Never the
 /// absolute `file:` URI, which differs from machine to machine.
-fn is_excluded(
+pub fn is_excluded(
     exclude: &regex::RegexSet,
     link: LinkRef<'_>,
     root: &Path,
@@ -391,7 +488,7 @@ fn is_excluded(
 /// `https:`, `ftp:`, `www.`, `mailto:`, `xmpp:`) or with `include_text`: `see
 /// file:line` is not a link. A Markdown reference link is checked once, at
 /// the definition it uses, which lists the lines of its uses.
-fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
+pub fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
     if matches!(link.reference(), Some(Reference::Use { .. })) {
         return false;
     }

@@ -111,12 +111,10 @@ pub fn checker(builder: &CheckerBuilder, plan: &SitePlan) -> CheckerBuilder {
     if let Some(sites) = &plan.sites {
         for site in sites.sites() {
             b.anchors_under(site.sources().to_path_buf(), site.anchor_style());
-            if site.generator() == Generator::Mkdocs
-                && let Some(folder) = site.config_file().parent()
-            {
+            if let Some(includes) = site.includes() {
                 b.includes_under(
                     site.sources().to_path_buf(),
-                    folder.to_path_buf(),
+                    includes.clone(),
                 );
             }
         }
@@ -141,11 +139,21 @@ pub fn push<T>(
     if l.error().is_some() {
         return d.push(l);
     }
-    match map(site, doc, l) {
+    push_as(d, l, map(site, doc, l));
+}
+
+/// Takes the link `l` as its site mapped it (`mapped`), or as it is.
+pub fn push_as<T>(
+    d: &mut DocumentDigest<'_, T>,
+    l: LinkRef<'_>,
+    mapped: Option<Mapped>,
+) {
+    match mapped {
         Some(Mapped::Local { path, fragment, .. }) => {
             d.push_mapped(l, &path, fragment.as_deref())
         }
         Some(Mapped::Unavailable { reason }) => d.push_unavailable(l, &reason),
+        Some(Mapped::Downloaded) => d.push_downloaded(l),
         _ => d.push(l),
     }
 }

@@ -274,6 +274,13 @@ impl<T> DocumentDigest<'_, T> {
         self.take(link, f);
     }
 
+    /// Takes the document's next link, skipped: a file its site's
+    /// generator downloads while it builds, which the check never fetches.
+    pub fn push_downloaded(&mut self, link: LinkRef<'_>) {
+        let f = self.collector.shared.table.downloaded();
+        self.take(link, f);
+    }
+
     /// Takes the document's next link, left out of the check (an
     /// exclusion of the caller's): its local path still counts as linked.
     pub fn push_excluded(&mut self, link: LinkRef<'_>) {

@@ -223,8 +223,8 @@ pub struct CheckerBuilder {
     /// Styles for the documents under a directory, the deepest first.
     anchors_under: Vec<(PathBuf, AnchorStyle)>,
     /// The documents under a directory that include other files (MkDocs
-    /// snippets), and the project folder their includes stay in.
-    includes_under: Vec<(PathBuf, PathBuf)>,
+    /// snippets), and the rules of their includes.
+    includes_under: Vec<(PathBuf, super::site::Includes)>,
     allow_outside_root: bool,
 }
 
@@ -292,17 +292,17 @@ impl CheckerBuilder {
             .sort_by_key(|(d, _)| std::cmp::Reverse(d.components().count()));
         self
     }
-    /// The Markdown documents under `dir` include other files' text
-    /// (MkDocs' `pymdownx.snippets`, from `folder`, and
-    /// `include-markdown`, from their own folder; never out of
-    /// `folder`): the included headings are their anchors too.
+    /// The Markdown documents under `dir` include other files' text by
+    /// the rules `includes` (MkDocs' `pymdownx.snippets` and
+    /// `include-markdown`, never out of the project's folder): the
+    /// included headings are their anchors too.
     pub fn includes_under(
         &mut self,
         dir: PathBuf,
-        folder: PathBuf,
+        includes: super::site::Includes,
     ) -> &mut Self {
         self.includes_under.retain(|(d, _)| *d != dir);
-        self.includes_under.push((dir, folder));
+        self.includes_under.push((dir, includes));
         self
     }
     /// Whether a target outside the root holds (when it exists).
@@ -599,6 +599,11 @@ impl Checker {
             TargetKind::Template => {
                 return Verdict::skipped_for(Reason::Template);
             }
+            TargetKind::Downloaded => {
+                let why =
+                    "downloaded by the build (url_download): not fetched";
+                return Verdict::skipped_for(Reason::NotOffline(why));
+            }
             TargetKind::UnusedDefinition => {
                 return Verdict::warning(Reason::UnusedDefinition);
             }
@@ -809,8 +814,8 @@ impl Checker {
                     .iter()
                     .find(|(dir, _)| path.starts_with(dir));
                 let text = match folder {
-                    Some((_, folder)) => Cow::Owned(
-                        super::site::includes::expanded(&text, path, folder)
+                    Some((_, includes)) => Cow::Owned(
+                        super::site::includes::expanded(&text, path, includes)
                             .into_owned(),
                     ),
                     None => text,

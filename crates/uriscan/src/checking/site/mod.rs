@@ -40,6 +40,7 @@ use crate::links::{
     GeneratorKind, Link, jekyll_url_expression, percent_decode,
 };
 
+pub use includes::{Included, Includes};
 pub use sites::{Sites, git_top, is_gitlab_remote};
 
 /// A site generator, or the forge that renders the tree as it is.
@@ -163,6 +164,9 @@ pub enum Mapped {
         /// Why.
         reason: String,
     },
+    /// Not checked offline, nor fetched: a file the generator downloads
+    /// while it builds (a snippet with `url_download`).
+    Downloaded,
 }
 
 /// The raw configuration values that the generators' own heading slug
@@ -215,6 +219,10 @@ trait Rules: fmt::Debug + Send + Sync {
     /// (decoded, its fragment left out) on the page `page`; `None` for
     /// another generator's syntax. `exists` says whether a source is a
     /// file.
+    /// Its include extensions' rules (MkDocs').
+    fn includes(&self) -> Option<&Includes> {
+        None
+    }
     fn named(
         &self,
         _kind: GeneratorKind,
@@ -348,6 +356,11 @@ impl Site {
     /// Whose heading anchors its pages have.
     pub fn anchor_style(&self) -> AnchorStyle {
         self.anchor_style
+    }
+    /// The rules of its include directives (MkDocs' snippets and
+    /// `include-markdown`), when it has them.
+    pub fn includes(&self) -> Option<&Includes> {
+        self.loaded.rules.includes()
     }
     /// Whether `doc` is one of its sources.
     pub fn contains(&self, doc: &Path) -> bool {
@@ -544,20 +557,24 @@ impl Site {
         )
     }
 
-    /// An MkDocs include directive: the file it includes, checked as a
-    /// link to it.
-    fn map_include(
+    /// An MkDocs include directive of the file `holder` (a page, or a
+    /// file a page includes): the file it includes, checked as a link to
+    /// it.
+    pub fn map_include(
         &self,
-        doc: &Path,
+        holder: &Path,
         kind: GeneratorKind,
         path: &str,
     ) -> Option<Mapped> {
-        if self.generator != Generator::Mkdocs {
-            return None;
-        }
-        let folder = self.config_file.parent().unwrap_or(Path::new(""));
-        Some(match includes::target(kind, doc, folder, path) {
-            Ok(file) => {
+        let includes = self.includes()?;
+        let folder = includes.folder();
+        Some(match includes.target(kind, holder, path) {
+            includes::Target::File(file)
+                if kind == GeneratorKind::MkdocsSnippet && !file.exists() =>
+            {
+                Mapped::Unavailable { reason: includes.missing_snippet(path) }
+            }
+            includes::Target::File(file) => {
                 let shown = file.strip_prefix(folder).unwrap_or(&file);
                 let reason = format!(
                     "{} '{path}' includes '{}'",
@@ -566,8 +583,31 @@ impl Site {
                 );
                 Mapped::Local { path: file, fragment: None, reason }
             }
-            Err(reason) => Mapped::Unavailable { reason },
+            includes::Target::Download => Mapped::Downloaded,
+            includes::Target::Refused(reason) => {
+                Mapped::Unavailable { reason }
+            }
         })
+    }
+
+    /// How the link `link` (as written) of the file `included` resolves
+    /// on the page `page` that includes it: a snippet's as the page's
+    /// own, an `include-markdown` file's as the plugin rewrites it (to
+    /// lead where it led from the file). `None` where the file system's
+    /// reading of it is the site's.
+    pub fn map_included(
+        &self,
+        page: &Path,
+        included: &Included,
+        link: &str,
+    ) -> Option<Mapped> {
+        if included.against_page {
+            return self.map(page, link);
+        }
+        match includes::rewritten(link, &included.file, page) {
+            Some(rewritten) => self.map(page, &rewritten),
+            None => self.map(page, link),
+        }
     }
 
     /// An absolute `http(s)` link: mapped when it is on the site's URL.

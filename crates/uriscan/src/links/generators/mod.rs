@@ -120,11 +120,16 @@ pub(crate) fn read_markdown_runs(
 }
 
 /// Reads the include directives of the Markdown `text` (anywhere: they
-/// are preprocessors), pushing a link to each file.
-pub(crate) fn read_includes(text: &str, out: &mut Vec<RawLink>) {
-    for d in includes::directives(text) {
-        push(out, text.as_bytes(), d.kind, d.written, &d.path);
-    }
+/// are preprocessors), pushing a link to each file; returns where the
+/// directives are.
+pub(crate) fn read_includes(text: &str, out: &mut Vec<RawLink>) -> Vec<Span> {
+    includes::directives(text)
+        .into_iter()
+        .map(|d| {
+            push(out, text.as_bytes(), d.kind, d.written, &d.path);
+            d.whole
+        })
+        .collect()
 }
 
 /// A link of the generator's `kind` at `span` of `bytes`, naming `link`.
