@@ -327,6 +327,8 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             // An MDX page's anchors: its Markdown, `{#id}` kept.
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#the-tabs: ok",
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
+            // The partial Tabs imports and renders puts its heading there.
+            "./docs/01-intro.md:13 md:link guide/tabs.mdx#shared-part: ok",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
             // MDX: imports (a partial is imported, not linked), `<Link

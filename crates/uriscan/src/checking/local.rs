@@ -801,11 +801,11 @@ impl Checker {
         };
         match Format::from_path(path) {
             format @ (Format::Markdown | Format::Mdx) => {
-                let text = String::from_utf8_lossy(&bytes);
+                let source = String::from_utf8_lossy(&bytes);
                 // MDX's Markdown is what its ESM and expressions leave.
                 let text = match format {
-                    Format::Mdx => crate::links::mdx_markdown(&text).into(),
-                    _ => text,
+                    Format::Mdx => crate::links::mdx_markdown(&source).into(),
+                    _ => source.clone(),
                 };
                 // With the files it includes in place.
                 let folder = self
@@ -823,16 +823,23 @@ impl Checker {
                 if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
                     return Targets::Ids(ids, None);
                 }
-                Targets::Ids(
-                    anchors::markdown_anchors(
-                        &text,
-                        self.opts.style_for(path),
-                    )
-                    .into_iter()
-                    .map(|a| a.name)
-                    .collect(),
-                    None,
-                )
+                let style = self.opts.style_for(path);
+                let mut ids: Vec<String> =
+                    anchors::markdown_anchors(&text, style)
+                        .into_iter()
+                        .map(|a| a.name)
+                        .collect();
+                // Docusaurus renders an imported partial's headings on
+                // the page, with the ids its own file gives them.
+                if style == AnchorStyle::Docusaurus {
+                    for partial in
+                        super::site::partials::rendered_texts(&source, path)
+                    {
+                        let found = anchors::markdown_anchors(&partial, style);
+                        ids.extend(found.into_iter().map(|a| a.name));
+                    }
+                }
+                Targets::Ids(ids, None)
             }
             // In a Sphinx project, ids as Sphinx makes them; with those
             // of the files it includes.

@@ -26,6 +26,7 @@ mod jsconfig;
 mod mdbook;
 mod mkdocs;
 mod nav;
+pub(crate) mod partials;
 mod sites;
 mod slug_rules;
 mod url;
