@@ -433,6 +433,15 @@ fn digest(
         }
         i += 1;
     });
+    if let Some(site) = &place.site {
+        super::site::push_shortcode_includes(
+            &mut d,
+            site,
+            &place.path,
+            i,
+            &mut kept,
+        );
+    }
     d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
 }
 

@@ -10,7 +10,7 @@ use uriscan::checking::site::{
     Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
-use uriscan::links::{GeneratorKind, Kind, LinkRef};
+use uriscan::links::{GeneratorKind, Kind, Link, LinkRef};
 
 use crate::args::CheckSite;
 use crate::config::CheckConfig;
@@ -140,6 +140,29 @@ pub fn push<T>(
         return d.push(l);
     }
     push_as(d, l, map(site, doc, l));
+}
+
+/// Takes the uses of the site's include shortcodes (Hugo's) in the page
+/// `doc` as more links after its `read` others, each kept: no reader
+/// finds them again.
+pub fn push_shortcode_includes<T>(
+    d: &mut DocumentDigest<'_, T>,
+    site: &Site,
+    doc: &Path,
+    read: u32,
+    kept: &mut Vec<(u32, Link)>,
+) {
+    if !site.has_shortcode_includes() {
+        return;
+    }
+    let Ok(bytes) = std::fs::read(doc) else { return };
+    let text = String::from_utf8_lossy(&bytes);
+    for (i, (link, mapped)) in
+        site.shortcode_includes(doc, &text).into_iter().enumerate()
+    {
+        push_as(d, link.as_ref(), Some(mapped));
+        kept.push((read + i as u32, link));
+    }
 }
 
 /// Takes the link `l` as its site mapped it (`mapped`), or as it is.

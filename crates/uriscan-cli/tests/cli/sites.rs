@@ -366,9 +366,15 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./content/_index.md:12 hugo:relref /guide: ok (mapped)",
             "./content/_index.md:13 hugo:ref nothing.md: broken: Hugo's hugo:ref finds no page 'nothing.md'",
             "./content/_index.md:14 hugo:ref guide/install.md#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
+            // The site's own shortcodes that read a file by a parameter:
+            // `readFile` from the site's folder, `.Resources.Get` from
+            // the page's bundle.
+            "./content/_index.md:17 hugo:include shared/note.md: ok",
             "./content/guide/install.md:9 md:link ../: ok (mapped)",
             "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
             "./content/posts/bundle/index.md:3 md:image pic.png: ok",
+            "./content/posts/bundle/index.md:5 hugo:include notes.txt: ok",
+            "./content/posts/bundle/index.md:6 hugo:include gone.txt: broken: no such file or directory",
         ]
     );
     let (rows_jekyll, err, code) = rows(&sample("jekyll"), &[]);
@@ -604,5 +610,55 @@ fn mkdocs_snippet_settings() {
     assert!(
         out.contains("./inc/s.md:1:38: broken link '#nope': no anchor '#nope' in the target (included by ./docs/a/page.md)"),
         "{out}"
+    );
+}
+
+/// Hugo shortcodes of the site's own that read a file or a page by a
+/// parameter are links of kind `hugo:include`; a shortcode of another
+/// shape is left alone.
+#[test]
+fn hugo_include_shortcodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "outside.md", "x\n");
+    write(d, "site/hugo.toml", "baseURL = 'https://e.org/'\n");
+    write(
+        d,
+        "site/layouts/shortcodes/page.html",
+        "{{ with .Site.GetPage (.Get \"path\") }}{{ .Content }}{{ end }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/inc.html",
+        "{{ readFile (.Get 0) | markdownify }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/res.html",
+        "{{ with .Page.Resources.Get (.Get 0) }}{{ .Content }}{{ end }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/two.html",
+        "{{ readFile (printf \"%s/%s\" (.Get 0) (.Get 1)) }}\n",
+    );
+    write(d, "site/content/guide/_index.md", "# Guide\n");
+    write(d, "site/content/guide/a.md", "# A\n");
+    write(
+        d,
+        "site/content/p.md",
+        "# P\n\n{{< page path=\"/guide\" >}}\n{{< page path=\"guide/a\" >}}\n{{< page path=\"guide/none\" >}}\n{{% inc ../outside.md %}}\n{{< res \"x.png\" >}}\n{{< two \"a\" \"b.md\" >}}\n",
+    );
+    let (rows, err, code) = rows(&d.join("site"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./content/p.md:3 hugo:include /guide: ok",
+            "./content/p.md:4 hugo:include guide/a: ok",
+            "./content/p.md:5 hugo:include guide/none: broken: no page 'guide/none' under the content folder (GetPage)",
+            "./content/p.md:6 hugo:include ../outside.md: broken: a shortcode may not read outside the site's folder",
+            "./content/p.md:7 hugo:include x.png: broken: not a page bundle: the page has no resources",
+        ]
     );
 }

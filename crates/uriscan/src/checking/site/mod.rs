@@ -19,6 +19,7 @@ mod detect;
 mod docusaurus;
 mod front_matter;
 mod hugo;
+mod hugo_includes;
 pub(crate) mod includes;
 mod indexed;
 mod jekyll;
@@ -222,6 +223,10 @@ trait Rules: fmt::Debug + Send + Sync {
     /// file.
     /// Its include extensions' rules (MkDocs').
     fn includes(&self) -> Option<&Includes> {
+        None
+    }
+    /// Its include shortcodes (Hugo's), and its content folder.
+    fn hugo_shortcodes(&self) -> Option<(&hugo_includes::Shortcodes, &str)> {
         None
     }
     fn named(
@@ -558,6 +563,75 @@ impl Site {
         )
     }
 
+    /// Whether the site has include shortcodes (Hugo's).
+    pub fn has_shortcode_includes(&self) -> bool {
+        self.loaded.rules.hugo_shortcodes().is_some()
+    }
+
+    /// The uses in the page `doc` (its text `text`) of the site's
+    /// include shortcodes (Hugo's `layouts/shortcodes/NAME.html` that
+    /// read a file or a page by a parameter), as links of kind
+    /// `hugo:include`, each with what it reads: empty for a site without
+    /// any.
+    pub fn shortcode_includes(
+        &self,
+        doc: &Path,
+        text: &str,
+    ) -> Vec<(Link, Mapped)> {
+        let Some((codes, content)) = self.loaded.rules.hugo_shortcodes()
+        else {
+            return vec![];
+        };
+        if !self.contains(doc) {
+            return vec![];
+        }
+        let dir = self.config_file.parent().unwrap_or(Path::new(""));
+        let content = self.loaded.sources.join(content);
+        let kind = crate::links::Kind::Generator(GeneratorKind::HugoInclude);
+        codes
+            .uses(text)
+            .into_iter()
+            .map(|one| {
+                let (line, column) = line_and_column(text, one.span.start);
+                let at = (line, column);
+                match hugo_includes::target(&one, dir, &content, doc) {
+                    Ok(file) => {
+                        let uri = crate::links::file_uri(
+                            &file,
+                            crate::links::PathKind::File,
+                        );
+                        let link = Link::found(
+                            kind,
+                            one.span,
+                            at,
+                            &one.path,
+                            Some(&uri),
+                        );
+                        let shown = file.strip_prefix(dir).unwrap_or(&file);
+                        let reason = format!(
+                            "hugo:include '{}' reads '{}'",
+                            one.path,
+                            shown.display()
+                        );
+                        (
+                            link,
+                            Mapped::Local {
+                                path: file,
+                                fragment: None,
+                                reason,
+                            },
+                        )
+                    }
+                    Err(reason) => {
+                        let link =
+                            Link::found(kind, one.span, at, &one.path, None);
+                        (link, Mapped::Unavailable { reason })
+                    }
+                }
+            })
+            .collect()
+    }
+
     /// An MkDocs include directive of the file `holder` (a page, or a
     /// file a page includes): the file it includes, checked as a link to
     /// it.
@@ -693,6 +767,16 @@ impl Site {
             ),
         }
     }
+}
+
+/// The 1-based line and column (in characters) of the byte `at` of
+/// `text`.
+fn line_and_column(text: &str, at: usize) -> (u64, u64) {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+    (line as u64, column as u64)
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ pub enum GeneratorKind {
     /// Hugo's `{{< relref "path" >}}` (or `{{% relref %}}`):
     /// `hugo:relref`.
     HugoRelref,
+    /// A Hugo shortcode of the site's own that reads a file or a page
+    /// by a parameter (`{{< include "path" >}}`): `hugo:include`.
+    HugoInclude,
     /// Jekyll's `{% link path %}`: `jekyll:link`.
     JekyllLink,
     /// Jekyll's `{% post_url name %}`: `jekyll:post_url`.
@@ -65,6 +68,7 @@ impl GeneratorKind {
         match self {
             GeneratorKind::HugoRef => "hugo:ref",
             GeneratorKind::HugoRelref => "hugo:relref",
+            GeneratorKind::HugoInclude => "hugo:include",
             GeneratorKind::JekyllLink => "jekyll:link",
             GeneratorKind::JekyllPostUrl => "jekyll:post_url",
             GeneratorKind::JekyllUrl => "jekyll:url",
@@ -83,6 +87,7 @@ impl GeneratorKind {
             self,
             GeneratorKind::MdxImport
                 | GeneratorKind::MdxRequire
+                | GeneratorKind::HugoInclude
                 | GeneratorKind::MkdocsSnippet
                 | GeneratorKind::MkdocsIncludeMarkdown
         )
