@@ -16,6 +16,7 @@ use uriscan::links::{
 };
 
 use super::read::KeptLinks;
+use super::site::SitePlan;
 use crate::config::CheckConfig;
 use crate::documents::Loaded;
 
@@ -44,18 +45,20 @@ pub fn may_include(site: Option<&Site>, doc: &[u8]) -> bool {
             || memchr::memmem::find(doc, b"{%").is_some())
 }
 
-/// Whether the walk leaves the Markdown file `abs` of the site `site` to
-/// [`documents`]: a file of an MkDocs project that is none of its pages
-/// is read where a page includes it, and alone only when none does.
-pub fn deferred(site: Option<&Site>, abs: &Path, format: Format) -> bool {
-    let Some(site) = site else { return false };
-    format == Format::Markdown
-        && !site.contains(abs)
-        && site.includes().is_some_and(|i| abs.starts_with(i.folder()))
+/// Whether the file `abs` is none of the pages of the MkDocs project it
+/// is in (outside its docs_dir): read where a page includes it, it is
+/// not read alone.
+pub fn not_a_page(plan: &SitePlan, abs: &Path) -> bool {
+    let Some(sites) = &plan.sites else { return false };
+    sites.for_document(abs).is_some_and(|site| {
+        !site.contains(abs)
+            && site.includes().is_some_and(|i| abs.starts_with(i.folder()))
+    })
 }
 
 /// Reads, for each page of `includers`, each Markdown file it includes
 /// as one more document, all its links kept; returns the files read so.
+/// A file that is no page is read so only: see [`not_a_page`].
 pub fn documents(
     cfg: &CheckConfig,
     mut includers: Vec<Includer>,

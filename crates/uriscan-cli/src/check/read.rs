@@ -39,15 +39,14 @@ pub fn read(
     let collector = plan.checker.collector();
     let docs = Mutex::new(collector.sibling());
     let includers = Mutex::new(vec![]);
-    // MkDocs pages that include files, and the files left to them.
+    // MkDocs pages that include files.
     let site_includers = Mutex::new(vec![]);
-    let deferred = Mutex::new(vec![]);
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         let includers = &includers;
-        let (site_includers, deferred) = (&site_includers, &deferred);
+        let site_includers = &site_includers;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -103,21 +102,6 @@ pub fn read(
                         site: site.clone(),
                     });
                 }
-                let nearest = plan
-                    .sites
-                    .sites
-                    .as_ref()
-                    .and_then(|s| s.for_document(&loaded.abs));
-                if super::included::deferred(
-                    nearest.as_deref(),
-                    &loaded.abs,
-                    loaded.format,
-                ) {
-                    let mut all =
-                        deferred.lock().unwrap_or_else(|e| e.into_inner());
-                    all.push(path.to_path_buf());
-                    return Flow::Continue;
-                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -143,49 +127,22 @@ pub fn read(
     let site_includers =
         site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
     let label = |abs: &Path| label_of(cfg, abs);
-    let read = super::included::documents(
+    let included = super::included::documents(
         cfg,
         site_includers,
         &mut collector,
         &label,
     );
-    let deferred = deferred.into_inner().unwrap_or_else(|e| e.into_inner());
-    deferred_documents(cfg, deferred, &read, &mut collector);
-    collector
-}
-
-/// The files of MkDocs projects that are no pages and that no page
-/// includes, read alone as the walk reads any other document.
-fn deferred_documents(
-    cfg: &CheckConfig,
-    labels: Vec<PathBuf>,
-    included: &std::collections::HashSet<PathBuf>,
-    collector: &mut Collector<(PathBuf, KeptLinks)>,
-) {
-    let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
-    reader.map_named(cfg.map_named).tell_encodings(true);
-    for label in labels {
-        let (loaded, _) = reader.load(&cfg.sources, &label);
-        let Some(loaded) = loaded else { continue };
-        if included.contains(&loaded.abs) {
-            continue;
-        }
-        let place = Place {
-            site: None,
-            path: loaded.abs.clone(),
-            root: loaded.root.clone().unwrap_or_else(|| loaded.abs.clone()),
-            disabled: uriscan::checking::disabled_lines(reader.doc()),
-        };
-        let page = cfg.sources.page(reader.doc(), &loaded);
-        digest(
-            collector,
-            &cfg.sources.extractor,
-            &page,
-            (label, place),
-            (cfg.keep, cfg.include_text),
-            (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
-        );
+    // An included file that is no page is read where it is included,
+    // not alone.
+    if !included.is_empty() {
+        collector.retain_documents(|path, (_, kept)| {
+            kept.via().is_some()
+                || !included.contains(path)
+                || !super::included::not_a_page(&plan.sites, path)
+        });
     }
+    collector
 }
 
 /// Says where the MDX document `doc` at `path` is malformed, if it is:

@@ -140,6 +140,23 @@ impl<T> Collector<T> {
         self.tags.append(&mut other.tags);
     }
 
+    /// Keeps only the documents for which `keep` (given each one's path
+    /// and tag) holds: a caller that read a file again in another form
+    /// drops the first reading.
+    pub fn retain_documents(
+        &mut self,
+        mut keep: impl FnMut(&Path, &T) -> bool,
+    ) {
+        let facts = std::mem::take(&mut self.facts);
+        let tags = std::mem::take(&mut self.tags);
+        for (f, t) in facts.into_iter().zip(tags) {
+            if keep(&f.path, &t) {
+                self.facts.push(f);
+                self.tags.push(t);
+            }
+        }
+    }
+
     /// The number of documents taken.
     pub fn len(&self) -> usize {
         self.facts.len()
