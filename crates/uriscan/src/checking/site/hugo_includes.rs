@@ -158,8 +158,13 @@ fn arguments(text: &str, inner: Span) -> Option<Vec<(Option<String>, Span)>> {
         if at >= inner.end {
             break;
         }
-        if b[at] == b'/' {
+        // A comment (`{{</* x */>}}`) is no use; a lone `/` closes the
+        // shortcode in itself (`{{< x "a" />}}`).
+        if b[at..inner.end].starts_with(b"/*") {
             return None;
+        }
+        if b[at] == b'/' && at + 1 == inner.end {
+            break;
         }
         let mut key = None;
         let word_end = at
@@ -376,7 +381,7 @@ mod tests {
                 ("page".into(), Reads::Page, Param::Named("path".into())),
             ],
         };
-        let text = "{{< inc \"a b.md\" >}} {{% inc x.md %}} {{</* inc \"no.md\" */>}}\n{{< page path=\"/guide/install\" >}} {{< other \"o.md\" >}} {{< inc >}} {{< page \"p\" >}}";
+        let text = "{{< inc \"a b.md\" />}} {{% inc x.md %}} {{</* inc \"no.md\" */>}}\n{{< page path=\"/guide/install\" >}} {{< other \"o.md\" >}} {{< inc >}} {{< page \"p\" >}}";
         let uses: Vec<(Reads, &str, &str)> = codes
             .uses(text)
             .iter()
