@@ -22,8 +22,11 @@ use crate::documents::Loaded;
 
 /// A page that holds include directives, as the walk read it.
 pub struct Includer {
+    /// The page as the walk loaded it (its URL, its root's).
     pub loaded: Loaded,
+    /// The root its links resolve under.
     pub root: PathBuf,
+    /// The site it is a page of.
     pub site: Arc<Site>,
 }
 

@@ -287,8 +287,9 @@ fn nav_document(
 #[derive(Default)]
 pub struct KeptLinks {
     links: Vec<(u32, Link)>,
-    /// For a file a page includes, the page it was read for.
-    via: Option<super::included::Via>,
+    /// For a file a page includes, the page it was read for (boxed: most
+    /// documents have none).
+    via: Option<Box<super::included::Via>>,
 }
 
 impl KeptLinks {
@@ -301,7 +302,7 @@ impl KeptLinks {
         links: Vec<(u32, Link)>,
         via: super::included::Via,
     ) -> KeptLinks {
-        KeptLinks { links, via: Some(via) }
+        KeptLinks { links, via: Some(Box::new(via)) }
     }
     /// Link `li`, when it was kept.
     pub fn get(&self, li: usize) -> Option<&Link> {
@@ -317,7 +318,7 @@ impl KeptLinks {
     /// The page the document was read for, when it is a file that page
     /// includes.
     pub fn via(&self) -> Option<&super::included::Via> {
-        self.via.as_ref()
+        self.via.as_deref()
     }
 }
 
