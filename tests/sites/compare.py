@@ -55,7 +55,8 @@ def main():
     # check follows) number as many as the built page's.
     want = {}
     for r in broken:
-        path = os.path.normpath(r["path"])
+        # A file a page includes is checked on that page (`via`).
+        path = os.path.normpath(r.get("via") or r["path"])
         if r["kind"] == "site:nav" or r["link"].startswith(("http:", "https:")):
             continue
         # An include directive leaves no link in the built page.
@@ -89,14 +90,18 @@ def main():
     if generator == "mkdocs" and messages:
         text = open(messages, encoding="utf-8").read()
         said = set()
+        # An included file's link, as the page holds it: by its target.
+        said_targets = {}
         for m in re.finditer(
-            r"Doc file '([^']+)' contains a link '([^']+)', but the (?:target|doc)", text
+            r"Doc file '([^']+)' contains a link '([^']+)', but the (?:target|doc) '([^']+)'", text
         ):
-            doc, link = m.groups()
+            doc, link, target = m.groups()
             # MkDocs validates only links to sources; a `.html` link is a
             # site URL, which (b) holds to the built page.
             if link.split("#")[0].endswith(".md"):
                 said.add((os.path.join(sources, doc), link))
+                said_targets[(os.path.join(sources, doc), os.path.join(sources, target))] = (
+                    os.path.join(sources, doc), link)
         for m in re.finditer(r"A reference to '([^']+)' is included in the 'nav'", text):
             said.add(("mkdocs.yml", m.group(1)))
         ours = set()
@@ -106,7 +111,14 @@ def main():
             if r["kind"].startswith("mkdocs:"):
                 # An include is no link MkDocs validates.
                 continue
-            if r["kind"] == "site:nav" or link.split("#")[0].endswith(".md"):
+            if r["kind"] != "site:nav" and not link.split("#")[0].endswith(".md"):
+                continue
+            if r.get("via"):
+                # Checked on the page that includes the file, whose
+                # rewritten link MkDocs names.
+                key = (os.path.normpath(r["via"]), os.path.normpath(r.get("local", "")))
+                ours.add(said_targets.get(key, key))
+            else:
                 ours.add((path, link))
         for miss in sorted(said - ours):
             failures.append(f"(a) MkDocs reports {miss}, uriscan does not")

@@ -39,11 +39,14 @@ pub fn read(
     let collector = plan.checker.collector();
     let docs = Mutex::new(collector.sibling());
     let includers = Mutex::new(vec![]);
+    // MkDocs pages that include files.
+    let site_includers = Mutex::new(vec![]);
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         let includers = &includers;
+        let site_includers = &site_includers;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -87,6 +90,18 @@ pub fn read(
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
+                if let Some(site) = place.site.as_ref().filter(|s| {
+                    super::included::may_include(Some(s), reader.doc())
+                }) {
+                    let mut all = site_includers
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
+                    all.push(super::included::Includer {
+                        loaded: loaded.clone(),
+                        root: place.root.clone(),
+                        site: site.clone(),
+                    });
+                }
                 let page = cfg.sources.page(reader.doc(), &loaded);
                 digest(
                     &mut mine.held,
@@ -109,6 +124,24 @@ pub fn read(
     }
     let includers = includers.into_inner().unwrap_or_else(|e| e.into_inner());
     include_documents(cfg, includers, &mut collector);
+    let site_includers =
+        site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
+    let label = |abs: &Path| label_of(cfg, abs);
+    let included = super::included::documents(
+        cfg,
+        site_includers,
+        &mut collector,
+        &label,
+    );
+    // An included file that is no page is read where it is included,
+    // not alone.
+    if !included.is_empty() {
+        collector.retain_documents(|path, (_, kept)| {
+            kept.via().is_some()
+                || !included.contains(path)
+                || !super::included::not_a_page(&plan.sites, path)
+        });
+    }
     collector
 }
 
@@ -197,7 +230,7 @@ fn include_documents(
                 kept.push((kept.len() as u32, l));
             }
             let label = label_of(cfg, &file);
-            d.finish(file, root.clone(), None, (label, KeptLinks(kept)));
+            d.finish(file, root.clone(), None, (label, KeptLinks::new(kept)));
         }
     }
 }
@@ -245,25 +278,47 @@ fn nav_document(
     // The site's folder: a versioned sidebar's entries are beside it.
     let site_dir = site.config_file().parent();
     let root = site_dir.unwrap_or(config).to_path_buf();
-    d.finish(config.to_path_buf(), root, None, (label, KeptLinks(kept)));
+    d.finish(config.to_path_buf(), root, None, (label, KeptLinks::new(kept)));
 }
 
 /// The links of one document kept for the report, with their indexes.
 /// The check's collector holds every link as a few numbers, not as text:
 /// on a large site the texts would be most of its memory.
 #[derive(Default)]
-pub struct KeptLinks(Vec<(u32, Link)>);
+pub struct KeptLinks {
+    links: Vec<(u32, Link)>,
+    /// For a file a page includes, the page it was read for (boxed: most
+    /// documents have none).
+    via: Option<Box<super::included::Via>>,
+}
 
 impl KeptLinks {
+    /// The links `links` of a document.
+    fn new(links: Vec<(u32, Link)>) -> KeptLinks {
+        KeptLinks { links, via: None }
+    }
+    /// The links `links` of a file that the page `via` includes.
+    pub fn included(
+        links: Vec<(u32, Link)>,
+        via: super::included::Via,
+    ) -> KeptLinks {
+        KeptLinks { links, via: Some(Box::new(via)) }
+    }
     /// Link `li`, when it was kept.
     pub fn get(&self, li: usize) -> Option<&Link> {
-        let i = self.0.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
-        Some(&self.0[i].1)
+        let i =
+            self.links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+        Some(&self.links[i].1)
     }
     /// The kept links, with their indexes, in document order.
     #[cfg(feature = "remote")]
     pub fn iter(&self) -> impl Iterator<Item = (usize, &Link)> {
-        self.0.iter().map(|(i, l)| (*i as usize, l))
+        self.links.iter().map(|(i, l)| (*i as usize, l))
+    }
+    /// The page the document was read for, when it is a file that page
+    /// includes.
+    pub fn via(&self) -> Option<&super::included::Via> {
+        self.via.as_deref()
     }
 }
 
@@ -336,7 +391,16 @@ fn digest(
         }
         i += 1;
     });
-    d.finish(place.path, place.root, ids, (label, KeptLinks(kept)));
+    if let Some(site) = &place.site {
+        super::site::push_shortcode_includes(
+            &mut d,
+            site,
+            &place.path,
+            i,
+            &mut kept,
+        );
+    }
+    d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
 }
 
 /// The file another Antora component's resource id names, when that
@@ -366,7 +430,7 @@ pub fn remap_target(remap: &Remapper, link: LinkRef<'_>) -> Option<Mapped> {
 /// a local target its path under the root written as a root-relative
 /// link (`/docs/a.md`), for any other target the target. Never the
 /// absolute `file:` URI, which differs from machine to machine.
-fn is_excluded(
+pub fn is_excluded(
     exclude: &regex::RegexSet,
     link: LinkRef<'_>,
     root: &Path,
@@ -391,7 +455,7 @@ fn is_excluded(
 /// `https:`, `ftp:`, `www.`, `mailto:`, `xmpp:`) or with `include_text`: `see
 /// file:line` is not a link. A Markdown reference link is checked once, at
 /// the definition it uses, which lists the lines of its uses.
-fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
+pub fn is_checked(link: LinkRef<'_>, include_text: bool) -> bool {
     if matches!(link.reference(), Some(Reference::Use { .. })) {
         return false;
     }

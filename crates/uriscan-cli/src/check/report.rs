@@ -62,7 +62,12 @@ fn write_all(
     {
         counts.files += 1;
         report.document(label);
-        let site = super::site::site_of(&plan.sites, doc.path());
+        let via = docs.kept[di].via();
+        report.via(via.map(|v| v.label.as_path()));
+        let site = match via {
+            Some(v) => super::site::site_of(&plan.sites, &v.page),
+            None => super::site::site_of(&plan.sites, doc.path()),
+        };
         for (li, v) in verdicts[di].iter().enumerate() {
             if remote.report_link(report, docs, di, li) {
                 continue;
@@ -93,13 +98,14 @@ fn write_all(
             };
             let remapped =
                 super::read::remap_target(&cfg.remap, link.as_ref());
-            let site_note = match remapped {
-                Some(_) => None,
-                None => super::site::mapping(
-                    site.as_deref(),
-                    doc.path(),
-                    link.as_ref(),
-                ),
+            let site_note = match (&remapped, via, site.as_deref()) {
+                (Some(_), _, _) => None,
+                (None, Some(v), Some(s)) => {
+                    super::included::mapping(s, v, link)
+                }
+                (None, _, site) => {
+                    super::site::mapping(site, doc.path(), link.as_ref())
+                }
             };
             let mapped = match (&remapped, &site_note) {
                 (Some(m), _) => Some(Mapping::Remap(m)),

@@ -10,7 +10,7 @@ use uriscan::checking::site::{
     Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
-use uriscan::links::{GeneratorKind, Kind, LinkRef};
+use uriscan::links::{GeneratorKind, Kind, Link, LinkRef};
 
 use crate::args::CheckSite;
 use crate::config::CheckConfig;
@@ -111,12 +111,10 @@ pub fn checker(builder: &CheckerBuilder, plan: &SitePlan) -> CheckerBuilder {
     if let Some(sites) = &plan.sites {
         for site in sites.sites() {
             b.anchors_under(site.sources().to_path_buf(), site.anchor_style());
-            if site.generator() == Generator::Mkdocs
-                && let Some(folder) = site.config_file().parent()
-            {
+            if let Some(includes) = site.includes() {
                 b.includes_under(
                     site.sources().to_path_buf(),
-                    folder.to_path_buf(),
+                    includes.clone(),
                 );
             }
         }
@@ -141,11 +139,44 @@ pub fn push<T>(
     if l.error().is_some() {
         return d.push(l);
     }
-    match map(site, doc, l) {
+    push_as(d, l, map(site, doc, l));
+}
+
+/// Takes the uses of the site's include shortcodes (Hugo's) in the page
+/// `doc` as more links after its `read` others, each kept: no reader
+/// finds them again.
+pub fn push_shortcode_includes<T>(
+    d: &mut DocumentDigest<'_, T>,
+    site: &Site,
+    doc: &Path,
+    read: u32,
+    kept: &mut Vec<(u32, Link)>,
+) {
+    if !site.has_shortcode_includes() {
+        return;
+    }
+    let Ok(bytes) = std::fs::read(doc) else { return };
+    let text = String::from_utf8_lossy(&bytes);
+    for (i, (link, mapped)) in
+        site.shortcode_includes(doc, &text).into_iter().enumerate()
+    {
+        push_as(d, link.as_ref(), Some(mapped));
+        kept.push((read + i as u32, link));
+    }
+}
+
+/// Takes the link `l` as its site mapped it (`mapped`), or as it is.
+pub fn push_as<T>(
+    d: &mut DocumentDigest<'_, T>,
+    l: LinkRef<'_>,
+    mapped: Option<Mapped>,
+) {
+    match mapped {
         Some(Mapped::Local { path, fragment, .. }) => {
             d.push_mapped(l, &path, fragment.as_deref())
         }
         Some(Mapped::Unavailable { reason }) => d.push_unavailable(l, &reason),
+        Some(Mapped::Downloaded) => d.push_downloaded(l),
         _ => d.push(l),
     }
 }

@@ -49,6 +49,9 @@ pub struct CheckReport<'c> {
     warnings: Vec<u8>,
     /// `--deny warnings`: warnings fail the run, and say so.
     deny_warnings: bool,
+    /// The page that includes the current document, whose links are
+    /// checked as that page renders them.
+    via: Option<String>,
 }
 
 impl<'c> CheckReport<'c> {
@@ -68,7 +71,14 @@ impl<'c> CheckReport<'c> {
             findings: Findings::default(),
             warnings: vec![],
             deny_warnings,
+            via: None,
         }
+    }
+
+    /// The links that follow are of a file that the page `page` includes
+    /// (as the site renders them there), or of no such file.
+    pub fn via(&mut self, page: Option<&Path>) {
+        self.via = page.map(|p| Label::path(p, false).lossy().to_string());
     }
 
     /// A document is checked: the forms that list every document (JUnit)
@@ -113,6 +123,13 @@ impl<'c> CheckReport<'c> {
                 _ => reason,
             }
         };
+        // An included file's link says which page it was checked on.
+        let reason = || match &self.via {
+            Some(page) => {
+                reason().map(|r| format!("{r} (included by {page})"))
+            }
+            None => reason(),
+        };
         let why = || {
             let why =
                 text::broken_reason(reason(), v.suggestion(link).as_deref());
@@ -153,6 +170,7 @@ impl<'c> CheckReport<'c> {
                         Some(Mapping::Site(why)) => Some(why),
                         _ => None,
                     },
+                    via: self.via.as_deref(),
                 };
                 let _ = serde_json::to_writer(&mut self.out, &row);
                 self.out.push(b'\n');

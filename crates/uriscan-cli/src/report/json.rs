@@ -280,6 +280,9 @@ pub struct CheckRow<'a> {
     /// How a site's rules mapped the link to a local target.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapped: Option<&'a str>,
+    /// For a file that a page includes, the page it was checked on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<&'a str>,
 }
 
 /// One row of `check --json` for a remote link: the fields of `links

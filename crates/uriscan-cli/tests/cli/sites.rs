@@ -13,7 +13,8 @@ fn sample(name: &str) -> PathBuf {
 }
 
 /// Runs `uriscan check --json ARGS .` in `dir`: each row as `path:line
-/// kind link: status[: reason][ (mapped)]`, the stderr and the exit code.
+/// kind link: status[: reason][ (mapped)][ (via PAGE)]`, the stderr and
+/// the exit code.
 fn rows(dir: &Path, args: &[&str]) -> (Vec<String>, String, i32) {
     let out =
         assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("uriscan"))
@@ -41,6 +42,9 @@ fn rows(dir: &Path, args: &[&str]) -> (Vec<String>, String, i32) {
             }
             if r["mapped"].is_string() {
                 row += " (mapped)";
+            }
+            if let Some(page) = r["via"].as_str() {
+                row += &format!(" (via {page})");
             }
             row
         })
@@ -76,13 +80,15 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             // Served at guide/install/: `../usage/` is guide/usage/.
             "./docs/guide/install.md:5 md:link ../usage/: ok (mapped)",
             "./docs/guide/install.md:8 md:link ../../usage/: broken: no page at the site URL '/sample/usage/'",
+            // Found under the second base path, `snippets`.
+            "./docs/guide/install.md:13 mkdocs:snippet note.md: ok (mapped)",
             "./docs/guide/usage.md:5 md:link ../install/index.html#setup: ok (mapped)",
             "./docs/guide/usage.md:6 md:link ../../README.md: broken: not on the site: outside its sources 'docs/'",
-            // The includes: a snippet from the project's folder, an
-            // include-markdown from the page's own.
+            // The includes: a snippet from the base paths, an
+            // include-markdown from the page's own folder.
             "./docs/guide/usage.md:8 mkdocs:snippet snippets/note.md: ok (mapped)",
             "./docs/guide/usage.md:10 mkdocs:include-markdown ../../snippets/part.md: ok (mapped)",
-            "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no such file or directory (mapped)",
+            "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no snippet 'snippets/missing.md' under the base path '.', 'snippets': the page leaves it out in silence",
             "./docs/index.md:3 md:link guide/install.md#setup: ok",
             "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
             "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
@@ -100,6 +106,19 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
             "./mkdocs.yml:14 site:nav guide/gone.md: broken: no such file or directory",
             "./mkdocs.yml:15 site:nav https://www.mkdocs.org/: skipped",
+            // A snippet's links are those of each page that includes it
+            // (MkDocs inserts its text as it is), at its own lines.
+            "./snippets/note.md:4 md:link install.md#setup: ok (via ./docs/guide/install.md)",
+            "./snippets/note.md:4 md:link #options: broken: no anchor '#options' in the target (via ./docs/guide/install.md)",
+            "./snippets/note.md:5 md:link index.md: broken: no such file or directory (via ./docs/guide/install.md)",
+            "./snippets/note.md:4 md:link install.md#setup: ok (via ./docs/guide/usage.md)",
+            "./snippets/note.md:4 md:link #options: ok (via ./docs/guide/usage.md)",
+            "./snippets/note.md:5 md:link index.md: broken: no such file or directory (via ./docs/guide/usage.md)",
+            // An include-markdown file's lead where they led from the
+            // file (the plugin rewrites them), but for a bare anchor.
+            "./snippets/part.md:4 md:link ../docs/guide/install.md#setup: ok (via ./docs/guide/usage.md)",
+            "./snippets/part.md:5 md:link #a-part: ok (via ./docs/guide/usage.md)",
+            "./snippets/part.md:5 md:link ../docs/guide/gone.md: broken: no such file or directory (via ./docs/guide/usage.md)",
         ]
     );
 }
@@ -308,6 +327,8 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             // An MDX page's anchors: its Markdown, `{#id}` kept.
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#the-tabs: ok",
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
+            // The partial Tabs imports and renders puts its heading there.
+            "./docs/01-intro.md:13 md:link guide/tabs.mdx#shared-part: ok",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
             // MDX: imports (a partial is imported, not linked), `<Link
@@ -345,9 +366,15 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./content/_index.md:12 hugo:relref /guide: ok (mapped)",
             "./content/_index.md:13 hugo:ref nothing.md: broken: Hugo's hugo:ref finds no page 'nothing.md'",
             "./content/_index.md:14 hugo:ref guide/install.md#nowhere: broken: no anchor '#nowhere' in the target (mapped)",
+            // The site's own shortcodes that read a file by a parameter:
+            // `readFile` from the site's folder, `.Resources.Get` from
+            // the page's bundle.
+            "./content/_index.md:17 hugo:include shared/note.md: ok",
             "./content/guide/install.md:9 md:link ../: ok (mapped)",
             "./content/guide/install.md:9 md:link ../../nothing/: broken: no page at the site URL '/docs/nothing/'",
             "./content/posts/bundle/index.md:3 md:image pic.png: ok",
+            "./content/posts/bundle/index.md:5 hugo:include notes.txt: ok",
+            "./content/posts/bundle/index.md:6 hugo:include gone.txt: broken: no such file or directory",
         ]
     );
     let (rows_jekyll, err, code) = rows(&sample("jekyll"), &[]);
@@ -536,10 +563,102 @@ fn mkdocs_includes_stay_in_the_project() {
             "./docs/index.md:7 md:link #from-a: ok",
             "./docs/index.md:7 md:link #from-b: ok",
             "./docs/index.md:7 md:link #outside: broken: no anchor '#outside' in the target",
-            // A file outside the docs is no page: its own directives are
-            // followed where it is included, not checked as links.
-            "./inc/a.md:3 mkdocs:snippet inc/b.md: skipped: template",
-            "./inc/b.md:3 mkdocs:snippet inc/a.md: skipped: template",
+            // A file outside the docs is no page: it is checked where a
+            // page includes it, its own directives too.
+            "./inc/a.md:3 mkdocs:snippet inc/b.md: ok (mapped) (via ./docs/index.md)",
+            "./inc/b.md:3 mkdocs:snippet inc/a.md: ok (mapped) (via ./docs/index.md)",
+        ]
+    );
+}
+
+/// `pymdownx.snippets`' settings in mkdocs.yml: the base paths a snippet
+/// is looked up under (and may not climb out of), `check_paths` in the
+/// reason of a missing one, a URL with `url_download` skipped, not
+/// fetched; the human report names the page a snippet's link was
+/// checked on.
+#[test]
+fn mkdocs_snippet_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "mkdocs.yml",
+        "site_name: x\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [inc]\n      check_paths: true\n      url_download: true\n",
+    );
+    write(d, "docs/index.md", "# Home\n");
+    write(
+        d,
+        "docs/a/page.md",
+        "# Page\n\n--8<-- \"https://127.0.0.1:9/x.md\"\n--8<-- \"s.md\"\n--8<-- \"gone.md\"\n--8<-- \"../mkdocs.yml\"\n",
+    );
+    write(d, "inc/s.md", "[up](../index.md) [here](#page) [no](#nope)\n");
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/a/page.md:3 mkdocs:snippet https://127.0.0.1:9/x.md: skipped: downloaded by the build (url_download): not fetched",
+            "./docs/a/page.md:4 mkdocs:snippet s.md: ok (mapped)",
+            "./docs/a/page.md:5 mkdocs:snippet gone.md: broken: no snippet 'gone.md' under the base path 'inc': the build fails (check_paths)",
+            "./docs/a/page.md:6 mkdocs:snippet ../mkdocs.yml: broken: a snippet may not leave its base path 'inc'",
+            "./inc/s.md:1 md:link ../index.md: ok (via ./docs/a/page.md)",
+            "./inc/s.md:1 md:link #page: ok (via ./docs/a/page.md)",
+            "./inc/s.md:1 md:link #nope: broken: no anchor '#nope' in the target (via ./docs/a/page.md)",
+        ]
+    );
+    let (out, _, _) = human(d, &["."]);
+    assert!(
+        out.contains("./inc/s.md:1:38: broken link '#nope': no anchor '#nope' in the target (included by ./docs/a/page.md)"),
+        "{out}"
+    );
+}
+
+/// Hugo shortcodes of the site's own that read a file or a page by a
+/// parameter are links of kind `hugo:include`; a shortcode of another
+/// shape is left alone.
+#[test]
+fn hugo_include_shortcodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "outside.md", "x\n");
+    write(d, "site/hugo.toml", "baseURL = 'https://e.org/'\n");
+    write(
+        d,
+        "site/layouts/shortcodes/page.html",
+        "{{ with .Site.GetPage (.Get \"path\") }}{{ .Content }}{{ end }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/inc.html",
+        "{{ readFile (.Get 0) | markdownify }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/res.html",
+        "{{ with .Page.Resources.Get (.Get 0) }}{{ .Content }}{{ end }}\n",
+    );
+    write(
+        d,
+        "site/layouts/shortcodes/two.html",
+        "{{ readFile (printf \"%s/%s\" (.Get 0) (.Get 1)) }}\n",
+    );
+    write(d, "site/content/guide/_index.md", "# Guide\n");
+    write(d, "site/content/guide/a.md", "# A\n");
+    write(
+        d,
+        "site/content/p.md",
+        "# P\n\n{{< page path=\"/guide\" >}}\n{{< page path=\"guide/a\" >}}\n{{< page path=\"guide/none\" >}}\n{{% inc ../outside.md %}}\n{{< res \"x.png\" >}}\n{{< two \"a\" \"b.md\" >}}\n",
+    );
+    let (rows, err, code) = rows(&d.join("site"), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./content/p.md:3 hugo:include /guide: ok",
+            "./content/p.md:4 hugo:include guide/a: ok",
+            "./content/p.md:5 hugo:include guide/none: broken: no page 'guide/none' under the content folder (GetPage)",
+            "./content/p.md:6 hugo:include ../outside.md: broken: a shortcode may not read outside the site's folder",
+            "./content/p.md:7 hugo:include x.png: broken: not a page bundle: the page has no resources",
         ]
     );
 }

@@ -140,6 +140,23 @@ impl<T> Collector<T> {
         self.tags.append(&mut other.tags);
     }
 
+    /// Keeps only the documents for which `keep` (given each one's path
+    /// and tag) holds: a caller that read a file again in another form
+    /// drops the first reading.
+    pub fn retain_documents(
+        &mut self,
+        mut keep: impl FnMut(&Path, &T) -> bool,
+    ) {
+        let facts = std::mem::take(&mut self.facts);
+        let tags = std::mem::take(&mut self.tags);
+        for (f, t) in facts.into_iter().zip(tags) {
+            if keep(&f.path, &t) {
+                self.facts.push(f);
+                self.tags.push(t);
+            }
+        }
+    }
+
     /// The number of documents taken.
     pub fn len(&self) -> usize {
         self.facts.len()
@@ -271,6 +288,13 @@ impl<T> DocumentDigest<'_, T> {
     /// nothing there, for `reason`.
     pub fn push_unavailable(&mut self, link: LinkRef<'_>, reason: &str) {
         let f = self.collector.shared.table.unavailable(reason);
+        self.take(link, f);
+    }
+
+    /// Takes the document's next link, skipped: a file its site's
+    /// generator downloads while it builds, which the check never fetches.
+    pub fn push_downloaded(&mut self, link: LinkRef<'_>) {
+        let f = self.collector.shared.table.downloaded();
         self.take(link, f);
     }
 

@@ -93,6 +93,9 @@ pub(crate) enum TargetKind {
     DuplicateDefinition,
     /// A local link to nothing its site serves; the text is why.
     Unavailable,
+    /// A file the site's generator downloads while it builds: neither
+    /// checked offline nor fetched.
+    Downloaded,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -224,6 +227,14 @@ impl LinkTable {
     }
 
     /// The facts of a link to nothing its site serves, for `reason`.
+    pub(crate) fn downloaded(&self) -> LinkFacts {
+        LinkFacts {
+            what: TargetKind::Downloaded,
+            path: NO_PATH,
+            text: NO_PATH,
+        }
+    }
+
     pub(crate) fn unavailable(&self, reason: &str) -> LinkFacts {
         let text = self.texts.intern(reason.as_bytes());
         LinkFacts { what: TargetKind::Unavailable, path: NO_PATH, text }

@@ -223,8 +223,8 @@ pub struct CheckerBuilder {
     /// Styles for the documents under a directory, the deepest first.
     anchors_under: Vec<(PathBuf, AnchorStyle)>,
     /// The documents under a directory that include other files (MkDocs
-    /// snippets), and the project folder their includes stay in.
-    includes_under: Vec<(PathBuf, PathBuf)>,
+    /// snippets), and the rules of their includes.
+    includes_under: Vec<(PathBuf, super::site::Includes)>,
     allow_outside_root: bool,
 }
 
@@ -292,17 +292,17 @@ impl CheckerBuilder {
             .sort_by_key(|(d, _)| std::cmp::Reverse(d.components().count()));
         self
     }
-    /// The Markdown documents under `dir` include other files' text
-    /// (MkDocs' `pymdownx.snippets`, from `folder`, and
-    /// `include-markdown`, from their own folder; never out of
-    /// `folder`): the included headings are their anchors too.
+    /// The Markdown documents under `dir` include other files' text by
+    /// the rules `includes` (MkDocs' `pymdownx.snippets` and
+    /// `include-markdown`, never out of the project's folder): the
+    /// included headings are their anchors too.
     pub fn includes_under(
         &mut self,
         dir: PathBuf,
-        folder: PathBuf,
+        includes: super::site::Includes,
     ) -> &mut Self {
         self.includes_under.retain(|(d, _)| *d != dir);
-        self.includes_under.push((dir, folder));
+        self.includes_under.push((dir, includes));
         self
     }
     /// Whether a target outside the root holds (when it exists).
@@ -599,6 +599,11 @@ impl Checker {
             TargetKind::Template => {
                 return Verdict::skipped_for(Reason::Template);
             }
+            TargetKind::Downloaded => {
+                let why =
+                    "downloaded by the build (url_download): not fetched";
+                return Verdict::skipped_for(Reason::NotOffline(why));
+            }
             TargetKind::UnusedDefinition => {
                 return Verdict::warning(Reason::UnusedDefinition);
             }
@@ -796,11 +801,11 @@ impl Checker {
         };
         match Format::from_path(path) {
             format @ (Format::Markdown | Format::Mdx) => {
-                let text = String::from_utf8_lossy(&bytes);
+                let source = String::from_utf8_lossy(&bytes);
                 // MDX's Markdown is what its ESM and expressions leave.
                 let text = match format {
-                    Format::Mdx => crate::links::mdx_markdown(&text).into(),
-                    _ => text,
+                    Format::Mdx => crate::links::mdx_markdown(&source).into(),
+                    _ => source.clone(),
                 };
                 // With the files it includes in place.
                 let folder = self
@@ -809,8 +814,8 @@ impl Checker {
                     .iter()
                     .find(|(dir, _)| path.starts_with(dir));
                 let text = match folder {
-                    Some((_, folder)) => Cow::Owned(
-                        super::site::includes::expanded(&text, path, folder)
+                    Some((_, includes)) => Cow::Owned(
+                        super::site::includes::expanded(&text, path, includes)
                             .into_owned(),
                     ),
                     None => text,
@@ -818,16 +823,23 @@ impl Checker {
                 if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
                     return Targets::Ids(ids, None);
                 }
-                Targets::Ids(
-                    anchors::markdown_anchors(
-                        &text,
-                        self.opts.style_for(path),
-                    )
-                    .into_iter()
-                    .map(|a| a.name)
-                    .collect(),
-                    None,
-                )
+                let style = self.opts.style_for(path);
+                let mut ids: Vec<String> =
+                    anchors::markdown_anchors(&text, style)
+                        .into_iter()
+                        .map(|a| a.name)
+                        .collect();
+                // Docusaurus renders an imported partial's headings on
+                // the page, with the ids its own file gives them.
+                if style == AnchorStyle::Docusaurus {
+                    for partial in
+                        super::site::partials::rendered_texts(&source, path)
+                    {
+                        let found = anchors::markdown_anchors(&partial, style);
+                        ids.extend(found.into_iter().map(|a| a.name));
+                    }
+                }
+                Targets::Ids(ids, None)
             }
             // In a Sphinx project, ids as Sphinx makes them; with those
             // of the files it includes.

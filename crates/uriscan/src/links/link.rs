@@ -178,6 +178,21 @@ impl Link {
         )
     }
 
+    /// A link that a site's rules found (an include shortcode), at
+    /// `span`, `line` and `column`, written `link`, with its resolved
+    /// `target`.
+    #[cfg(feature = "check")]
+    pub(crate) fn found(
+        kind: Kind,
+        span: Span,
+        (line, column): (u64, u64),
+        link: &str,
+        target: Option<&str>,
+    ) -> Link {
+        let target = target.filter(|t| !t.is_empty());
+        Link::new(kind, span, (line, column), link, target, None, None, None)
+    }
+
     /// The link, borrowed: the view [`LinkExtractor::for_each`](super::LinkExtractor::for_each) hands
     /// out, for code that reads both.
     pub fn as_ref(&self) -> LinkRef<'_> {

@@ -118,6 +118,24 @@ pub(crate) use generators::includes::directives;
 pub(crate) fn mdx_markdown(text: &str) -> String {
     generators::mdx::read(text, &mut vec![]).markdown
 }
+
+/// An MDX document's own links (imports, `require`s, `<Link to>`): each
+/// one's kind, where its text starts, and its path.
+#[cfg(feature = "check")]
+pub(crate) fn mdx_links(text: &str) -> Vec<(Kind, usize, String)> {
+    let mut out = vec![];
+    generators::mdx::read(text, &mut out);
+    out.into_iter()
+        .map(|l| {
+            let written = &text.as_bytes()[l.span.range()];
+            let path = match &l.link {
+                Some(link) => link.to_string(),
+                None => String::from_utf8_lossy(written).into_owned(),
+            };
+            (l.kind, l.span.start, path)
+        })
+        .collect()
+}
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use markdown::MarkdownParser;

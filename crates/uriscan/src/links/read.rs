@@ -99,9 +99,19 @@ impl LinkExtractor {
             );
         }
         generators::read_markdown_runs(text, &regions.text, out);
-        generators::read_includes(text, out);
+        let directives = generators::read_includes(text, out);
         for span in &regions.text {
             self.find(text.as_bytes(), *span, Kind::Text, out);
+        }
+        // A directive's line is replaced by the file it names: its URL is
+        // no link of the page.
+        if !directives.is_empty() {
+            out.retain(|l| {
+                l.kind != Kind::Text
+                    || !directives
+                        .iter()
+                        .any(|d| d.range().contains(&l.span.start))
+            });
         }
         if self.include_code {
             for span in &regions.code {

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use super::front_matter::field;
+use super::hugo_includes::Shortcodes;
 use super::indexed::{Indexed, Syntax, markdown_sources};
 use super::url::{extension, is_markdown_ext, normalize, strip_extension};
 use super::yaml::{self, Node};
@@ -43,8 +44,10 @@ pub(crate) fn load(
         .and_then(|p| p.get("autoHeadingIDType"))
         .and_then(Node::as_str)
         .map(str::to_string);
-    let mut table =
-        Indexed::for_syntax(Syntax::Hugo { content: content.clone() });
+    let mut table = Indexed::for_syntax(Syntax::Hugo {
+        content: content.clone(),
+        shortcodes: Shortcodes::read(dir),
+    });
     let case = |s: String| if lower { s.to_lowercase() } else { s };
     for (rel, fm) in markdown_sources(dir, &content) {
         let under = rel.strip_prefix(&format!("{content}/")).unwrap_or(&rel);

@@ -37,6 +37,8 @@ pub(crate) enum Syntax {
     Hugo {
         /// `contentDir`, no slash at its ends.
         content: String,
+        /// The site's include shortcodes.
+        shortcodes: super::hugo_includes::Shortcodes,
     },
     /// Jekyll's.
     Jekyll,
@@ -82,7 +84,28 @@ pub(crate) fn url_key(url: &str) -> String {
     u.trim_end_matches('/').to_string()
 }
 
+impl Indexed {
+    /// Hugo's include shortcodes, when the site has some, and its
+    /// content folder.
+    pub(crate) fn shortcodes(
+        &self,
+    ) -> Option<(&super::hugo_includes::Shortcodes, &str)> {
+        match &self.syntax {
+            Syntax::Hugo { shortcodes, content } if !shortcodes.is_empty() => {
+                Some((shortcodes, content))
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Rules for Indexed {
+    fn hugo_shortcodes(
+        &self,
+    ) -> Option<(&super::hugo_includes::Shortcodes, &str)> {
+        self.shortcodes()
+    }
+
     fn url_of(&self, rel: &str) -> Option<String> {
         if let Some(u) = self.urls.get(rel) {
             return Some(u.clone());
@@ -122,7 +145,7 @@ impl Rules for Indexed {
     ) -> Option<Named> {
         match &self.syntax {
             Syntax::Plain => None,
-            Syntax::Hugo { content } => {
+            Syntax::Hugo { content, .. } => {
                 super::hugo::named(self, content, kind, page, path)
             }
             Syntax::Jekyll => super::jekyll::named(self, kind, path, exists),

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use super::includes::Includes;
 use super::nav::Entry;
 use super::url::{extension, is_markdown_ext, strip_extension};
 use super::yaml::{self, Node, Value};
@@ -17,6 +18,8 @@ use super::{AnchorSettings, Loaded, Rules};
 #[derive(Debug)]
 pub(crate) struct Mkdocs {
     directory_urls: bool,
+    /// Its include extensions' rules.
+    includes: Option<Includes>,
 }
 
 pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
@@ -40,10 +43,12 @@ pub(crate) fn load(dir: &Path, text: &str) -> Result<Loaded, String> {
         mkdocs_toc_slugify: toc_slugify(&config),
         ..Default::default()
     };
+    let sources = dir.join(docs_dir);
+    let includes = Some(Includes::read(dir, &sources, &config));
     Ok(Loaded {
-        sources: dir.join(docs_dir),
+        sources,
         site_url,
-        rules: Box::new(Mkdocs { directory_urls }),
+        rules: Box::new(Mkdocs { directory_urls, includes }),
         nav,
         nav_file: None,
         other_navs: vec![],
@@ -164,6 +169,10 @@ impl Rules for Mkdocs {
         out
     }
 
+    fn includes(&self) -> Option<&Includes> {
+        self.includes.as_ref()
+    }
+
     fn not_on_site(&self, rel: &str) -> Option<String> {
         rel.split('/')
             .any(|s| s.starts_with('.'))
@@ -178,8 +187,8 @@ mod tests {
     /// MkDocs' URL of each source (mkdocs.structure.files.File.url).
     #[test]
     fn page_urls() {
-        let dirs = Mkdocs { directory_urls: true };
-        let flat = Mkdocs { directory_urls: false };
+        let dirs = Mkdocs { directory_urls: true, includes: None };
+        let flat = Mkdocs { directory_urls: false, includes: None };
         for (src, with_dirs, without) in [
             ("index.md", "", "index.html"),
             ("README.md", "", "index.html"),
@@ -195,14 +204,14 @@ mod tests {
 
     #[test]
     fn url_to_sources() {
-        let dirs = Mkdocs { directory_urls: true };
+        let dirs = Mkdocs { directory_urls: true, includes: None };
         assert_eq!(dirs.sources_of("a/b/")[0], "a/b.md");
         assert!(dirs.sources_of("a/b/").contains(&"a/b/index.md".into()));
         assert!(dirs.sources_of("").contains(&"README.md".into()));
         assert!(dirs.sources_of("a/b").contains(&"a/b.md".into()));
         assert_eq!(dirs.sources_of("img/x.png")[0], "img/x.png");
         assert!(dirs.sources_of("a/b.md").is_empty());
-        let flat = Mkdocs { directory_urls: false };
+        let flat = Mkdocs { directory_urls: false, includes: None };
         assert_eq!(flat.sources_of("a/b.html")[0], "a/b.md");
         assert!(flat.sources_of("index.html").contains(&"README.md".into()));
     }

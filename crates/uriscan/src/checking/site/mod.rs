@@ -19,6 +19,7 @@ mod detect;
 mod docusaurus;
 mod front_matter;
 mod hugo;
+mod hugo_includes;
 pub(crate) mod includes;
 mod indexed;
 mod jekyll;
@@ -26,6 +27,7 @@ mod jsconfig;
 mod mdbook;
 mod mkdocs;
 mod nav;
+pub(crate) mod partials;
 mod sites;
 mod slug_rules;
 mod url;
@@ -40,6 +42,7 @@ use crate::links::{
     GeneratorKind, Link, jekyll_url_expression, percent_decode,
 };
 
+pub use includes::{Included, Includes};
 pub use sites::{Sites, git_top, is_gitlab_remote};
 
 /// A site generator, or the forge that renders the tree as it is.
@@ -163,6 +166,9 @@ pub enum Mapped {
         /// Why.
         reason: String,
     },
+    /// Not checked offline, nor fetched: a file the generator downloads
+    /// while it builds (a snippet with `url_download`).
+    Downloaded,
 }
 
 /// The raw configuration values that the generators' own heading slug
@@ -215,6 +221,14 @@ trait Rules: fmt::Debug + Send + Sync {
     /// (decoded, its fragment left out) on the page `page`; `None` for
     /// another generator's syntax. `exists` says whether a source is a
     /// file.
+    /// Its include extensions' rules (MkDocs').
+    fn includes(&self) -> Option<&Includes> {
+        None
+    }
+    /// Its include shortcodes (Hugo's), and its content folder.
+    fn hugo_shortcodes(&self) -> Option<(&hugo_includes::Shortcodes, &str)> {
+        None
+    }
     fn named(
         &self,
         _kind: GeneratorKind,
@@ -348,6 +362,11 @@ impl Site {
     /// Whose heading anchors its pages have.
     pub fn anchor_style(&self) -> AnchorStyle {
         self.anchor_style
+    }
+    /// The rules of its include directives (MkDocs' snippets and
+    /// `include-markdown`), when it has them.
+    pub fn includes(&self) -> Option<&Includes> {
+        self.loaded.rules.includes()
     }
     /// Whether `doc` is one of its sources.
     pub fn contains(&self, doc: &Path) -> bool {
@@ -544,20 +563,93 @@ impl Site {
         )
     }
 
-    /// An MkDocs include directive: the file it includes, checked as a
-    /// link to it.
-    fn map_include(
+    /// Whether the site has include shortcodes (Hugo's).
+    pub fn has_shortcode_includes(&self) -> bool {
+        self.loaded.rules.hugo_shortcodes().is_some()
+    }
+
+    /// The uses in the page `doc` (its text `text`) of the site's
+    /// include shortcodes (Hugo's `layouts/shortcodes/NAME.html` that
+    /// read a file or a page by a parameter), as links of kind
+    /// `hugo:include`, each with what it reads: empty for a site without
+    /// any.
+    pub fn shortcode_includes(
         &self,
         doc: &Path,
+        text: &str,
+    ) -> Vec<(Link, Mapped)> {
+        let Some((codes, content)) = self.loaded.rules.hugo_shortcodes()
+        else {
+            return vec![];
+        };
+        if !self.contains(doc) {
+            return vec![];
+        }
+        let dir = self.config_file.parent().unwrap_or(Path::new(""));
+        let content = self.loaded.sources.join(content);
+        let kind = crate::links::Kind::Generator(GeneratorKind::HugoInclude);
+        codes
+            .uses(text)
+            .into_iter()
+            .map(|one| {
+                let (line, column) = line_and_column(text, one.span.start);
+                let at = (line, column);
+                match hugo_includes::target(&one, dir, &content, doc) {
+                    Ok(file) => {
+                        let uri = crate::links::file_uri(
+                            &file,
+                            crate::links::PathKind::File,
+                        );
+                        let link = Link::found(
+                            kind,
+                            one.span,
+                            at,
+                            &one.path,
+                            Some(&uri),
+                        );
+                        let shown = file.strip_prefix(dir).unwrap_or(&file);
+                        let reason = format!(
+                            "hugo:include '{}' reads '{}'",
+                            one.path,
+                            shown.display()
+                        );
+                        (
+                            link,
+                            Mapped::Local {
+                                path: file,
+                                fragment: None,
+                                reason,
+                            },
+                        )
+                    }
+                    Err(reason) => {
+                        let link =
+                            Link::found(kind, one.span, at, &one.path, None);
+                        (link, Mapped::Unavailable { reason })
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// An MkDocs include directive of the file `holder` (a page, or a
+    /// file a page includes): the file it includes, checked as a link to
+    /// it.
+    pub fn map_include(
+        &self,
+        holder: &Path,
         kind: GeneratorKind,
         path: &str,
     ) -> Option<Mapped> {
-        if self.generator != Generator::Mkdocs {
-            return None;
-        }
-        let folder = self.config_file.parent().unwrap_or(Path::new(""));
-        Some(match includes::target(kind, doc, folder, path) {
-            Ok(file) => {
+        let includes = self.includes()?;
+        let folder = includes.folder();
+        Some(match includes.target(kind, holder, path) {
+            includes::Target::File(file)
+                if kind == GeneratorKind::MkdocsSnippet && !file.exists() =>
+            {
+                Mapped::Unavailable { reason: includes.missing_snippet(path) }
+            }
+            includes::Target::File(file) => {
                 let shown = file.strip_prefix(folder).unwrap_or(&file);
                 let reason = format!(
                     "{} '{path}' includes '{}'",
@@ -566,8 +658,31 @@ impl Site {
                 );
                 Mapped::Local { path: file, fragment: None, reason }
             }
-            Err(reason) => Mapped::Unavailable { reason },
+            includes::Target::Download => Mapped::Downloaded,
+            includes::Target::Refused(reason) => {
+                Mapped::Unavailable { reason }
+            }
         })
+    }
+
+    /// How the link `link` (as written) of the file `included` resolves
+    /// on the page `page` that includes it: a snippet's as the page's
+    /// own, an `include-markdown` file's as the plugin rewrites it (to
+    /// lead where it led from the file). `None` where the file system's
+    /// reading of it is the site's.
+    pub fn map_included(
+        &self,
+        page: &Path,
+        included: &Included,
+        link: &str,
+    ) -> Option<Mapped> {
+        if included.against_page {
+            return self.map(page, link);
+        }
+        match includes::rewritten(link, &included.file, page) {
+            Some(rewritten) => self.map(page, &rewritten),
+            None => self.map(page, link),
+        }
     }
 
     /// An absolute `http(s)` link: mapped when it is on the site's URL.
@@ -652,6 +767,16 @@ impl Site {
             ),
         }
     }
+}
+
+/// The 1-based line and column (in characters) of the byte `at` of
+/// `text`.
+fn line_and_column(text: &str, at: usize) -> (u64, u64) {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+    (line as u64, column as u64)
 }
 
 #[cfg(test)]

@@ -2,13 +2,16 @@
 //! are preprocessors: a snippet in a fenced code block is included too):
 //!
 //! - `pymdownx.snippets`: a line `--8<-- "path"` (any number of dashes
-//!   on each side, indented or not), and the block form: a line `--8<--`,
-//!   one path a line, a line `--8<--`. A path may end in `:N:M` (lines) or
-//!   `:name` (a section); a line that starts with `;` is escaped; a URL
-//!   is downloaded, not read: none of these is a link to a file;
+//!   on each side, indented or not, nothing after the closing quote), and
+//!   the block form: a line `--8<--`, one path a line, a line `--8<--`. A
+//!   path may end in `:N:M` (lines) or `:name` (a section), split off as
+//!   the extension does; a line that starts with `;` is escaped. A URL
+//!   is a directive too: whether it is downloaded is the site's
+//!   `url_download`;
 //! - `mkdocs-include-markdown-plugin`: `{% include-markdown "path" %}`
-//!   and `{% include "path" %}`, with any options after the path; a glob
-//!   is no single file.
+//!   and `{% include "path" %}`, with any options after the path
+//!   (`rewrite-relative-urls=false` is kept); a URL or a glob is no
+//!   single local file.
 
 use super::GeneratorKind;
 use crate::Span;
@@ -23,6 +26,9 @@ pub(crate) struct Directive {
     pub(crate) written: Span,
     /// The file's path.
     pub(crate) path: String,
+    /// `include-markdown`'s `rewrite-relative-urls` option, when the
+    /// directive sets it.
+    pub(crate) rewrite_urls: Option<bool>,
 }
 
 /// The include directives of `text`, in document order.
@@ -50,10 +56,19 @@ fn snippets(b: &[u8], out: &mut Vec<Directive>) {
         let text = &b[line.range()];
         let indent =
             text.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
-        let body = trim_end(&text[indent..]);
+        // As the extension's pattern: nothing but a `\r` after a marker
+        // or a closing quote.
+        let body =
+            text[indent..].strip_suffix(b"\r").unwrap_or(&text[indent..]);
         let Some(rest) = marker(body) else {
             if in_block {
-                let from = line.start + indent;
+                // A path line is stripped of white space at both ends.
+                let lead = body
+                    .iter()
+                    .take_while(|c| c.is_ascii_whitespace())
+                    .count();
+                let body = trim_end(&body[lead..]);
+                let from = line.start + indent + lead;
                 let path = Span::new(from, from + body.len());
                 if !body.is_empty() && body[0] != b';' {
                     push(out, b, GeneratorKind::MkdocsSnippet, line, path);
@@ -70,15 +85,22 @@ fn snippets(b: &[u8], out: &mut Vec<Directive>) {
         }
         let lead = rest.iter().take_while(|c| c.is_ascii_whitespace()).count();
         let quoted = &rest[lead..];
-        let q = quoted[0];
+        // Trailing white space after a marker: no directive.
+        let Some(&q) = quoted.first() else { continue };
         if !matches!(q, b'"' | b'\'')
             || quoted.len() < 3
             || quoted[quoted.len() - 1] != q
         {
             continue;
         }
-        let from = line.start + indent + (body.len() - quoted.len()) + 1;
-        let path = Span::new(from, from + quoted.len() - 2);
+        // The quoted path is stripped of white space at both ends.
+        let inner = &quoted[1..quoted.len() - 1];
+        let lead =
+            inner.iter().take_while(|c| c.is_ascii_whitespace()).count();
+        let inner = trim_end(&inner[lead..]);
+        let from =
+            line.start + indent + (body.len() - quoted.len()) + 1 + lead;
+        let path = Span::new(from, from + inner.len());
         push(out, b, GeneratorKind::MkdocsSnippet, line, path);
     }
 }
@@ -126,7 +148,11 @@ fn include_markdown(b: &[u8], out: &mut Vec<Directive>) {
             continue;
         };
         let whole = Span::new(open, path.end + close + 2);
+        let options = &b[path.end + 1..path.end + close];
         push(out, b, GeneratorKind::MkdocsIncludeMarkdown, whole, path);
+        if let Some(d) = out.last_mut().filter(|d| d.whole == whole) {
+            d.rewrite_urls = rewrite_option(options);
+        }
     }
 }
 
@@ -140,23 +166,97 @@ fn push(
 ) {
     let text = String::from_utf8_lossy(&b[written.range()]);
     let lower = text.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
-        return;
-    }
+    let url = lower.starts_with("http://") || lower.starts_with("https://");
+    // A snippet's URL is the site's to judge (`url_download`); the
+    // plugin downloads its URLs, and reads a glob as many files.
     if kind == GeneratorKind::MkdocsIncludeMarkdown
-        && text.contains(['*', '?', '['])
+        && (url || text.contains(['*', '?', '[']))
     {
         return;
     }
     // `file.md:3:5` or `file.md:section`: the file.
     let path = match kind {
-        GeneratorKind::MkdocsSnippet => text.split(':').next().unwrap_or(""),
+        GeneratorKind::MkdocsSnippet if !url => snippet_file(&text),
         _ => &text,
     };
     if path.is_empty() {
         return;
     }
-    out.push(Directive { kind, whole, written, path: path.to_string() });
+    out.push(Directive {
+        kind,
+        whole,
+        written,
+        path: path.to_string(),
+        rewrite_urls: None,
+    });
+}
+
+/// The file of a snippet's path, its line ranges (`:1:5,10:`) or its
+/// section (`:name`) left out, as `pymdownx.snippets` splits it: at the
+/// first `:` that starts a whole valid specifier running to the end.
+fn snippet_file(path: &str) -> &str {
+    let b = path.as_bytes();
+    let size = b.len();
+    // Where the run of digits from each index ends.
+    let mut digits = vec![size; size + 1];
+    for i in (0..size).rev() {
+        digits[i] = if b[i].is_ascii_digit() { digits[i + 1] } else { i };
+    }
+    let number_end = |i: usize| {
+        if i < size && b[i] == b'-' { digits[i + 1] } else { digits[i] }
+    };
+    // Whether everything from each index is a run of `,N` or `,N:N`.
+    let mut tail = vec![false; size + 1];
+    tail[size] = true;
+    for i in (0..size).rev() {
+        if b[i] == b',' && i + 1 < size && b"-0123456789:".contains(&b[i + 1])
+        {
+            let mut j = number_end(i + 1);
+            if j < size && b[j] == b':' {
+                j = number_end(j + 1);
+            }
+            tail[i] = tail[j];
+        }
+    }
+    let section_char =
+        |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_');
+    let mut name = size;
+    while name > 0 && section_char(b[name - 1]) {
+        name -= 1;
+    }
+    for colon in memchr::memchr_iter(b':', b) {
+        let mut end = number_end(colon + 1);
+        if end < size && b[end] == b':' {
+            end = number_end(end + 1);
+        }
+        if tail[end] {
+            return &path[..colon];
+        }
+        if name <= colon + 1
+            && colon + 1 < size
+            && b[colon + 1].is_ascii_alphabetic()
+        {
+            return &path[..colon];
+        }
+    }
+    path
+}
+
+/// `rewrite-relative-urls=BOOL` (or the older `rewrite_relative_urls`)
+/// among an `include-markdown` directive's options.
+fn rewrite_option(options: &[u8]) -> Option<bool> {
+    let text = String::from_utf8_lossy(options).replace('_', "-");
+    let at = text.find("rewrite-relative-urls")?;
+    let rest = text[at + "rewrite-relative-urls".len()..].trim_start();
+    let value = rest.strip_prefix('=')?.trim_start();
+    let value = value.trim_start_matches(['"', '\'']);
+    if value.starts_with("false") {
+        Some(false)
+    } else if value.starts_with("true") {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 fn trim_end(b: &[u8]) -> &[u8] {
@@ -179,7 +279,7 @@ mod tests {
 
     #[test]
     fn snippets_and_include_markdown() {
-        let text = "--8<-- \"a.md\"\n  -8<- 'b/c.md:3:5'\n\n--8<--\nd.md\n;e.md\n\nf.md:sec\n--8<--\n;--8<-- \"g.md\"\n--8<-- \"https://e.org/x.md\"\n--8<-- \"h.md\" x\n```\n--8<-- \"code.py\"\n```\n{% include-markdown \"../README.md\" start=\"<!--s-->\" %}\n{%\n  include 'i.md'\n%} {% include-markdown \"*.md\" %} {% include x.html %}\n";
+        let text = "--8<-- \"a.md\"\n  -8<- 'b/c.md:3:5'\n\n--8<--\nd.md\n;e.md\n\nf.md:sec\n--8<--\n;--8<-- \"g.md\"\n--8<-- \"https://e.org/x.md\"\n--8<-- \"h.md\" x\n--8<-- \"h.md\" \n```\n--8<-- \"code.py\"\n```\n{% include-markdown \"../README.md\" start=\"<!--s-->\" %}\n{%\n  include 'i.md'\n%} {% include-markdown \"*.md\" %} {% include x.html %}\n";
         assert_eq!(
             found(text),
             [
@@ -187,6 +287,12 @@ mod tests {
                 ("mkdocs:snippet", "b/c.md:3:5".into(), "b/c.md".into()),
                 ("mkdocs:snippet", "d.md".into(), "d.md".into()),
                 ("mkdocs:snippet", "f.md:sec".into(), "f.md".into()),
+                // The site decides whether a URL is downloaded.
+                (
+                    "mkdocs:snippet",
+                    "https://e.org/x.md".into(),
+                    "https://e.org/x.md".into()
+                ),
                 ("mkdocs:snippet", "code.py".into(), "code.py".into()),
                 (
                     "mkdocs:include-markdown",
@@ -206,5 +312,48 @@ mod tests {
         ] {
             assert_eq!(found(none), [], "{none}");
         }
+    }
+
+    /// A snippet's path is split as `pymdownx.snippets` splits it: only
+    /// a whole valid specifier is cut off (`pymdownx/snippets.py`
+    /// `split_path`).
+    #[test]
+    fn snippet_paths_split_as_the_extension_does() {
+        for (path, file) in [
+            ("a.md", "a.md"),
+            ("a.md:3", "a.md"),
+            ("a.md:3:5", "a.md"),
+            ("a.md:1:3,5:7,9:", "a.md"),
+            ("a.md:-2", "a.md"),
+            ("a.md:sec-1_x", "a.md"),
+            ("a:b/c.md", "a:b/c.md"),
+            ("a.md:1x", "a.md:1x"),
+            ("a.md:", "a.md"),
+            ("a.md:_x", "a.md:_x"),
+        ] {
+            assert_eq!(snippet_file(path), file, "{path}");
+        }
+        let text = "--8<-- \"  a b.md \"\r\n--8<--\r\n  c.md  \r\n--8<--\r\n--8<-- \r\n";
+        assert_eq!(
+            found(text),
+            [
+                ("mkdocs:snippet", "a b.md".to_string(), "a b.md".to_string()),
+                ("mkdocs:snippet", "c.md".into(), "c.md".into()),
+            ]
+        );
+        let options = |t: &str| directives(t)[0].rewrite_urls;
+        assert_eq!(options("{% include-markdown \"a.md\" %}"), None);
+        assert_eq!(
+            options(
+                "{% include-markdown \"a.md\" rewrite-relative-urls=false %}"
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            options(
+                "{%\n include-markdown 'a.md'\n rewrite_relative_urls=true\n%}"
+            ),
+            Some(true)
+        );
     }
 }

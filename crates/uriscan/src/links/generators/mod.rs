@@ -35,6 +35,9 @@ pub enum GeneratorKind {
     /// Hugo's `{{< relref "path" >}}` (or `{{% relref %}}`):
     /// `hugo:relref`.
     HugoRelref,
+    /// A Hugo shortcode of the site's own that reads a file or a page
+    /// by a parameter (`{{< include "path" >}}`): `hugo:include`.
+    HugoInclude,
     /// Jekyll's `{% link path %}`: `jekyll:link`.
     JekyllLink,
     /// Jekyll's `{% post_url name %}`: `jekyll:post_url`.
@@ -65,6 +68,7 @@ impl GeneratorKind {
         match self {
             GeneratorKind::HugoRef => "hugo:ref",
             GeneratorKind::HugoRelref => "hugo:relref",
+            GeneratorKind::HugoInclude => "hugo:include",
             GeneratorKind::JekyllLink => "jekyll:link",
             GeneratorKind::JekyllPostUrl => "jekyll:post_url",
             GeneratorKind::JekyllUrl => "jekyll:url",
@@ -83,6 +87,7 @@ impl GeneratorKind {
             self,
             GeneratorKind::MdxImport
                 | GeneratorKind::MdxRequire
+                | GeneratorKind::HugoInclude
                 | GeneratorKind::MkdocsSnippet
                 | GeneratorKind::MkdocsIncludeMarkdown
         )
@@ -120,11 +125,16 @@ pub(crate) fn read_markdown_runs(
 }
 
 /// Reads the include directives of the Markdown `text` (anywhere: they
-/// are preprocessors), pushing a link to each file.
-pub(crate) fn read_includes(text: &str, out: &mut Vec<RawLink>) {
-    for d in includes::directives(text) {
-        push(out, text.as_bytes(), d.kind, d.written, &d.path);
-    }
+/// are preprocessors), pushing a link to each file; returns where the
+/// directives are.
+pub(crate) fn read_includes(text: &str, out: &mut Vec<RawLink>) -> Vec<Span> {
+    includes::directives(text)
+        .into_iter()
+        .map(|d| {
+            push(out, text.as_bytes(), d.kind, d.written, &d.path);
+            d.whole
+        })
+        .collect()
 }
 
 /// A link of the generator's `kind` at `span` of `bytes`, naming `link`.

@@ -1,0 +1,143 @@
+//! Docusaurus' partials: a Markdown file that a page imports
+//! (`import Part from './_part.mdx'`) and renders as a component
+//! (`<Part />`) puts its headings on that page, each with the id its own
+//! file gives it (each MDX file is compiled apart: its slugs are counted
+//! apart too). Only a relative import (`./`, `../`) of a `.md` or `.mdx`
+//! file is followed; partials nest, a cycle cut.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::links::{GeneratorKind, Kind, mdx_links};
+
+/// How deep partials nest before the rest is left out.
+const MAX_DEPTH: usize = 8;
+
+/// How many partials one page takes in at most.
+const MAX_PARTIALS: usize = 256;
+
+/// The texts (their ESM and expressions taken out) of the partials that
+/// the page `doc` (of text `text`) renders, nested ones too.
+pub(crate) fn rendered_texts(text: &str, doc: &Path) -> Vec<String> {
+    let mut out = vec![];
+    let mut open = vec![doc.to_path_buf()];
+    walk(text, doc, &mut open, &mut out);
+    out
+}
+
+fn walk(
+    text: &str,
+    doc: &Path,
+    open: &mut Vec<PathBuf>,
+    out: &mut Vec<String>,
+) {
+    if open.len() > MAX_DEPTH {
+        return;
+    }
+    for path in rendered(text, doc) {
+        if open.contains(&path) || out.len() >= MAX_PARTIALS {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let partial = String::from_utf8_lossy(&bytes);
+        open.push(path.clone());
+        walk(&partial, &path, open, out);
+        open.pop();
+        out.push(crate::links::mdx_markdown(&partial));
+    }
+}
+
+/// The partials that `text` (of the page `doc`) imports and renders as a
+/// component: `import Name from './_x.mdx'` and a `<Name` tag.
+fn rendered(text: &str, doc: &Path) -> Vec<PathBuf> {
+    let dir = doc.parent().unwrap_or(Path::new(""));
+    let bytes = text.as_bytes();
+    let mut out = vec![];
+    for (kind, start, path) in mdx_links(text) {
+        if kind != Kind::Generator(GeneratorKind::MdxImport)
+            || !(path.starts_with("./") || path.starts_with("../"))
+            || !(path.ends_with(".md") || path.ends_with(".mdx"))
+        {
+            continue;
+        }
+        let line =
+            memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+        let Some(name) = default_import(&text[line..start]) else { continue };
+        if !renders(bytes, name) {
+            continue;
+        }
+        let mut file = dir.to_path_buf();
+        for c in Path::new(&path).components() {
+            match c {
+                Component::Normal(n) => file.push(n),
+                Component::ParentDir => {
+                    file.pop();
+                }
+                _ => {}
+            }
+        }
+        out.push(file);
+    }
+    out
+}
+
+/// The default binding of an import statement that ends at its path's
+/// quote: `import Part from '` gives `Part`.
+fn default_import(head: &str) -> Option<&str> {
+    let rest = head.trim_start().strip_prefix("import")?;
+    let rest = rest.strip_prefix(|c: char| c.is_ascii_whitespace())?;
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    let after = after.trim_start().strip_prefix("from")?;
+    let quoted = after.trim();
+    let capital = name.starts_with(|c: char| c.is_ascii_uppercase());
+    (capital && (quoted == "'" || quoted == "\"")).then_some(name)
+}
+
+/// Whether `text` holds the tag `<name` (then a space, `/` or `>`).
+fn renders(text: &[u8], name: &str) -> bool {
+    let tag = format!("<{name}");
+    memchr::memmem::find_iter(text, tag.as_bytes()).any(|at| {
+        text.get(at + tag.len()).is_some_and(|c| {
+            c.is_ascii_whitespace() || matches!(c, b'/' | b'>')
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendered_partials_give_their_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path();
+        let write = |f: &str, body: &str| {
+            std::fs::create_dir_all(top.join(f).parent().unwrap()).unwrap();
+            std::fs::write(top.join(f), body).unwrap();
+        };
+        write(
+            "docs/_a.mdx",
+            "import B from '../shared/_b.md';\n\n## From A\n\n<B />\n",
+        );
+        write(
+            "shared/_b.md",
+            "## From B {#b-id}\n\nimport A from '../docs/_a.mdx';\n\n<A/>\n",
+        );
+        write("docs/_unused.mdx", "## Unused\n");
+        let page = top.join("docs/page.mdx");
+        let text = "import A from './_a.mdx';\nimport Unused from './_unused.mdx';\nimport Pic from './pic.png';\nimport {X} from './_x.mdx';\n\n# Page\n\n<A />\n\n<Unusedx />\n";
+        let texts = rendered_texts(text, &page);
+        // B nested in A, A's own import of B's cycle cut; the unused one
+        // and the named import left out.
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(texts[0].contains("## From B {#b-id}"), "{texts:?}");
+        assert!(texts[1].contains("## From A"), "{texts:?}");
+        assert_eq!(default_import("import Part from '"), Some("Part"));
+        assert_eq!(default_import("import part from '"), None);
+        assert_eq!(default_import("import * as P from '"), None);
+        assert_eq!(default_import("  import  P  from  \""), Some("P"));
+    }
+}
