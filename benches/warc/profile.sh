@@ -7,7 +7,11 @@
 # cachegrind, and both timed (user + system CPU) outside valgrind.
 # Run benches/warc.sh first: it builds the file and the release binary.
 #
-# Usage: benches/warc/profile.sh   (MB_CUT=10)
+# ARGS are given to `uriscan links` (ARGS=--url-standard: the URL
+# Standard mode, whose `url` crate parse is then a part of its own;
+# ARGS="--markdown-parser uriscan": our Markdown reader).
+#
+# Usage: benches/warc/profile.sh   (MB_CUT=10, ARGS=)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$repo/target/warc-bench
@@ -28,18 +32,21 @@ open(dst, "wb").write(data[:pos])
 PY
 echo "cut: $(stat -c %s "$cut") bytes gzip, $(zcat "$cut" | wc -c) bytes of records"
 cpu() { /usr/bin/time -f %U+%S "$@" 2>&1 >/dev/null | tail -1 | bc; }
-echo "cpu s: gzip -dc $(cpu gzip -dc "$cut"), uriscan $(cpu "$uriscan" links -o -j 1 "$cut")"
+# shellcheck disable=SC2086 # ARGS is split into arguments on purpose
+echo "cpu s: gzip -dc $(cpu gzip -dc "$cut"), uriscan $(cpu "$uriscan" links -o -j 1 ${ARGS:-} "$cut")"
 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
   gzip -dc "$cut" 2>&1 >/dev/null | grep -E "I +refs" | sed 's/.*I/gzip -dc: I/'
 out=$work/callgrind.out
+# shellcheck disable=SC2086
 valgrind --tool=callgrind --callgrind-out-file="$out" \
-  "$uriscan" links -o -j 1 "$cut" >/dev/null 2>&1
+  "$uriscan" links -o -j 1 ${ARGS:-} "$cut" >/dev/null 2>&1
 callgrind_annotate --inclusive=yes "$out" 2>/dev/null | awk '
   /PROGRAM TOTALS/ { total = $1 }
   { gsub(",", "", $1) }
   /zlib_rs::inflate::inflate \[/ { part["inflate (zlib-rs)"] = $1 }
   /WarcReader<R>::next_record \[/ { part["record reader (with inflate)"] = $1 }
   /read_markdown \[/ { part["Markdown reader"] = $1 }
+  /url::ParseOptions::parse \[/ { part["URL Standard parse (url crate)"] = $1 }
   /LinkExtractor>::read_html \[/ { part["HTML reader"] = $1 }
   # Inlined into the readers: counted within them too.
   /Resolver::resolve_into$/ && $1 + 0 > part["link resolution (in the readers)"] + 0 {

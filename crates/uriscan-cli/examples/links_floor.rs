@@ -4,14 +4,19 @@
 //! extractor built on the same parts must spend at least.
 //!
 //! ```text
-//! cargo run --release --features internals --example links_floor -- MODE FILE
+//! cargo run --release --features internals --example links_floor -- MODE FILE...
 //! ```
+//!
+//! Several files are each read in turn, as documents of their own (the
+//! Markdown records of a web archive, say).
 //!
 //! - `read`: the file's bytes, as `links` gets those of a file it is
 //!   given: mapped from 1 MiB on, else read;
 //! - `parse`: and parsed with nothing kept: our HTML tokenizer
 //!   counting start tags, or pulldown-cmark's events counted, with
 //!   extraction's options;
+//! - `parse-ours`: for Markdown, parsed by our own reader instead
+//!   (blocks and inlines, links gathered, nothing resolved);
 //! - `extract`: and every link extracted and resolved, none printed.
 //!
 //! Each prints one count, so that the work cannot be optimized away.
@@ -35,10 +40,16 @@ use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [mode, path] = &args[..] else {
-        eprintln!("usage: links_floor read|parse|extract FILE");
+    let [mode, paths @ ..] = &args[..] else {
+        eprintln!("usage: links_floor read|parse|parse-ours|extract FILE...");
         std::process::exit(2);
     };
+    let n: usize = paths.iter().map(|p| floor(mode, p)).sum();
+    let _ = writeln!(std::io::stdout(), "{n}");
+}
+
+/// The step `mode` on the file at `path`: its count.
+fn floor(mode: &str, path: &str) -> usize {
     let path = std::path::Path::new(path);
     let fail = |e: std::io::Error| -> ! {
         eprintln!("links_floor: {}: {e}", path.display());
@@ -55,7 +66,7 @@ fn main() {
         }
     };
     let format = Format::from_path(path);
-    let n = match mode.as_str() {
+    match mode {
         "read" => bytes.len(),
         "parse" => match format {
             Format::Html => uriscan::internals::links::count_start_tags(bytes),
@@ -63,6 +74,11 @@ fn main() {
                 &String::from_utf8_lossy(bytes),
             ),
         },
+        // A document our reader declines counts as none read: zero.
+        "parse-ours" => uriscan::internals::links::count_markdown_items(
+            &String::from_utf8_lossy(bytes),
+        )
+        .unwrap_or(0),
         "extract" => {
             let abs = std::fs::canonicalize(path).unwrap_or(path.into());
             let url = file_uri(&abs, PathKind::File);
@@ -77,6 +93,5 @@ fn main() {
             eprintln!("links_floor: unknown mode {mode:?}");
             std::process::exit(2);
         }
-    };
-    let _ = writeln!(std::io::stdout(), "{n}");
+    }
 }

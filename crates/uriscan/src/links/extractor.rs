@@ -224,6 +224,7 @@ impl LinkExtractor {
         let page_base = target::Base::new(page.url, page.root);
         let resolver = base.as_ref().map(target::Base::resolver);
         let page_resolver = page_base.as_ref().map(target::Base::resolver);
+        let standard_bases = StandardBases::default();
         let text = decoded.text.as_bytes();
         // Links are in document order: their lines are counted forward,
         // as far as the sink asks.
@@ -264,7 +265,8 @@ impl LinkExtractor {
                 }
                 _ if self.url_standard() => {
                     let base = if is_base { &page_base } else { &base };
-                    url_standard_into(
+                    standard_bases.target_into(
+                        is_base,
                         base.as_ref(),
                         link,
                         decoded.encoding,
@@ -292,34 +294,53 @@ impl LinkExtractor {
     }
 }
 
-/// The URL Standard's target of `link` against `base`, in a document of
-/// `encoding`, appended to `target`: whether there is one, else the error.
-#[cfg(feature = "url-standard")]
-fn url_standard_into(
-    base: Option<&target::Base>,
-    link: &str,
-    encoding: &'static encoding_rs::Encoding,
-    target: &mut String,
-) -> (bool, Option<LinkError>) {
-    let base = base.map(target::Base::as_str);
-    match super::url_standard::url_standard_target_in(link, base, encoding) {
-        Ok(t) => {
-            target.push_str(&t);
-            (true, None)
-        }
-        Err(e) => (false, Some(LinkError::url_standard(e))),
-    }
+/// The URL Standard's parses of a document's two bases (its own, and the
+/// page's for a `<base href>`), each at its first link.
+#[derive(Default)]
+struct StandardBases {
+    #[cfg(feature = "url-standard")]
+    document: std::cell::OnceCell<super::url_standard::StandardBase>,
+    #[cfg(feature = "url-standard")]
+    page: std::cell::OnceCell<super::url_standard::StandardBase>,
 }
 
-/// Never called: without the feature no extractor is in the mode.
-#[cfg(not(feature = "url-standard"))]
-fn url_standard_into(
-    _: Option<&target::Base>,
-    _: &str,
-    _: &'static encoding_rs::Encoding,
-    _: &mut String,
-) -> (bool, Option<LinkError>) {
-    (false, None)
+impl StandardBases {
+    /// The URL Standard's target of `link` against `base` (the page's when
+    /// `is_page`), in a document of `encoding`, in `target`: whether
+    /// there is one, else the error.
+    #[cfg(feature = "url-standard")]
+    fn target_into(
+        &self,
+        is_page: bool,
+        base: Option<&target::Base>,
+        link: &str,
+        encoding: &'static encoding_rs::Encoding,
+        target: &mut String,
+    ) -> (bool, Option<LinkError>) {
+        let parsed = if is_page { &self.page } else { &self.document };
+        let parsed = parsed.get_or_init(|| {
+            super::url_standard::StandardBase::new(
+                base.map(target::Base::as_str),
+            )
+        });
+        match parsed.target_into(link, encoding, target) {
+            Ok(()) => (true, None),
+            Err(e) => (false, Some(LinkError::url_standard(e))),
+        }
+    }
+
+    /// Never called: without the feature no extractor is in the mode.
+    #[cfg(not(feature = "url-standard"))]
+    fn target_into(
+        &self,
+        _: bool,
+        _: Option<&target::Base>,
+        _: &str,
+        _: &'static encoding_rs::Encoding,
+        _: &mut String,
+    ) -> (bool, Option<LinkError>) {
+        (false, None)
+    }
 }
 
 /// How many links ahead [`LinkExtractor::visit`] asks for a link's text:

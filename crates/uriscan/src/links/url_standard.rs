@@ -44,31 +44,56 @@ pub fn url_standard_target(
     link: &str,
     base: Option<&str>,
 ) -> Result<String, UrlStandardError> {
-    url_standard_target_in(link, base, encoding_rs::UTF_8)
+    let mut target = String::new();
+    StandardBase::new(base).target_into(
+        link,
+        encoding_rs::UTF_8,
+        &mut target,
+    )?;
+    Ok(target)
 }
 
-/// [`url_standard_target`] for a link of a document in `encoding`: the
-/// URL Standard percent-encodes a special URL's query in the document's
-/// encoding (its "query state"), and the path in UTF-8.
-pub(crate) fn url_standard_target_in(
-    link: &str,
-    base: Option<&str>,
-    encoding: &'static encoding_rs::Encoding,
-) -> Result<String, UrlStandardError> {
-    let base = base
-        .map(url::Url::parse)
-        .transpose()
-        .map_err(UrlStandardError::InvalidBase)?;
-    let encode = higher_ranked(move |s| encode_query(encoding, s));
-    let options = url::Url::options().base_url(base.as_ref());
-    // encoding_rs's UTF-8 (and UTF-16, whose output encoding is UTF-8)
-    // needs no override.
-    let options = if encoding.output_encoding() == encoding_rs::UTF_8 {
-        options
-    } else {
-        options.encoding_override(Some(&encode))
-    };
-    options.parse(link).map(String::from).map_err(UrlStandardError::Invalid)
+/// A base parsed once by the URL Standard, for all the links of a
+/// document: parsing it again for each link cost as much as the links.
+#[derive(Debug)]
+pub(crate) struct StandardBase {
+    /// The base, none, or why it is no URL.
+    url: Result<Option<url::Url>, url::ParseError>,
+}
+
+impl StandardBase {
+    pub(crate) fn new(base: Option<&str>) -> StandardBase {
+        StandardBase { url: base.map(url::Url::parse).transpose() }
+    }
+
+    /// The URL Standard's parse of `link`, of a document in `encoding`,
+    /// against this base, in `target` (its old text dropped). The URL
+    /// Standard percent-encodes a special URL's query in the document's
+    /// encoding (its "query state"), and the path in UTF-8.
+    pub(crate) fn target_into(
+        &self,
+        link: &str,
+        encoding: &'static encoding_rs::Encoding,
+        target: &mut String,
+    ) -> Result<(), UrlStandardError> {
+        let base = self
+            .url
+            .as_ref()
+            .map_err(|e| UrlStandardError::InvalidBase(*e))?;
+        let encode = higher_ranked(move |s| encode_query(encoding, s));
+        let options = url::Url::options().base_url(base.as_ref());
+        // encoding_rs's UTF-8 (and UTF-16, whose output encoding is UTF-8)
+        // needs no override.
+        let options = if encoding.output_encoding() == encoding_rs::UTF_8 {
+            options
+        } else {
+            options.encoding_override(Some(&encode))
+        };
+        // The parser's own serialization, taken rather than copied.
+        *target =
+            options.parse(link).map_err(UrlStandardError::Invalid)?.into();
+        Ok(())
+    }
 }
 
 /// `f`, typed as the override wants it: the result borrows its argument,

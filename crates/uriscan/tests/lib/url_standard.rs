@@ -295,3 +295,51 @@ fn the_query_is_encoded_in_the_document_encoding() {
         ["http://example.org/caf%C3%A9?q=%C3%A9"]
     );
 }
+
+/// A page's links, read in one pass against one base, get the targets
+/// and errors each gets alone: the base parsed once per page serves
+/// every link, a `<base href>` and an invalid base included.
+#[test]
+fn a_page_of_links_gets_each_links_own_target() {
+    let base = "http://example.org/foo/bar";
+    let inputs: Vec<String> = cases()
+        .into_iter()
+        .filter(|(input, b, _)| {
+            b.as_deref() == Some(base) && !input.contains('\0')
+        })
+        .map(|(input, _, _)| input)
+        .collect();
+    assert!(inputs.len() > 100, "{} cases", inputs.len());
+    let html: String = inputs
+        .iter()
+        .map(|i| {
+            let attr = i.replace('&', "&amp;").replace('"', "&quot;");
+            format!("<a href=\"{attr}\">x</a>\n")
+        })
+        .collect();
+    let mut b = LinkExtractor::builder();
+    b.url_standard(true);
+    let extractor = b.build();
+    let read = |html: &str, url: &str| -> Vec<Option<String>> {
+        let page = Page::new(html.as_bytes(), Format::Html).url(url);
+        extractor
+            .extract(&page)
+            .map(|l| l.target().map(str::to_owned))
+            .collect()
+    };
+    let alone = |base: &str| -> Vec<Option<String>> {
+        inputs
+            .iter()
+            .map(|i| url_standard_target(i, Some(base)).ok())
+            .collect()
+    };
+    assert_eq!(read(&html, base), alone(base));
+    // A `<base href>` first: the links go against it, itself against the page.
+    let other = "https://other.example/d/e?q";
+    let with_base = format!("<base href=\"{other}\">\n{html}");
+    let mut want = vec![Some(other.to_owned())];
+    want.extend(alone(other));
+    assert_eq!(read(&with_base, base), want);
+    // A base the URL Standard rejects: every link is an error.
+    assert!(read(&html, "http://a:port/").iter().all(Option::is_none));
+}
