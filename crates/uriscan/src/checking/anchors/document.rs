@@ -93,6 +93,11 @@ pub(super) fn anchors_with_kinds(
             }
             Item::Heading(h) => {
                 let line = line_of(h.start);
+                // Docusaurus' theme renders a level-1 heading without its
+                // id (theme-classic `Heading`: "H1 headings do not need an
+                // id because they don't appear in the TOC"), though its
+                // slug is still taken.
+                let unnamed = h.h1 && style == AnchorStyle::Docusaurus;
                 if let Some(id) = &h.id {
                     slugger.reserve(id);
                     let shown = matches!(
@@ -101,7 +106,9 @@ pub(super) fn anchors_with_kinds(
                     );
                     let kind =
                         if shown { Kind::Lenient } else { Kind::Heading };
-                    out.push((Anchor { name: id.clone(), line }, kind));
+                    if !unnamed {
+                        out.push((Anchor { name: id.clone(), line }, kind));
+                    }
                     if !shown {
                         // The others use the id instead of a slug.
                         continue;
@@ -116,7 +123,7 @@ pub(super) fn anchors_with_kinds(
                 let name = slugger.slug(&text);
                 // An empty id names nothing (kramdown's GFM parser
                 // gives `---` one).
-                if !name.is_empty() {
+                if !name.is_empty() && !unnamed {
                     out.push((Anchor { name, line }, Kind::Heading));
                 }
             }
@@ -135,6 +142,8 @@ struct Heading {
     content: Option<Range<usize>>,
     /// Its explicit `{#id}`.
     id: Option<String>,
+    /// Whether it is a level-1 heading.
+    h1: bool,
     /// The source of its `{...}` attribute block, when it has one.
     attrs: Option<Range<usize>>,
 }
@@ -177,7 +186,7 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
             c.end = c.end.max(range.end);
         }
         match event {
-            Event::Start(Tag::Heading { id, classes, attrs, .. }) => {
+            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
                 let has_attrs =
                     id.is_some() || !classes.is_empty() || !attrs.is_empty();
                 heading = Some(Heading {
@@ -185,6 +194,7 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
                     pieces: Vec::new(),
                     content: None,
                     id: id.map(|s| s.to_string()),
+                    h1: level == pulldown_cmark::HeadingLevel::H1,
                     attrs: has_attrs.then(|| range.clone()),
                 });
             }
