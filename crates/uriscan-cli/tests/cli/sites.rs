@@ -313,6 +313,11 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             // Docusaurus renders a level-1 heading without its id.
             "./docs/guide/install.md:6 md:link #install: broken: no anchor '#install' in the target",
             "./docs/guide/install.md:6 md:link /docs/intro#intro: broken: no anchor '#intro' in the target (mapped)",
+            // Docusaurus' MDX comment id, `{/* #id */}`, stands for the
+            // heading's slug; its HTML comment does not (`.md` is MDX).
+            "./docs/guide/install.md:7 md:link tabs.mdx#by-comment: ok",
+            "./docs/guide/install.md:11 md:link #notes-: ok",
+            "./docs/guide/install.md:11 md:link #notes-id: broken: no anchor '#notes-id' in the target",
             // MDX: imports (a partial is imported, not linked), `<Link
             // to>`, `require`; an expression's text is no link.
             "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",

@@ -799,6 +799,15 @@ impl Checker {
                 let text = String::from_utf8_lossy(&bytes);
                 // MDX's Markdown is what its ESM and expressions leave.
                 let text = match format {
+                    Format::Mdx
+                        if self.opts.style_for(path)
+                            == anchors::AnchorStyle::Docusaurus =>
+                    {
+                        crate::links::mdx_markdown(&anchors::mdx_comment_ids(
+                            &text,
+                        ))
+                        .into()
+                    }
                     Format::Mdx => crate::links::mdx_markdown(&text).into(),
                     _ => text,
                 };

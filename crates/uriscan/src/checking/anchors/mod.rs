@@ -43,6 +43,7 @@ mod nearest;
 #[cfg(test)]
 mod oracle;
 
+pub(crate) use document::mdx_comment_ids;
 pub use document::{Anchor, html_anchors, markdown_anchors};
 pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
@@ -691,6 +692,23 @@ mod tests {
             names(src, Github),
             ["intro", "intro-1", "other", "other-other", "setext", "setext-1"]
         );
+    }
+
+    /// Docusaurus' comment ids, the last thing in a heading: MDX's
+    /// `{/* #id */}` (its first word) is used instead of a slug, which
+    /// is then not taken; HTML's `<!-- #id -->` is not (Docusaurus 3.10
+    /// reads `.md` as MDX by default), and its space stays in the slug.
+    #[test]
+    fn docusaurus_comment_ids() {
+        let docusaurus = AnchorStyle::docusaurus();
+        let src = "## Hi {/* #mdx-id more */}\n\n## Hi\n\n\
+                   ## Notes <!-- #notes-id -->\n\n# Title {/* #top */}\n";
+        assert_eq!(names(src, docusaurus), ["mdx-id", "hi", "notes-"]);
+        // An MDX page's, whose reader blanks the comment: as `{#id}`.
+        let mdx = mdx_comment_ids("## By a comment {/* #by-comment */}\n");
+        assert_eq!(mdx, "## By a comment {#by-comment}      \n");
+        let markdown = crate::links::mdx_markdown(&mdx);
+        assert_eq!(names(&markdown, docusaurus), ["by-comment"]);
     }
 
     #[test]
