@@ -5,6 +5,7 @@ and exits 1 when there is one.
 
     compare.py GENERATOR SAMPLE_DIR SOURCE_JSON HTML_JSON HTML_DIR [MESSAGES]
     compare.py jekyll-strip SAMPLE_COPY SOURCE_JSON
+    compare.py docusaurus-strip SAMPLE_COPY SOURCE_JSON MESSAGES
 """
 
 import json
@@ -39,6 +40,8 @@ def page_of(generator, src):
 def main():
     if sys.argv[1] == "jekyll-strip":
         return jekyll_strip(sys.argv[2], rows(sys.argv[3]))
+    if sys.argv[1] == "docusaurus-strip":
+        return docusaurus_strip(sys.argv[2], rows(sys.argv[3]), sys.argv[4])
     generator, sample, source_json, html_json, html_dir = sys.argv[1:6]
     messages = sys.argv[6] if len(sys.argv) > 6 else None
     failures = []
@@ -48,6 +51,8 @@ def main():
         return hugo(sample, broken, rows(html_json), messages)
     if generator == "jekyll":
         return jekyll(broken, rows(html_json), messages, rows(sys.argv[7]))
+    if generator == "docusaurus":
+        return docusaurus(sample, source, rows(html_json), html_dir, messages)
     sources = {"mkdocs": "docs", "mdbook": "src"}[generator]
 
     # (b) Per page, the broken links of its source (but the site's own
@@ -242,6 +247,167 @@ def jekyll(broken, html, messages, first_source):
             return "/blog" + r["link"]
         return None if r["kind"].startswith("jekyll:") or "{{" in r["link"] else r["link"]
     ok = by_link("jekyll", broken, html, adjust) and ok
+    sys.exit(0 if ok else 1)
+
+
+def docusaurus_strip(copy, source, messages):
+    """A Docusaurus build that stopped: at the sidebars, its doc ids that
+    name no doc are uriscan's broken sidebar entries; in the bundle, its
+    modules not found are uriscan's broken imports and requires. Either
+    way they are removed from the copy, which is built again."""
+    text = open(messages, encoding="utf-8").read()
+    broken = [r for r in source if r["status"] == "broken"]
+    m = re.search(r"These sidebar document ids do not exist:\n((?:\s*- .+\n)+)", text)
+    if m:
+        said = sorted(set(re.findall(r"- (.+)", m.group(1))))
+        ours = sorted({r["link"] for r in broken if r["kind"] == "site:nav"})
+        print(f"docusaurus: (a) the sidebars' ids that name no doc: Docusaurus {said}")
+        if said != ours:
+            print(f"docusaurus: MISMATCH (a) Docusaurus {said}, uriscan {ours}")
+            sys.exit(1)
+        sidebars = os.path.join(copy, "sidebars.json")
+        with open(sidebars, encoding="utf-8") as f:
+            tree = json.load(f)
+
+        def keep(item):
+            return not (item in said or isinstance(item, dict) and item.get("id") in said)
+
+        def strip(node):
+            if isinstance(node, list):
+                return [strip(i) for i in node if keep(i)]
+            if isinstance(node, dict):
+                return {k: strip(v) for k, v in node.items()}
+            return node
+        with open(sidebars, "w", encoding="utf-8") as f:
+            json.dump(strip(tree), f)
+        sys.exit(0)
+    found = re.findall(r"Module not found: Error: Can't resolve '([^']+)' in '([^']+)'", text)
+    if found:
+        said = sorted({(os.path.relpath(d, copy), link) for link, d in found})
+        modules = [r for r in broken if r["kind"] in ("mdx:import", "mdx:require")]
+        ours = sorted({(os.path.dirname(os.path.normpath(r["path"])), r["link"])
+                       for r in modules})
+        print(f"docusaurus: (a) the modules not found: Docusaurus {said}")
+        if said != ours:
+            print(f"docusaurus: MISMATCH (a) Docusaurus {said}, uriscan {ours}")
+            sys.exit(1)
+        drop = {}
+        for r in modules:
+            drop.setdefault(os.path.normpath(r["path"]), set()).add(r["line"])
+        for path, lines in drop.items():
+            file = os.path.join(copy, path)
+            with open(file, encoding="utf-8") as f:
+                kept = [l for i, l in enumerate(f, 1) if i not in lines]
+            with open(file, "w", encoding="utf-8") as f:
+                f.writelines(kept)
+        sys.exit(0)
+    print(text[-3000:])
+    print("docusaurus: MISMATCH the build failed, for no reason uriscan models")
+    sys.exit(1)
+
+
+def docusaurus_pages(copy):
+    """Each source's URL, from the metadata the build wrote in
+    `.docusaurus/`: the generator's own URL rule."""
+    urls = {}
+    for folder, _, files in os.walk(os.path.join(copy, ".docusaurus")):
+        for name in files:
+            if not name.endswith(".json"):
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                try:
+                    data = json.load(f)
+                except ValueError:
+                    continue
+            items = data if isinstance(data, list) else [data]
+            for d in items:
+                if (isinstance(d, dict) and isinstance(d.get("source"), str)
+                        and d["source"].startswith("@site/") and "permalink" in d):
+                    urls[d["source"][len("@site/"):]] = d["permalink"]
+    return urls
+
+
+def docusaurus(copy, source, html, html_dir, messages):
+    """(a) link by link: Docusaurus' broken links, anchors and Markdown
+    links (by the page's source, from the build's metadata; a link no
+    source writes, such as the theme's, left out) are uriscan's broken
+    links but the site's own absolute URLs, which Docusaurus does not
+    check; (b) per page, as many broken links in the built HTML as in
+    its source."""
+    text = open(messages, encoding="utf-8").read()
+    urls = docusaurus_pages(copy)
+    # The pages plugin leaves no metadata for a Markdown page: its URL
+    # is its path under src/pages.
+    for r in source:
+        path = os.path.normpath(r["path"])
+        if path.startswith("src/pages/") and path not in urls:
+            stem = os.path.splitext(path[len("src/pages/"):])[0]
+            urls[path] = "/" + (stem[: -len("index")] if stem.endswith("index") else stem)
+    source_of = {u.rstrip("/") or "/": p for p, u in urls.items()}
+    written = {(os.path.normpath(r["path"]), r["link"]) for r in source}
+    # Docusaurus rewrites a link to a Markdown source into the source's
+    # URL before it checks it (from the linking file's folder, else from
+    # the root of its docs folder): the link as written stands for it.
+    as_written = {}
+    for path, link in written:
+        target, _, fragment = link.partition("#")
+        if not target.endswith((".md", ".mdx")):
+            continue
+        for base in (os.path.dirname(path), path.split(os.sep)[0]):
+            found = urls.get(os.path.normpath(os.path.join(base, target)))
+            if found:
+                url = found + ("#" + fragment if fragment else "")
+                as_written[(path, url)] = (path, link)
+                break
+    said = set()
+    for block in re.finditer(
+        r"- Broken (?:link|anchor) on source page path = (\S+):\n((?:\s+-> .+\n)+)", text
+    ):
+        page = block.group(1).rstrip("/") or "/"
+        for link in re.findall(r"-> linking to (.+?)(?: \(resolved as: .+\))?\n", block.group(2)):
+            pair = (source_of.get(page, page), link)
+            said.add(as_written.get(pair, pair))
+    for link, path in re.findall(
+        r"Markdown link with URL `([^`]+)` in source file \"([^\"]+)\"", text
+    ):
+        said.add((os.path.normpath(path), link))
+    said = {s for s in said if s in written}
+    ours = {
+        (os.path.normpath(r["path"]), r["link"])
+        for r in source
+        if r["status"] == "broken"
+        and r["kind"] not in ("site:nav", "mdx:import", "mdx:require")
+        and not r["link"].startswith(("http:", "https:"))
+    }
+    ok = True
+    for miss in sorted(said - ours):
+        ok = False
+        print(f"docusaurus: MISMATCH (a) Docusaurus reports {miss}, uriscan does not")
+    for extra in sorted(ours - said):
+        ok = False
+        print(f"docusaurus: MISMATCH (a) uriscan reports {extra}, Docusaurus does not")
+    print(f"docusaurus: (a) {len(said)} broken links of Docusaurus held to uriscan's {len(ours)}")
+
+    def page_file(url):
+        return os.path.join(url.strip("/"), "index.html") if url.strip("/") else "index.html"
+    want = {}
+    for path, _ in ours:
+        if path in urls:
+            page = page_file(urls[path])
+            want[page] = want.get(page, 0) + 1
+    pages = {page_file(u) for u in urls.values()}
+    got = {}
+    for r in html:
+        page = os.path.relpath(os.path.normpath(r["path"]), html_dir)
+        if r["status"] == "broken" and page in pages:
+            got[page] = got.get(page, 0) + 1
+    for page in sorted(set(want) | set(got)):
+        if want.get(page, 0) != got.get(page, 0):
+            ok = False
+            print(f"docusaurus: MISMATCH (b) {page}: {want.get(page, 0)} broken in the "
+                  f"sources, {got.get(page, 0)} in the built HTML")
+    print(f"docusaurus: (b) {sum(got.values())} broken in the built HTML, "
+          f"{sum(want.values())} in the sources")
     sys.exit(0 if ok else 1)
 
 

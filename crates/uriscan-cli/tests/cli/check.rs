@@ -167,7 +167,8 @@ fn anchors_by_generator() {
     let cases: [(&str, &[&str]); 5] = [
         ("mkdocs", &["b.md#creme-brulee", "b.md#usage_1", "b.md#fn:n"]),
         ("github", &github_like),
-        ("docusaurus", &github_like),
+        // Docusaurus as GitHub, but its level-1 heading has no id.
+        ("docusaurus", &["b.md#usage-1", "b.md#user-content-fn-n"]),
         ("hugo", &["b.md#usage-1", "b.md#crème-brûlée"]),
         ("jekyll", &["b.md#usage-1", "b.md#crème-brûlée", "b.md#fn:n"]),
     ];

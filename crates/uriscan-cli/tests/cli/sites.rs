@@ -331,6 +331,14 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/01-intro.md:13 md:link guide/tabs.mdx#shared-part: ok",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
+            // Docusaurus renders a level-1 heading without its id.
+            "./docs/guide/install.md:6 md:link #install: broken: no anchor '#install' in the target",
+            "./docs/guide/install.md:6 md:link /docs/intro#intro: broken: no anchor '#intro' in the target (mapped)",
+            // Docusaurus' MDX comment id, `{/* #id */}`, stands for the
+            // heading's slug; its HTML comment does not (`.md` is MDX).
+            "./docs/guide/install.md:7 md:link tabs.mdx#by-comment: ok",
+            "./docs/guide/install.md:11 md:link #notes-: ok",
+            "./docs/guide/install.md:11 md:link #notes-id: broken: no anchor '#notes-id' in the target",
             // MDX: imports (a partial is imported, not linked), `<Link
             // to>`, `require`; an expression's text is no link.
             "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",
@@ -345,6 +353,10 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./sidebars.json:3 site:nav intro: ok",
             "./sidebars.json:4 site:nav guide/install: ok",
             "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
+            // The pages plugin.
+            "./src/pages/index.md:3 md:link /docs/intro: ok (mapped)",
+            "./src/pages/index.md:3 md:link /docs/guide/install#setup: ok (mapped)",
+            "./src/pages/index.md:3 md:link /docs/gone: broken: no page at the site URL '/docs/gone'",
         ]
     );
     let (rows_hugo, err, code) = rows(&sample("hugo"), &[]);

@@ -804,6 +804,15 @@ impl Checker {
                 let source = String::from_utf8_lossy(&bytes);
                 // MDX's Markdown is what its ESM and expressions leave.
                 let text = match format {
+                    Format::Mdx
+                        if self.opts.style_for(path)
+                            == anchors::AnchorStyle::Docusaurus =>
+                    {
+                        crate::links::mdx_markdown(&anchors::mdx_comment_ids(
+                            &source,
+                        ))
+                        .into()
+                    }
                     Format::Mdx => crate::links::mdx_markdown(&source).into(),
                     _ => source.clone(),
                 };

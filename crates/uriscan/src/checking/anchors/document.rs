@@ -93,7 +93,16 @@ pub(super) fn anchors_with_kinds(
             }
             Item::Heading(h) => {
                 let line = line_of(h.start);
-                if let Some(id) = &h.id {
+                // Docusaurus' theme renders a level-1 heading without its
+                // id (theme-classic `Heading`: "H1 headings do not need an
+                // id because they don't appear in the TOC"), though its
+                // slug is still taken.
+                let unnamed = h.h1 && style == AnchorStyle::Docusaurus;
+                let comment = (style == AnchorStyle::Docusaurus
+                    && h.id.is_none())
+                .then(|| comment_id(&src[h.content.clone()?]))
+                .flatten();
+                if let Some(id) = h.id.as_ref().or(comment.as_ref()) {
                     slugger.reserve(id);
                     let shown = matches!(
                         style,
@@ -101,7 +110,9 @@ pub(super) fn anchors_with_kinds(
                     );
                     let kind =
                         if shown { Kind::Lenient } else { Kind::Heading };
-                    out.push((Anchor { name: id.clone(), line }, kind));
+                    if !unnamed {
+                        out.push((Anchor { name: id.clone(), line }, kind));
+                    }
                     if !shown {
                         // The others use the id instead of a slug.
                         continue;
@@ -116,7 +127,7 @@ pub(super) fn anchors_with_kinds(
                 let name = slugger.slug(&text);
                 // An empty id names nothing (kramdown's GFM parser
                 // gives `---` one).
-                if !name.is_empty() {
+                if !name.is_empty() && !unnamed {
                     out.push((Anchor { name, line }, Kind::Heading));
                 }
             }
@@ -135,6 +146,8 @@ struct Heading {
     content: Option<Range<usize>>,
     /// Its explicit `{#id}`.
     id: Option<String>,
+    /// Whether it is a level-1 heading.
+    h1: bool,
     /// The source of its `{...}` attribute block, when it has one.
     attrs: Option<Range<usize>>,
 }
@@ -177,7 +190,7 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
             c.end = c.end.max(range.end);
         }
         match event {
-            Event::Start(Tag::Heading { id, classes, attrs, .. }) => {
+            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
                 let has_attrs =
                     id.is_some() || !classes.is_empty() || !attrs.is_empty();
                 heading = Some(Heading {
@@ -185,6 +198,7 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
                     pieces: Vec::new(),
                     content: None,
                     id: id.map(|s| s.to_string()),
+                    h1: level == pulldown_cmark::HeadingLevel::H1,
                     attrs: has_attrs.then(|| range.clone()),
                 });
             }
@@ -402,6 +416,53 @@ fn attribute_block(heading_src: &str) -> Option<&str> {
     let close = heading_src.rfind('}')?;
     let open = heading_src[..close].rfind('{')?;
     Some(&heading_src[open..=close])
+}
+
+/// The id a Docusaurus heading names in its trailing MDX comment,
+/// `{/* #id */}`: mdx-loader's `headings` plugin takes the comment's
+/// first word when it starts with `#`, and only from a lone comment
+/// (`{/* #a */ /* #b */}` names none). Its HTML form, `<!-- #id -->`,
+/// names nothing under the default `markdown.format: 'mdx'`, which
+/// reads `.md` files as MDX too: Docusaurus 3.10 gives `## Notes <!--
+/// #x -->` the id `notes-`.
+fn comment_id(heading_src: &str) -> Option<String> {
+    let s = heading_src.trim_end().strip_suffix("*/}")?;
+    let inner = &s[s.rfind("{/*")? + 3..];
+    if inner.contains("*/") {
+        return None;
+    }
+    let id = inner.split_whitespace().next()?.strip_prefix('#')?;
+    (!id.is_empty()).then(|| id.to_owned())
+}
+
+/// An MDX document whose ATX headings' trailing `{/* #id */}` comments
+/// are written as the `{#id}` they mean to Docusaurus (padded with
+/// spaces, so every offset holds): the MDX reader blanks a comment as an
+/// expression, and keeps `{#id}`.
+pub(crate) fn mdx_comment_ids(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("*/}") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end();
+        let heading = body.trim_start_matches(' ');
+        let is_heading = body.len() - heading.len() <= 3
+            && heading.starts_with('#')
+            && heading.trim_start_matches('#').starts_with([' ', '\t']);
+        match (is_heading, comment_id(body), body.rfind("{/*")) {
+            (true, Some(id), Some(open)) if body.ends_with("*/}") => {
+                let attr = format!("{{#{id}}}");
+                let width = body.len() - open;
+                out.push_str(&body[..open]);
+                out.push_str(&attr);
+                out.push_str(&" ".repeat(width.saturating_sub(attr.len())));
+                out.push_str(&line[body.len()..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out.into()
 }
 
 /// Every element's `id` and every `a` element's `name` in an HTML page,

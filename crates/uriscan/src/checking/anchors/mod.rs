@@ -43,6 +43,7 @@ mod nearest;
 #[cfg(test)]
 mod oracle;
 
+pub(crate) use document::mdx_comment_ids;
 pub use document::{Anchor, html_anchors, markdown_anchors};
 pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
@@ -665,8 +666,10 @@ mod tests {
         assert_eq!(names(src, mkdocs), ["custom", "custom_1"]);
         let hugo = AnchorStyle::hugo(None).unwrap();
         assert_eq!(names(src, hugo), ["custom", "custom-1"]);
+        // Docusaurus gives a level-1 heading no id: level 2 here.
         let docusaurus = AnchorStyle::docusaurus();
-        assert_eq!(names(src, docusaurus), ["custom", "custom"]);
+        let level_2 = src.replace("# ", "## ");
+        assert_eq!(names(&level_2, docusaurus), ["custom", "custom"]);
         let jekyll = AnchorStyle::jekyll(true, None, false);
         assert_eq!(names(src, jekyll), ["custom", "custom"]);
         // attr_list's `{: #id }` form too.
@@ -676,9 +679,41 @@ mod tests {
         assert_eq!(names(src, off), ["custom"]);
     }
 
+    /// Docusaurus' theme renders every level-1 heading (setext too)
+    /// without an id, explicit or not, though github-slugger still takes
+    /// its slug: the built page of `# Intro` then `## Intro` has only
+    /// `intro-1`.
+    #[test]
+    fn docusaurus_level_1_headings_have_no_anchor() {
+        let docusaurus = AnchorStyle::docusaurus();
+        let src = "# Intro\n\n## Intro\n\n# Other {#other}\n\nSetext\n===\n\n## Setext\n";
+        assert_eq!(names(src, docusaurus), ["intro-1", "setext-1"]);
+        assert_eq!(
+            names(src, Github),
+            ["intro", "intro-1", "other", "other-other", "setext", "setext-1"]
+        );
+    }
+
+    /// Docusaurus' comment ids, the last thing in a heading: MDX's
+    /// `{/* #id */}` (its first word) is used instead of a slug, which
+    /// is then not taken; HTML's `<!-- #id -->` is not (Docusaurus 3.10
+    /// reads `.md` as MDX by default), and its space stays in the slug.
+    #[test]
+    fn docusaurus_comment_ids() {
+        let docusaurus = AnchorStyle::docusaurus();
+        let src = "## Hi {/* #mdx-id more */}\n\n## Hi\n\n\
+                   ## Notes <!-- #notes-id -->\n\n# Title {/* #top */}\n";
+        assert_eq!(names(src, docusaurus), ["mdx-id", "hi", "notes-"]);
+        // An MDX page's, whose reader blanks the comment: as `{#id}`.
+        let mdx = mdx_comment_ids("## By a comment {/* #by-comment */}\n");
+        assert_eq!(mdx, "## By a comment {#by-comment}      \n");
+        let markdown = crate::links::mdx_markdown(&mdx);
+        assert_eq!(names(&markdown, docusaurus), ["by-comment"]);
+    }
+
     #[test]
     fn suggestions_in_every_style() {
-        let src = "# Getting started\n\n## Install the tool\n";
+        let src = "## Getting started\n\n## Install the tool\n";
         for style in every_style() {
             let have = markdown_anchors(src, style);
             let wanted = format!("{}x", have[1].name);
