@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use uriscan::checking::{Antora, Component, FormatDetector};
-use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
+use uriscan::links::{
+    Format, LinkExtractor, MystSettings, Page, PathKind, file_uri,
+};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
 
@@ -95,6 +97,9 @@ impl Sources {
         if let Some(c) = &loaded.component {
             page = page.attributes(&c.attributes);
         }
+        if let Some(m) = &loaded.myst {
+            page = page.myst(m);
+        }
         page
     }
 }
@@ -115,6 +120,8 @@ pub struct Loaded {
     pub root_uri: Option<String>,
     /// The Antora component of an AsciiDoc document.
     pub component: Option<Arc<Component>>,
+    /// The settings of myst-parser of a MyST document's project.
+    pub myst: Option<Arc<MystSettings>>,
 }
 
 /// What went wrong reading a document; what was read before an error is
@@ -246,6 +253,7 @@ impl DocReader {
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
             component: None,
+            myst: None,
         };
         (loaded, err)
     }
@@ -351,9 +359,13 @@ impl DocReader {
         let component = (format == Format::AsciiDoc)
             .then(|| src.antora.component_of(&abs))
             .flatten();
+        let myst = (format == Format::Myst)
+            .then(|| self.formats.myst_settings(path))
+            .flatten();
         let loaded = Loaded {
             format,
             component,
+            myst,
             url: file_uri(&abs, PathKind::File),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,

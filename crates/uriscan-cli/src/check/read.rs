@@ -166,6 +166,9 @@ fn include_documents(
             if let Some(r) = &includer.root_uri {
                 page = page.root(r);
             }
+            if let Some(m) = &includer.myst {
+                page = page.myst(m);
+            }
             let mut d = collector.document(vec![]);
             let mut kept = vec![];
             let links = cfg.sources.extractor.extract(&page);

@@ -121,9 +121,9 @@ pub(crate) fn mdx_markdown(text: &str) -> String {
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use markdown::MarkdownParser;
-pub use myst::MystKind;
 #[cfg(feature = "internals")]
 pub(crate) use myst::hooks as myst_hooks;
+pub use myst::{MystKind, MystSettings};
 #[cfg(feature = "check")]
 pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
 pub use page::{Format, Page};

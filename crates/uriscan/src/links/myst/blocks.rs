@@ -5,7 +5,7 @@
 
 use crate::Span;
 
-use super::{MystKind, RawLink, doc_path, link};
+use super::{MystKind, RawLink, doc_path, github_slug, link, unique_slug};
 use crate::links::rst::{make_id, normalize_name};
 
 /// Directives whose content is no Markdown: code, math, raw output, or
@@ -47,8 +47,8 @@ pub(super) struct Scan {
     pub(super) rst: Vec<Span>,
     /// The labels, normalized.
     pub(super) labels: Vec<String>,
-    /// The heading titles, markup removed.
-    pub(super) headings: Vec<String>,
+    /// The headings: each level (`#` is 1) and title, markup removed.
+    pub(super) headings: Vec<(u8, String)>,
     /// Where the Markdown reader's links are none of MyST's: comments,
     /// code in directives, directive heads; sorted, disjoint.
     drop: Vec<Span>,
@@ -61,6 +61,8 @@ struct Source<'s> {
     lines: Vec<Span>,
     /// The Markdown reader's code: a line starting inside is code.
     code: &'s [Span],
+    /// Whether `:::` fences a directive (`colon_fence`).
+    colon_fence: bool,
 }
 
 impl<'s> Source<'s> {
@@ -91,8 +93,9 @@ struct Fence {
 }
 
 impl Scan {
-    /// Scans `src`, the Markdown reader's code being `code`.
-    pub(super) fn run(src: &str, code: &[Span]) -> Scan {
+    /// Scans `src`, the Markdown reader's code being `code`; `:::`
+    /// fences a directive with `colon_fence`.
+    pub(super) fn run(src: &str, code: &[Span], colon_fence: bool) -> Scan {
         let mut lines = Vec::with_capacity(src.len() / 40 + 1);
         let mut start = 0;
         for nl in memchr::memchr_iter(b'\n', src.as_bytes()) {
@@ -107,7 +110,7 @@ impl Scan {
         if start < src.len() {
             lines.push(Span::new(start, src.len()));
         }
-        let source = Source { src, lines, code };
+        let source = Source { src, lines, code, colon_fence };
         let mut scan = Scan::default();
         scan.lines(&source, 0, source.lines.len(), 0);
         scan.drop.sort_unstable();
@@ -128,8 +131,25 @@ impl Scan {
             ids.push(label.clone());
             ids.push(make_id(label));
         }
-        ids.extend(self.headings.iter().map(|h| make_id(&normalize_name(h))));
+        ids.extend(
+            self.headings.iter().map(|(_, h)| make_id(&normalize_name(h))),
+        );
         ids
+    }
+
+    /// The slugs of the headings of level `up_to` and above, as
+    /// `myst_heading_anchors` gives them: GitHub's, kept apart by
+    /// suffixes; an empty slug is no anchor.
+    pub(super) fn slugs(&self, up_to: u8) -> Vec<String> {
+        let mut slugs: Vec<String> = vec![];
+        for (level, title) in &self.headings {
+            let slug = github_slug(title);
+            if *level <= up_to && !slug.is_empty() {
+                let slug = unique_slug(slug, &slugs);
+                slugs.push(slug);
+            }
+        }
+        slugs
     }
 
     /// Scans lines `from..to`.
@@ -147,7 +167,7 @@ impl Scan {
                 i += 1;
                 continue;
             }
-            if let Some(fence) = fence_open(text) {
+            if let Some(fence) = fence_open(text, s.colon_fence) {
                 i = self.fence(s, i, at, &fence, to, depth);
                 para = None;
                 continue;
@@ -161,12 +181,13 @@ impl Scan {
                 self.labels.push(normalize_name(label));
             } else if text.starts_with('%') {
                 self.drop.push(s.lines[i]);
-            } else if let Some(title) = atx_heading(trimmed) {
-                self.headings.push(plain(title));
+            } else if let Some((level, title)) = atx_heading(trimmed) {
+                self.headings.push((level, plain(title)));
             } else if let Some(p) = para.filter(|_| is_underline(trimmed)) {
                 let title: Vec<&str> =
                     (p..i).map(|j| s.line(j).trim()).collect();
-                self.headings.push(plain(&title.join(" ")));
+                let level = if trimmed.starts_with('=') { 1 } else { 2 };
+                self.headings.push((level, plain(&title.join(" "))));
             } else {
                 if para.is_none() && !starts_block(text) {
                     para = Some(i);
@@ -356,11 +377,11 @@ fn trimmed_span(src: &str, span: Span) -> Span {
 }
 
 /// The fence a line (indentation removed) opens: three or more
-/// backticks, tildes or colons; a backtick fence's info string holds no
-/// backtick.
-fn fence_open(text: &str) -> Option<Fence> {
+/// backticks, tildes or (with `colon_fence`) colons; a backtick fence's
+/// info string holds no backtick.
+fn fence_open(text: &str, colon_fence: bool) -> Option<Fence> {
     let mark = *text.as_bytes().first()?;
-    if !b"`~:".contains(&mark) {
+    if !(b"`~".contains(&mark) || (colon_fence && mark == b':')) {
         return None;
     }
     let len = text.bytes().take_while(|&b| b == mark).count();
@@ -379,9 +400,9 @@ fn is_close(line: &str, fence: &Fence) -> bool {
     len >= fence.len && len == text.len()
 }
 
-/// An ATX heading's title: `#` to `######`, a space, the title (closing
-/// `#`s dropped).
-fn atx_heading(text: &str) -> Option<&str> {
+/// An ATX heading's level and title: `#` to `######`, a space, the
+/// title (closing `#`s dropped).
+fn atx_heading(text: &str) -> Option<(u8, &str)> {
     let level = text.bytes().take_while(|&b| b == b'#').count();
     if !(1..=6).contains(&level) {
         return None;
@@ -392,11 +413,12 @@ fn atx_heading(text: &str) -> Option<&str> {
     }
     let title = rest.trim();
     let closed = title.trim_end_matches('#');
-    Some(if closed.is_empty() || closed.ends_with([' ', '\t']) {
+    let title = if closed.is_empty() || closed.ends_with([' ', '\t']) {
         closed.trim_end()
     } else {
         title
-    })
+    };
+    Some((level as u8, title))
 }
 
 /// Whether a line is a setext heading's underline.
