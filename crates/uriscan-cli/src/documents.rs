@@ -104,6 +104,17 @@ impl Sources {
     }
 }
 
+/// Whether a reStructuredText or MyST document may hold an `include`
+/// directive: only those are followed.
+pub fn holds_include(format: Format, doc: &[u8]) -> bool {
+    let needle: &[u8] = match format {
+        Format::Rst => b"include::",
+        Format::Myst => b"{include}",
+        _ => return false,
+    };
+    memchr::memmem::find(doc, needle).is_some()
+}
+
 /// The canonical form of `p`, or `p` under `cwd` when it has none.
 pub fn absolute(cwd: &Path, p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| cwd.join(p))

@@ -82,7 +82,8 @@ pub fn read(
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
                 }
-                if holds_include(loaded.format, reader.doc()) {
+                if crate::documents::holds_include(loaded.format, reader.doc())
+                {
                     let mut all =
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
@@ -124,17 +125,6 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
         "{}:{line}:{column}: not read as MDX: {e}; the rest read as Markdown",
         path.display()
     ));
-}
-
-/// Whether a reStructuredText or MyST document may hold an `include`
-/// directive: only those are followed.
-fn holds_include(format: Format, doc: &[u8]) -> bool {
-    let needle: &[u8] = match format {
-        Format::Rst => b"include::",
-        Format::Myst => b"{include}",
-        _ => return false,
-    };
-    memchr::memmem::find(doc, needle).is_some()
 }
 
 /// Each file that the reStructuredText and MyST documents `includers`
