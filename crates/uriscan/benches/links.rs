@@ -380,22 +380,28 @@ fn markdown_files(dir: &std::path::Path) -> Vec<Vec<u8>> {
 }
 
 /// One group: each of `pages` read as MyST, the links handed out
-/// borrowed.
+/// borrowed; with the default Markdown parser, and with ours.
 fn myst_group(c: &mut Criterion, name: &str, pages: &[Vec<u8>]) {
     let bytes: usize = pages.iter().map(Vec::len).sum();
-    let extractor = LinkExtractor::new();
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function("links (borrowed)", |b| {
-        b.iter(|| {
-            let mut n = 0usize;
-            for f in pages {
-                let page = Page::new(f, Format::Myst).url(BASE);
-                extractor.for_each(&page, |l| n += l.link().len());
-            }
-            n
-        })
-    });
+    for (function, parser) in [
+        ("links (borrowed)", MarkdownParser::default()),
+        ("links (ours)", MarkdownParser::Uriscan),
+    ] {
+        let extractor =
+            LinkExtractor::builder().markdown_parser(parser).build();
+        g.bench_function(function, |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for f in pages {
+                    let page = Page::new(f, Format::Myst).url(BASE);
+                    extractor.for_each(&page, |l| n += l.link().len());
+                }
+                n
+            })
+        });
+    }
     g.finish();
 }
 

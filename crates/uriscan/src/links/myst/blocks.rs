@@ -47,8 +47,9 @@ pub(super) struct Scan {
     pub(super) rst: Vec<Span>,
     /// The labels, normalized.
     pub(super) labels: Vec<String>,
-    /// The headings: each level (`#` is 1) and title, markup removed.
-    pub(super) headings: Vec<(u8, String)>,
+    /// The headings: each level (`#` is 1) and the span of its title's
+    /// lines (see [`Scan::titles`]).
+    pub(super) headings: Vec<(u8, Span)>,
     /// Where the Markdown reader's links are none of MyST's: comments,
     /// code in directives, directive heads; sorted, disjoint.
     drop: Vec<Span>,
@@ -123,28 +124,41 @@ impl Scan {
         k > 0 && at < self.drop[k - 1].end
     }
 
-    /// The ids of the document: each label's name and id, each section's
-    /// id.
-    pub(super) fn anchors(&self) -> Vec<String> {
+    /// The headings of `src` (the source scanned): each level and title,
+    /// markup removed. Made only when asked, as few documents need them.
+    pub(super) fn titles<'a>(
+        &'a self,
+        src: &'a str,
+    ) -> impl Iterator<Item = (u8, String)> + 'a {
+        self.headings.iter().map(|(level, span)| {
+            let lines: Vec<&str> =
+                src[span.range()].lines().map(str::trim).collect();
+            (*level, plain(&lines.join(" ")))
+        })
+    }
+
+    /// The ids of the document `src`: each label's name and id, each
+    /// section's id.
+    pub(super) fn anchors(&self, src: &str) -> Vec<String> {
         let mut ids = vec![];
         for label in &self.labels {
             ids.push(label.clone());
             ids.push(make_id(label));
         }
         ids.extend(
-            self.headings.iter().map(|(_, h)| make_id(&normalize_name(h))),
+            self.titles(src).map(|(_, h)| make_id(&normalize_name(&h))),
         );
         ids
     }
 
-    /// The slugs of the headings of level `up_to` and above, as
+    /// The slugs of the headings of `src` of level `up_to` and above, as
     /// `myst_heading_anchors` gives them: GitHub's, kept apart by
     /// suffixes; an empty slug is no anchor.
-    pub(super) fn slugs(&self, up_to: u8) -> Vec<String> {
+    pub(super) fn slugs(&self, src: &str, up_to: u8) -> Vec<String> {
         let mut slugs: Vec<String> = vec![];
-        for (level, title) in &self.headings {
-            let slug = github_slug(title);
-            if *level <= up_to && !slug.is_empty() {
+        for (level, title) in self.titles(src) {
+            let slug = github_slug(&title);
+            if level <= up_to && !slug.is_empty() {
                 let slug = unique_slug(slug, &slugs);
                 slugs.push(slug);
             }
@@ -160,7 +174,14 @@ impl Scan {
         let mut para: Option<usize> = None;
         while i < to {
             let line = s.line(i);
-            let text = line.trim_start();
+            // Most lines are text: a letter starts none of the lines
+            // looked for.
+            if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+                para = para.or(Some(i));
+                i += 1;
+                continue;
+            }
+            let text = line.trim_start_matches([' ', '\t']);
             let at = s.lines[i].start + (line.len() - text.len());
             if text.is_empty() || s.in_code(at) {
                 para = None;
@@ -172,7 +193,7 @@ impl Scan {
                 para = None;
                 continue;
             }
-            let trimmed = text.trim_end();
+            let trimmed = text.trim_end_matches([' ', '\t']);
             if let Some(label) = trimmed
                 .strip_prefix('(')
                 .and_then(|t| t.strip_suffix(")="))
@@ -182,12 +203,12 @@ impl Scan {
             } else if text.starts_with('%') {
                 self.drop.push(s.lines[i]);
             } else if let Some((level, title)) = atx_heading(trimmed) {
-                self.headings.push((level, plain(title)));
+                let start = title.as_ptr() as usize - s.src.as_ptr() as usize;
+                let title = Span::new(start, start + title.len());
+                self.headings.push((level, title));
             } else if let Some(p) = para.filter(|_| is_underline(trimmed)) {
-                let title: Vec<&str> =
-                    (p..i).map(|j| s.line(j).trim()).collect();
                 let level = if trimmed.starts_with('=') { 1 } else { 2 };
-                self.headings.push((level, plain(&title.join(" "))));
+                self.headings.push((level, s.span(p, i)));
             } else {
                 if para.is_none() && !starts_block(text) {
                     para = Some(i);
@@ -395,7 +416,12 @@ fn fence_open(text: &str, colon_fence: bool) -> Option<Fence> {
 /// Whether `line` closes `fence`: as many of its marks or more, and
 /// nothing else.
 fn is_close(line: &str, fence: &Fence) -> bool {
-    let text = line.trim();
+    let text = line.trim_start_matches([' ', '\t']);
+    // Most lines in a fence are code: their first byte says so.
+    if text.as_bytes().first() != Some(&fence.mark) {
+        return false;
+    }
+    let text = text.trim_end_matches([' ', '\t']);
     let len = text.bytes().take_while(|&b| b == fence.mark).count();
     len >= fence.len && len == text.len()
 }

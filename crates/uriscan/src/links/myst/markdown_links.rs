@@ -30,8 +30,8 @@ pub(super) fn reclassify(
             _ => match value.strip_prefix('#') {
                 Some(id) => {
                     let local = local.get_or_insert_with(|| {
-                        let mut ids = scan.anchors();
-                        ids.extend(scan.slugs(settings.heading_anchors));
+                        let mut ids = scan.anchors(src);
+                        ids.extend(scan.slugs(src, settings.heading_anchors));
                         ids
                     });
                     if id.is_empty() || local.iter().any(|a| a == id) {

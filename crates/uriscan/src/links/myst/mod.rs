@@ -68,9 +68,9 @@ pub(crate) struct Nested {
 #[cfg(any(test, feature = "check", feature = "internals"))]
 pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
     let (mut labels, mut headings) = (vec![], vec![]);
-    scan_all(src, MystSettings::lenient(), 0, &mut |scan| {
+    scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
         labels.append(&mut scan.labels);
-        headings.extend(scan.headings.drain(..).map(|(_, title)| title));
+        headings.extend(scan.titles(src).map(|(_, title)| title));
     });
     (labels, headings)
 }
@@ -82,21 +82,21 @@ pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
 #[cfg(any(test, feature = "check", feature = "internals"))]
 pub(crate) fn anchors(src: &str, settings: &MystSettings) -> Vec<String> {
     let mut ids = vec![];
-    scan_all(src, settings, 0, &mut |scan| {
-        ids.extend(scan.anchors());
-        ids.extend(scan.slugs(settings.heading_anchors));
+    scan_all(src, settings, 0, &mut |src, scan| {
+        ids.extend(scan.anchors(src));
+        ids.extend(scan.slugs(src, settings.heading_anchors));
     });
     ids
 }
 
 /// Scans `src` and the Markdown bodies of its directives, `depth` deep,
-/// handing each scan to `each`.
+/// handing each (with the source it scanned) to `each`.
 #[cfg(any(test, feature = "check", feature = "internals"))]
 fn scan_all(
     src: &str,
     settings: &MystSettings,
     depth: usize,
-    each: &mut dyn FnMut(&mut Scan),
+    each: &mut dyn FnMut(&str, &mut Scan),
 ) {
     let code =
         super::markdown::read(src, true, Default::default(), &mut vec![]).code;
@@ -105,7 +105,7 @@ fn scan_all(
         let (labels, _) = super::rst::labels(&src[body.range()]);
         scan.labels.extend(labels.into_iter().map(|(name, _)| name));
     }
-    each(&mut scan);
+    each(src, &mut scan);
     if depth < blocks::MAX_DEPTH {
         for body in &scan.bodies {
             scan_all(&src[body.range()], settings, depth + 1, each);
