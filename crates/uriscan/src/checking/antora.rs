@@ -365,17 +365,27 @@ mod tests {
         assert_eq!(Component::parse(Path::new("/c"), ": : [\n"), None);
     }
 
-    #[test]
-    fn another_components_resource_resolves_when_present() {
+    /// A tree with component `a`'s page and the `antora.yml` files of
+    /// `others` (directory and text): the tree and the page's path.
+    fn beside_a(others: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
-        let write =
-            |name, text| super::super::write_test_file(&root, name, text);
+        let write = |name: &str, text| {
+            super::super::write_test_file(&root, name, text)
+        };
         write("a/antora.yml", "name: a\nversion: ~\n");
         write("a/modules/ROOT/pages/index.adoc", "");
-        write("b/antora.yml", "name: b\nversion: '2.0'\n");
+        for (dir, text) in others {
+            write(&format!("{dir}/antora.yml"), text);
+        }
+        (dir, root.join("a/modules/ROOT/pages/index.adoc"))
+    }
+
+    #[test]
+    fn another_components_resource_resolves_when_present() {
+        let (dir, page) = beside_a(&[("b", "name: b\nversion: '2.0'\n")]);
+        let root = dir.path().canonicalize().unwrap();
         let antora = Antora::new();
-        let page = root.join("a/modules/ROOT/pages/index.adoc");
         let at = (page.as_path(), root.as_path());
         let b = |rest: &str| {
             crate::links::file_uri(
@@ -441,19 +451,15 @@ mod tests {
 
     #[test]
     fn a_resource_id_without_a_version_names_the_latest() {
-        let dir = tempfile::tempdir().unwrap();
+        let (dir, page) = beside_a(&[
+            ("b1", "name: b\nversion: '1.9'\n"),
+            ("b2", "name: b\nversion: '1.10'\n"),
+            ("b3", "name: b\nversion: '2.0'\nprerelease: true\n"),
+            ("c1", "name: c\nversion: '1.0'\nprerelease: -rc\n"),
+            ("c2", "name: c\nversion: '2.0'\nprerelease: true\n"),
+        ]);
         let root = dir.path().canonicalize().unwrap();
-        let write =
-            |name, text| super::super::write_test_file(&root, name, text);
-        write("a/antora.yml", "name: a\nversion: ~\n");
-        write("a/modules/ROOT/pages/index.adoc", "");
-        write("b1/antora.yml", "name: b\nversion: '1.9'\n");
-        write("b2/antora.yml", "name: b\nversion: '1.10'\n");
-        write("b3/antora.yml", "name: b\nversion: '2.0'\nprerelease: true\n");
-        write("c1/antora.yml", "name: c\nversion: '1.0'\nprerelease: -rc\n");
-        write("c2/antora.yml", "name: c\nversion: '2.0'\nprerelease: true\n");
         let antora = Antora::new();
-        let page = root.join("a/modules/ROOT/pages/index.adoc");
         let at = (page.as_path(), root.as_path());
         let uri = |dir: &str| {
             crate::links::file_uri(
