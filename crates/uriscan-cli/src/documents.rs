@@ -12,7 +12,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use uriscan::checking::{Antora, Component, FormatDetector};
 use uriscan::links::{
-    Format, LinkExtractor, MystSettings, Page, PathKind, file_uri,
+    Format, Kind, LinkExtractor, LinkRef, MystKind, MystSettings, Page,
+    PathKind, RelativeInclude, file_uri, relative_includes,
 };
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
@@ -113,6 +114,61 @@ pub fn holds_include(format: Format, doc: &[u8]) -> bool {
         _ => return false,
     };
     memchr::memmem::find(doc, needle).is_some()
+}
+
+/// The files that the MyST document `includer` includes with links
+/// relative to them (`:relative-images:`, `:relative-docs:`): each
+/// canonical path with its directive's options.
+pub fn relative_includes_of(
+    includer: &Loaded,
+) -> Vec<(PathBuf, RelativeInclude)> {
+    let (Format::Myst, Some(dir)) = (includer.format, includer.abs.parent())
+    else {
+        return vec![];
+    };
+    let Ok(bytes) = std::fs::read(&includer.abs) else { return vec![] };
+    relative_includes(&String::from_utf8_lossy(&bytes))
+        .into_iter()
+        .filter_map(|r| {
+            Some((std::fs::canonicalize(dir.join(&r.path)).ok()?, r))
+        })
+        .collect()
+}
+
+/// The target of `link`, of a file in `dir` included with `include`'s
+/// options, when they make it relative to that file (as myst-parser
+/// reads it) rather than to the includer.
+pub fn relative_target(
+    link: LinkRef<'_>,
+    include: &RelativeInclude,
+    dir: &Path,
+) -> Option<String> {
+    let value = link.link();
+    let scheme = value.split_once(':').is_some_and(|(s, _)| {
+        s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
+    });
+    let relative = match link.kind() {
+        Kind::MdImage => include.images && !scheme,
+        Kind::Myst(MystKind::Project | MystKind::Download) => {
+            include.docs.as_deref().is_some_and(|p| value.starts_with(p))
+        }
+        _ => false,
+    };
+    if !relative {
+        return None;
+    }
+    let (path, fragment) = match value.split_once('#') {
+        Some((p, f)) => (p, Some(f)),
+        None => (value, None),
+    };
+    let mut uri = file_uri(&dir.join(path), PathKind::File);
+    if let Some(f) = fragment {
+        uri.push('#');
+        uri.push_str(f);
+    }
+    Some(uri)
 }
 
 /// The canonical form of `p`, or `p` under `cwd` when it has none.

@@ -21,7 +21,9 @@ use uriscan::warc::{
 };
 
 use crate::config::{LinksConfig, Mode};
-use crate::documents::{DocReader, Loaded, holds_include};
+use crate::documents::{
+    DocReader, Loaded, holds_include, relative_includes_of, relative_target,
+};
 use crate::report::json::LinkRow;
 use crate::report::{Label, SPILL_AT, text};
 use crate::worker::{self, Job, Output};
@@ -173,6 +175,7 @@ impl<'c> Linker<'c> {
             Some(r) => r.clone(),
             None => loaded.abs.parent().unwrap_or(Path::new("/")).into(),
         };
+        let relative = relative_includes_of(loaded);
         for file in included_files(&loaded.abs, loaded.format, &bound) {
             if Format::from_path(&file) == Format::from_path(&loaded.abs)
                 || !self
@@ -198,6 +201,8 @@ impl<'c> Linker<'c> {
                 page = page.base(&loaded.url);
             }
             let dir = file.parent().unwrap_or(Path::new("/"));
+            let rel =
+                relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
             let (root, mut count) = (loaded.root.as_deref(), 0u64);
             cfg.sources.extractor.for_each(&page, |link| {
                 let nested = matches!(
@@ -205,8 +210,11 @@ impl<'c> Linker<'c> {
                     Kind::Rst(RstKind::Include)
                         | Kind::Myst(MystKind::Include)
                 );
-                let target = nested
-                    .then(|| file_uri(&dir.join(link.link()), PathKind::File));
+                let target = if nested {
+                    Some(file_uri(&dir.join(link.link()), PathKind::File))
+                } else {
+                    rel.and_then(|r| relative_target(link, r, dir))
+                };
                 let link = match &target {
                     Some(t) => link.with_target(t),
                     None => link,

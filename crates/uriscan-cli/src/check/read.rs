@@ -142,6 +142,7 @@ fn include_documents(
     let mut formats = FormatDetector::new();
     for (includer, root) in includers {
         let files = included_files(&includer.abs, includer.format, &root);
+        let relative = crate::documents::relative_includes_of(&includer);
         for file in files {
             if formats.format(&file) == includer.format
                 || !seen.insert(file.clone())
@@ -172,10 +173,20 @@ fn include_documents(
                     Kind::Rst(RstKind::Include)
                         | Kind::Myst(MystKind::Include)
                 );
-                let own = file
-                    .parent()
-                    .filter(|_| nested)
-                    .map(|dir| file_uri(&dir.join(l.link()), PathKind::File));
+                let dir = file.parent().unwrap_or(Path::new("/"));
+                let own = if nested {
+                    Some(file_uri(&dir.join(l.link()), PathKind::File))
+                } else {
+                    relative.iter().find(|(p, _)| *p == file).and_then(
+                        |(_, r)| {
+                            crate::documents::relative_target(
+                                l.as_ref(),
+                                r,
+                                dir,
+                            )
+                        },
+                    )
+                };
                 let l = match &own {
                     Some(t) => l.as_ref().with_target(t).to_link(),
                     None => l,

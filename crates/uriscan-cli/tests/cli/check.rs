@@ -679,6 +679,42 @@ fn a_myst_projects_settings_are_read() {
     assert!(!out.contains("missing.png"), "{out}");
 }
 
+/// MyST's `{include}` with `:relative-images:` resolves the included
+/// file's images against that file, and `:relative-docs:` its
+/// `project:` links under the prefix; without them, against the
+/// includer.
+#[test]
+fn a_myst_include_may_make_links_relative() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "docs/conf.py", "extensions = [\"myst_parser\"]\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n```{include} ../README.md\n:relative-images:\n:relative-docs: docs/\n```\n",
+    );
+    write(d, "docs/guide.md", "# Guide\n");
+    write(d, "img/logo.png", "");
+    write(
+        d,
+        "README.md",
+        "# Readme\n\n![logo](img/logo.png) <project:docs/guide.md>\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert!(broken(&out).is_empty(), "{out}");
+    assert_eq!(code, 0);
+    write(d, "docs/index.md", "# Home\n\n```{include} ../README.md\n```\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./README.md:3:9: broken link 'img/logo.png': no such file or directory",
+            "./README.md:3:24: broken link 'docs/guide.md': no such file or directory",
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
 /// A reStructuredText `include` is followed: the included file's links
 /// count at its own lines, its labels and ids are the includer's; a
 /// cycle ends, and an include that leaves the root is reported, not read.

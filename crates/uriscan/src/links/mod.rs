@@ -123,7 +123,9 @@ pub use link::{Link, LinkRef, Reference};
 pub use markdown::MarkdownParser;
 #[cfg(feature = "internals")]
 pub(crate) use myst::hooks as myst_hooks;
-pub use myst::{MystKind, MystSettings};
+#[cfg(feature = "check")]
+pub use myst::relative_includes;
+pub use myst::{MystKind, MystSettings, RelativeInclude};
 #[cfg(feature = "check")]
 pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
 pub use page::{Format, Page};

@@ -45,6 +45,10 @@ pub(super) struct Scan {
     pub(super) bodies: Vec<Span>,
     /// The reStructuredText bodies of `{eval-rst}` directives.
     pub(super) rst: Vec<Span>,
+    /// The `{include}` directives with `:relative-images:` or
+    /// `:relative-docs:`: the path's span, whether images are relative,
+    /// the span of the docs' prefix.
+    pub(super) relative_includes: Vec<(Span, bool, Option<Span>)>,
     /// The labels, normalized.
     pub(super) labels: Vec<String>,
     /// The headings: each level (`#` is 1) and the span of its title's
@@ -288,7 +292,15 @@ impl Scan {
                     push(kind, *value);
                 }
             }
-            "include" => push(MystKind::Include, args),
+            "include" => {
+                push(MystKind::Include, args);
+                let option = |name| options.iter().find(|(k, _)| k == name);
+                let images = option("relative-images").is_some();
+                let docs = option("relative-docs").map(|(_, v)| *v);
+                if images || docs.is_some() {
+                    self.relative_includes.push((args, images, docs));
+                }
+            }
             "literalinclude" => push(MystKind::LiteralInclude, args),
             "toctree" => {
                 let glob = options.iter().any(|(k, _)| k == "glob");

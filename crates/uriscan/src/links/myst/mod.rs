@@ -89,6 +89,37 @@ pub(crate) fn anchors(src: &str, settings: &MystSettings) -> Vec<String> {
     ids
 }
 
+/// An `{include}` directive whose included file's links are partly
+/// relative to that file rather than to the including document, as
+/// myst-parser reads its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelativeInclude {
+    /// The path, as written.
+    pub path: String,
+    /// `:relative-images:`: the Markdown images (with no scheme).
+    pub images: bool,
+    /// `:relative-docs: PREFIX`: the `project:` and `path:` links that
+    /// start with the prefix.
+    pub docs: Option<String>,
+}
+
+/// The `{include}` directives of the MyST document `src` that make links
+/// relative to the included file.
+#[cfg(any(test, feature = "check"))]
+pub fn relative_includes(src: &str) -> Vec<RelativeInclude> {
+    let mut found = vec![];
+    scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
+        for (path, images, docs) in &scan.relative_includes {
+            found.push(RelativeInclude {
+                path: src[path.range()].to_owned(),
+                images: *images,
+                docs: docs.map(|d| src[d.range()].to_owned()),
+            });
+        }
+    });
+    found
+}
+
 /// Scans `src` and the Markdown bodies of its directives, `depth` deep,
 /// handing each (with the source it scanned) to `each`.
 #[cfg(any(test, feature = "check", feature = "internals"))]

@@ -232,6 +232,20 @@ fn heading_anchors_slug_headings_up_to_their_level() {
     );
 }
 
+#[test]
+fn includes_with_relative_links_are_listed() {
+    let src = "```{include} ../README.md\n:relative-images:\n:relative-docs: docs/\n```\n\n\
+               ```{include} plain.md\n```\n";
+    assert_eq!(
+        relative_includes(src),
+        [RelativeInclude {
+            path: "../README.md".into(),
+            images: true,
+            docs: Some("docs/".into()),
+        }]
+    );
+}
+
 fn strings(v: &serde_json::Value) -> Vec<String> {
     v.as_array()
         .map(|a| {
