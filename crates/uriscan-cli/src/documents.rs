@@ -11,7 +11,10 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use uriscan::checking::{Antora, Component, FormatDetector};
-use uriscan::links::{Format, LinkExtractor, Page, PathKind, file_uri};
+use uriscan::links::{
+    Format, Kind, LinkExtractor, LinkRef, MystKind, MystSettings, Page,
+    PathKind, RelativeInclude, file_uri, relative_includes,
+};
 use uriscan::reading::{Contents, FileReader, is_binary};
 use uriscan::walking::{Entry, Error};
 
@@ -95,8 +98,77 @@ impl Sources {
         if let Some(c) = &loaded.component {
             page = page.attributes(&c.attributes);
         }
+        if let Some(m) = &loaded.myst {
+            page = page.myst(m);
+        }
         page
     }
+}
+
+/// Whether a reStructuredText or MyST document may hold an `include`
+/// directive: only those are followed.
+pub fn holds_include(format: Format, doc: &[u8]) -> bool {
+    let needle: &[u8] = match format {
+        Format::Rst => b"include::",
+        Format::Myst => b"{include}",
+        _ => return false,
+    };
+    memchr::memmem::find(doc, needle).is_some()
+}
+
+/// The files that the MyST document `includer` includes with links
+/// relative to them (`:relative-images:`, `:relative-docs:`): each
+/// canonical path with its directive's options.
+pub fn relative_includes_of(
+    includer: &Loaded,
+) -> Vec<(PathBuf, RelativeInclude)> {
+    let (Format::Myst, Some(dir)) = (includer.format, includer.abs.parent())
+    else {
+        return vec![];
+    };
+    let Ok(bytes) = std::fs::read(&includer.abs) else { return vec![] };
+    relative_includes(&String::from_utf8_lossy(&bytes))
+        .into_iter()
+        .filter_map(|r| {
+            Some((std::fs::canonicalize(dir.join(&r.path)).ok()?, r))
+        })
+        .collect()
+}
+
+/// The target of `link`, of a file in `dir` included with `include`'s
+/// options, when they make it relative to that file (as myst-parser
+/// reads it) rather than to the includer.
+pub fn relative_target(
+    link: LinkRef<'_>,
+    include: &RelativeInclude,
+    dir: &Path,
+) -> Option<String> {
+    let value = link.link();
+    let scheme = value.split_once(':').is_some_and(|(s, _)| {
+        s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
+    });
+    let relative = match link.kind() {
+        Kind::MdImage => include.images && !scheme,
+        Kind::Myst(MystKind::Project | MystKind::Download) => {
+            include.docs.as_deref().is_some_and(|p| value.starts_with(p))
+        }
+        _ => false,
+    };
+    if !relative {
+        return None;
+    }
+    let (path, fragment) = match value.split_once('#') {
+        Some((p, f)) => (p, Some(f)),
+        None => (value, None),
+    };
+    let mut uri = file_uri(&dir.join(path), PathKind::File);
+    if let Some(f) = fragment {
+        uri.push('#');
+        uri.push_str(f);
+    }
+    Some(uri)
 }
 
 /// The canonical form of `p`, or `p` under `cwd` when it has none.
@@ -115,6 +187,8 @@ pub struct Loaded {
     pub root_uri: Option<String>,
     /// The Antora component of an AsciiDoc document.
     pub component: Option<Arc<Component>>,
+    /// The settings of myst-parser of a MyST document's project.
+    pub myst: Option<Arc<MystSettings>>,
 }
 
 /// What went wrong reading a document; what was read before an error is
@@ -246,6 +320,7 @@ impl DocReader {
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,
             component: None,
+            myst: None,
         };
         (loaded, err)
     }
@@ -351,9 +426,13 @@ impl DocReader {
         let component = (format == Format::AsciiDoc)
             .then(|| src.antora.component_of(&abs))
             .flatten();
+        let myst = (format == Format::Myst)
+            .then(|| self.formats.myst_settings(path))
+            .flatten();
         let loaded = Loaded {
             format,
             component,
+            myst,
             url: file_uri(&abs, PathKind::File),
             root_uri: root.as_ref().map(|r| file_uri(r, PathKind::Directory)),
             root,

@@ -4,10 +4,16 @@
 //! locked write).
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
-use uriscan::links::{LinkRef, browser_reading};
+use uriscan::checking::included_files;
+use uriscan::links::{
+    Format, Kind, LinkRef, MystKind, PathKind, RstKind, browser_reading,
+    file_uri,
+};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
     ReadTally, WarcReader, for_each_record_link, is_archive, is_warc_name,
@@ -15,7 +21,9 @@ use uriscan::warc::{
 };
 
 use crate::config::{LinksConfig, Mode};
-use crate::documents::{DocReader, Loaded};
+use crate::documents::{
+    DocReader, Loaded, holds_include, relative_includes_of, relative_target,
+};
 use crate::report::json::LinkRow;
 use crate::report::{Label, SPILL_AT, text};
 use crate::worker::{self, Job, Output};
@@ -39,8 +47,9 @@ pub fn run(cfg: LinksConfig) -> anyhow::Result<i32> {
     let shared =
         worker::Shared::new(cfg.listing.unique, !io::stdout().is_terminal());
     let listing = &cfg.listing;
+    let included = Mutex::new(HashSet::new());
     worker::run(&shared, &listing.inputs, &listing.walker, || {
-        Linker::new(&cfg, &shared)
+        Linker::new(&cfg, &shared, &included)
     })?;
     let _ = io::stdout().lock().flush();
     Ok(shared.exit_code())
@@ -69,6 +78,8 @@ struct Linker<'c> {
     cfg: &'c LinksConfig,
     shared: &'c worker::Shared,
     reader: DocReader,
+    /// The files read as included, by every worker: each once.
+    included: &'c Mutex<HashSet<PathBuf>>,
 }
 
 impl Job for Linker<'_> {
@@ -116,6 +127,7 @@ impl Job for Linker<'_> {
                 return self.warc_in_buffer(out, &label);
             }
             self.emit(out, &label, &loaded);
+            self.follow_includes(out, path, &loaded);
         } else if sniff
             && skipped
             && std::fs::metadata(path).is_ok_and(|m| m.is_file())
@@ -131,11 +143,92 @@ impl Job for Linker<'_> {
 }
 
 impl<'c> Linker<'c> {
-    fn new(cfg: &'c LinksConfig, shared: &'c worker::Shared) -> Linker<'c> {
+    fn new(
+        cfg: &'c LinksConfig,
+        shared: &'c worker::Shared,
+        included: &'c Mutex<HashSet<PathBuf>>,
+    ) -> Linker<'c> {
         let listing = &cfg.listing;
         let mut reader = DocReader::new(listing.search_zip, listing.text);
         reader.map_named(cfg.map_named);
-        Linker { cfg, shared, reader }
+        Linker { cfg, shared, reader, included }
+    }
+
+    /// The links of each file that the reStructuredText or MyST document
+    /// just read (at `path`) includes, followed in turn, as `check`
+    /// follows them: each file once in the run, none outside the
+    /// document's root, one of the includer's own format left to the
+    /// walk. Each file's links are listed at its own path and lines,
+    /// resolved against the includer, where docutils inserts them (an
+    /// include inside names a file from its own directory).
+    fn follow_includes(
+        &mut self,
+        out: &mut Output<'_>,
+        path: &Path,
+        loaded: &Loaded,
+    ) {
+        if !holds_include(loaded.format, self.reader.doc()) {
+            return;
+        }
+        let cfg = self.cfg;
+        let bound = match &loaded.root {
+            Some(r) => r.clone(),
+            None => loaded.abs.parent().unwrap_or(Path::new("/")).into(),
+        };
+        let relative = relative_includes_of(loaded);
+        for file in included_files(&loaded.abs, loaded.format, &bound) {
+            if Format::from_path(&file) == Format::from_path(&loaded.abs)
+                || !self
+                    .included
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(file.clone())
+            {
+                continue;
+            }
+            let bytes = match std::fs::read(&file) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.shared.error(Error::io(&file, &e));
+                    continue;
+                }
+            };
+            let shown = shown_path(path, &loaded.abs, &file);
+            let label = Label::path(&shown, cfg.listing.implicit_dir);
+            let own = file_uri(&file, PathKind::File);
+            let mut page = cfg.sources.page(&bytes, loaded).url(&own);
+            if cfg.sources.base_url.is_none() {
+                page = page.base(&loaded.url);
+            }
+            let dir = file.parent().unwrap_or(Path::new("/"));
+            let rel =
+                relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
+            let (root, mut count) = (loaded.root.as_deref(), 0u64);
+            cfg.sources.extractor.for_each(&page, |link| {
+                let nested = matches!(
+                    link.kind(),
+                    Kind::Rst(RstKind::Include)
+                        | Kind::Myst(MystKind::Include)
+                );
+                let target = if nested {
+                    Some(file_uri(&dir.join(link.link()), PathKind::File))
+                } else {
+                    rel.and_then(|r| relative_target(link, r, dir))
+                };
+                let link = match &target {
+                    Some(t) => link.with_target(t),
+                    None => link,
+                };
+                count += u64::from(self.one(
+                    &mut out.buf,
+                    &label,
+                    link,
+                    root,
+                    None,
+                ));
+            });
+            self.file_end(&mut out.buf, &label, count);
+        }
     }
 
     /// Reads the document just loaded as a web archive.
@@ -335,6 +428,27 @@ impl<'c> Linker<'c> {
             }
         }
     }
+}
+
+/// The path an included file `file` is listed at: relative to the
+/// directory of its includer (listed at `shown`, whose absolute path is
+/// `abs`) as the includer is listed, else absolute.
+fn shown_path(shown: &Path, abs: &Path, file: &Path) -> PathBuf {
+    let (Some(from), Some(listed)) = (abs.parent(), shown.parent()) else {
+        return file.to_path_buf();
+    };
+    let from: Vec<Component<'_>> = from.components().collect();
+    let to: Vec<Component<'_>> = file.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return file.to_path_buf();
+    }
+    let mut rel = listed.to_path_buf();
+    for _ in common..from.len() {
+        rel.push("..");
+    }
+    rel.extend(&to[common..]);
+    rel
 }
 
 /// The counts of an archive that had damaged records or records with

@@ -19,7 +19,9 @@
 //! files of the corpus's Sphinx tree, each its own page.
 //!
 //! `links/myst (samples)`: the MyST reader on the `.md` samples of
-//! `tests/data/myst`, each its own page, the set repeated to about 1 MB.
+//! `tests/data/myst`, each its own page, the set repeated to about 1 MB;
+//! `links/myst (tree)`: on a real MyST tree, laid out by
+//! `benches/myst_tree.sh` in `target/myst-tree`.
 //!
 //! `links/asciidoc-docs` reads each AsciiDoc document of the corpus's
 //! Asciidoctor tree (held in memory) at its own `file:` URL, as `check`
@@ -320,41 +322,76 @@ fn bench_rst(c: &mut Criterion) {
 }
 
 /// The MyST reader on the `.md` samples of `tests/data/myst`, each read
-/// as its own page, the set repeated to about 1 MB: MB/s of source.
+/// as its own page, the set repeated to about 1 MB; and on a real MyST
+/// tree (`benches/myst_tree.sh` lays it out in `target/myst-tree`), each
+/// file its own page: MB/s of source.
 fn bench_myst(c: &mut Criterion) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/myst");
-    let mut samples: Vec<Vec<u8>> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .filter_map(|p| std::fs::read(p).ok())
-        .collect();
-    samples.sort();
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut samples = markdown_files(&manifest.join("tests/data/myst"));
     let set: usize = samples.iter().map(Vec::len).sum();
     if set == 0 {
-        eprintln!("skipping links/myst: no samples");
-        return;
+        eprintln!("skipping links/myst (samples): no samples");
+    } else {
+        let copies = (1usize << 20).div_ceil(set);
+        let one = samples.clone();
+        for _ in 1..copies {
+            samples.extend(one.iter().cloned());
+        }
+        myst_group(c, "links/myst (samples)", &samples);
     }
-    let copies = (1usize << 20).div_ceil(set);
-    let bytes = set * copies;
-    let extractor = LinkExtractor::new();
-    let mut g = c.benchmark_group("links/myst (samples)");
+    let tree = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or(manifest.join("../../target"), std::path::PathBuf::from)
+        .join("myst-tree");
+    let pages = markdown_files(&tree);
+    if pages.is_empty() {
+        eprintln!("skipping links/myst (tree): run benches/myst_tree.sh");
+    } else {
+        myst_group(c, "links/myst (tree)", &pages);
+    }
+}
+
+/// The bytes of every `.md` file under `dir`, in the order of their
+/// paths.
+fn markdown_files(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    let mut paths = vec![];
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
+}
+
+/// One group: each of `pages` read as MyST, the links handed out
+/// borrowed; with the default Markdown parser, and with ours.
+fn myst_group(c: &mut Criterion, name: &str, pages: &[Vec<u8>]) {
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function("links (borrowed)", |b| {
-        b.iter(|| {
-            let mut n = 0usize;
-            for _ in 0..copies {
-                for f in &samples {
+    for (function, parser) in [
+        ("links (borrowed)", MarkdownParser::default()),
+        ("links (ours)", MarkdownParser::Uriscan),
+    ] {
+        let extractor =
+            LinkExtractor::builder().markdown_parser(parser).build();
+        g.bench_function(function, |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for f in pages {
                     let page = Page::new(f, Format::Myst).url(BASE);
                     extractor.for_each(&page, |l| n += l.link().len());
                 }
-            }
-            n
-        })
-    });
+                n
+            })
+        });
+    }
     g.finish();
 }
 

@@ -85,7 +85,8 @@ pub fn read(
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
                 }
-                if holds_include(loaded.format, reader.doc()) {
+                if crate::documents::holds_include(loaded.format, reader.doc())
+                {
                     let mut all =
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
@@ -159,17 +160,6 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
     ));
 }
 
-/// Whether a reStructuredText or MyST document may hold an `include`
-/// directive: only those are followed.
-fn holds_include(format: Format, doc: &[u8]) -> bool {
-    let needle: &[u8] = match format {
-        Format::Rst => b"include::",
-        Format::Myst => b"{include}",
-        _ => return false,
-    };
-    memchr::memmem::find(doc, needle).is_some()
-}
-
 /// Each file that the reStructuredText and MyST documents `includers`
 /// include (with their roots), read once as one more document in its
 /// includer's format: its links count at their own lines, resolved
@@ -185,6 +175,7 @@ fn include_documents(
     let mut formats = FormatDetector::new();
     for (includer, root) in includers {
         let files = included_files(&includer.abs, includer.format, &root);
+        let relative = crate::documents::relative_includes_of(&includer);
         for file in files {
             if formats.format(&file) == includer.format
                 || !seen.insert(file.clone())
@@ -199,6 +190,9 @@ fn include_documents(
             if let Some(r) = &includer.root_uri {
                 page = page.root(r);
             }
+            if let Some(m) = &includer.myst {
+                page = page.myst(m);
+            }
             let mut d = collector.document(vec![]);
             let mut kept = vec![];
             let links = cfg.sources.extractor.extract(&page);
@@ -212,10 +206,20 @@ fn include_documents(
                     Kind::Rst(RstKind::Include)
                         | Kind::Myst(MystKind::Include)
                 );
-                let own = file
-                    .parent()
-                    .filter(|_| nested)
-                    .map(|dir| file_uri(&dir.join(l.link()), PathKind::File));
+                let dir = file.parent().unwrap_or(Path::new("/"));
+                let own = if nested {
+                    Some(file_uri(&dir.join(l.link()), PathKind::File))
+                } else {
+                    relative.iter().find(|(p, _)| *p == file).and_then(
+                        |(_, r)| {
+                            crate::documents::relative_target(
+                                l.as_ref(),
+                                r,
+                                dir,
+                            )
+                        },
+                    )
+                };
                 let l = match &own {
                     Some(t) => l.as_ref().with_target(t).to_link(),
                     None => l,

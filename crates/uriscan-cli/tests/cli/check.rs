@@ -641,6 +641,81 @@ fn a_myst_project_checks_with_no_flags() {
     assert!(!out.contains("gone-label"), "{out}");
 }
 
+/// The settings of myst-parser in `conf.py` change what a MyST document
+/// links: `:::` fences a directive only with `colon_fence`, a scheme out
+/// of `myst_url_schemes` names a label, and `myst_heading_anchors` slugs
+/// the headings up to its level.
+#[test]
+fn a_myst_projects_settings_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "conf.py",
+        "extensions = [\"myst_parser\"]\n\
+         myst_enable_extensions = [\n    \"colon_fence\",\n]\n\
+         myst_url_schemes = (\"https\",)\n\
+         myst_heading_anchors = 2\n",
+    );
+    write(
+        d,
+        "index.md",
+        "# Home\n\n:::{figure} missing.png\n:::\n\n\
+         [gh](gh:x) [two](sub/page.md#step-12) [three](sub/page.md#step-34)\n",
+    );
+    write(d, "sub/page.md", "# Page\n\n## Step 1.2\n\n### Step 3.4\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./index.md:3:13: broken link 'missing.png': no such file or directory",
+            "./index.md:6:6: broken link 'gh:x': no label 'gh:x' in the documents checked",
+            "./index.md:6:47: broken link 'sub/page.md#step-34': no anchor '#step-34' in the target (did you mean '#step-3-4'?)",
+        ]
+    );
+    assert_eq!(code, 1);
+    // Without `colon_fence`, the figure is text.
+    write(d, "conf.py", "extensions = [\"myst_parser\"]\n");
+    let (out, _) = check(d, &["."]);
+    assert!(!out.contains("missing.png"), "{out}");
+}
+
+/// MyST's `{include}` with `:relative-images:` resolves the included
+/// file's images against that file, and `:relative-docs:` its
+/// `project:` links under the prefix; without them, against the
+/// includer.
+#[test]
+fn a_myst_include_may_make_links_relative() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "docs/conf.py", "extensions = [\"myst_parser\"]\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n```{include} ../README.md\n:relative-images:\n:relative-docs: docs/\n```\n",
+    );
+    write(d, "docs/guide.md", "# Guide\n");
+    write(d, "img/logo.png", "");
+    write(
+        d,
+        "README.md",
+        "# Readme\n\n![logo](img/logo.png) <project:docs/guide.md>\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert!(broken(&out).is_empty(), "{out}");
+    assert_eq!(code, 0);
+    write(d, "docs/index.md", "# Home\n\n```{include} ../README.md\n```\n");
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./README.md:3:9: broken link 'img/logo.png': no such file or directory",
+            "./README.md:3:24: broken link 'docs/guide.md': no such file or directory",
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
 /// A reStructuredText `include` is followed: the included file's links
 /// count at its own lines, its labels and ids are the includer's; a
 /// cycle ends, and an include that leaves the root is reported, not read.

@@ -229,3 +229,69 @@ fn mapped_documents_give_what_read_ones_do() {
     assert_eq!(out, out_read);
     assert!(out.ends_with("https://example.com/d/last.html\n"));
 }
+
+/// A reStructuredText or MyST include is followed as `check` follows it:
+/// the included file's links are listed at its own path and lines (each
+/// file once), resolved against the includer; one outside the root is
+/// not read.
+#[test]
+fn includes_are_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| {
+        let path = d.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("out/x.inc", "`out <https://out.example/>`_\n");
+    write(
+        "p/index.rst",
+        "Index\n=====\n\n.. include:: _inc/part.inc\n.. include:: ../out/x.inc\n",
+    );
+    write("p/other.rst", ".. include:: _inc/part.inc\n");
+    write(
+        "p/_inc/part.inc",
+        "See `a <https://a.example/>`_ and `page <page.html>`_.\n\n\
+         .. include:: nested.inc\n.. include:: part.inc\n",
+    );
+    write("p/_inc/nested.inc", "`n <https://n.example/>`_\n");
+    let (out, code) = links(&d.join("p"), &["."]);
+    assert_eq!(code, 0);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort_unstable();
+    // The `.inc` files are walked too, as text: their bare URLs once
+    // more, in that format.
+    assert_eq!(
+        lines,
+        [
+            "./_inc/nested.inc:1:5:https://n.example/",
+            "./_inc/nested.inc:1:5:https://n.example/",
+            "./_inc/part.inc:1:42:page.html",
+            "./_inc/part.inc:1:9:https://a.example/",
+            "./_inc/part.inc:1:9:https://a.example/",
+            "./_inc/part.inc:3:14:nested.inc",
+            "./_inc/part.inc:4:14:part.inc",
+            "./index.rst:4:14:_inc/part.inc",
+            "./index.rst:5:14:../out/x.inc",
+            "./other.rst:1:14:_inc/part.inc",
+        ]
+    );
+    // Resolved against the includer, where docutils inserts the text; a
+    // nested include from the included file's own directory.
+    let (json, _) = links(&d.join("p"), &["--json", "."]);
+    let page = json.lines().find(|l| l.contains("\"page.html\"")).unwrap();
+    let p = std::fs::canonicalize(d.join("p")).unwrap();
+    assert!(
+        page.contains(&format!(
+            "\"target\":\"file://{}/page.html\"",
+            p.display()
+        )),
+        "{page}"
+    );
+    let nested = json.lines().find(|l| l.contains("\"nested.inc\"")).unwrap();
+    assert!(nested.contains("/_inc/nested.inc\""), "{nested}");
+    // A file named: its includes listed beside it, as it is named.
+    let (out, _) = links(d, &["p/index.rst"]);
+    assert!(out.contains("p/_inc/part.inc:1:42:page.html\n"), "{out}");
+    assert!(!out.contains("out.example"), "{out}");
+}

@@ -17,6 +17,9 @@ pub struct Component {
     pub name: String,
     /// Its `version`; `None` for an unversioned one (`~`, `false`).
     pub version: Option<String>,
+    /// Its `prerelease` key is set (`true`, or a string such as
+    /// `-beta`): never the latest version while a release is present.
+    pub prerelease: bool,
     /// The directory of its `antora.yml`.
     pub dir: PathBuf,
     /// Its `asciidoc.attributes`, as [`Page::attributes`] takes them (a
@@ -38,6 +41,10 @@ impl Component {
             .and_then(|v| v.as_str())
             .filter(|v| !matches!(*v, "~" | "false" | "null" | ""))
             .map(str::to_owned);
+        let prerelease = root.get("prerelease").is_some_and(|p| {
+            p.as_bool()
+                .unwrap_or_else(|| p.as_str().is_some_and(|s| !s.is_empty()))
+        });
         let attributes = root
             .get("asciidoc")
             .and_then(|a| a.get("attributes"))
@@ -51,7 +58,8 @@ impl Component {
                 (!unset).then(|| (k.clone(), value.to_owned()))
             })
             .collect();
-        Some(Component { name, version, dir: dir.to_path_buf(), attributes })
+        let dir = dir.to_path_buf();
+        Some(Component { name, version, prerelease, dir, attributes })
     }
 
     /// The `antora.yml` of `dir`, read.
@@ -151,10 +159,11 @@ impl Antora {
         };
         let own = self.component_of(path)?;
         let beside = self.beside(&own.dir, root);
-        let found = beside.iter().find(|c| {
-            c.name == *component
-                && version.is_none_or(|v| c.version.as_deref() == Some(v))
-        })?;
+        let mut named = beside.iter().filter(|c| c.name == *component);
+        let found = match version {
+            Some(v) => named.find(|c| c.version.as_deref() == Some(v))?,
+            None => latest(named)?,
+        };
         let file = found
             .dir
             .join("modules")
@@ -209,6 +218,125 @@ impl Antora {
     }
 }
 
+/// The latest of a component's versions, as Antora picks it for a
+/// resource id that names no version: the first in its sort order that is
+/// no prerelease, or the first when all are.
+fn latest<'c>(
+    versions: impl Iterator<Item = &'c Component>,
+) -> Option<&'c Component> {
+    let mut sorted: Vec<&Component> = versions.collect();
+    sorted.sort_by(|a, b| {
+        version_order(a.version.as_deref(), b.version.as_deref())
+    });
+    sorted.iter().find(|c| !c.prerelease).or(sorted.first()).copied()
+}
+
+/// Antora's order of versions, latest first: the unversioned one, then
+/// named versions (not semantic) in reverse alphanumeric order, then
+/// semantic versions (a leading `v` dropped) from the highest.
+fn version_order(a: Option<&str>, b: Option<&str>) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        (a, b) => return b.is_none().cmp(&a.is_none()),
+    };
+    if a == b {
+        return Ordering::Equal;
+    }
+    match (semver_of(a), semver_of(b)) {
+        (Some(x), Some(y)) => semver_order(x, y).reverse(),
+        (Some(_), None) => Ordering::Greater,
+        (None, Some(_)) => Ordering::Less,
+        (None, None) => natural_order(a, b).reverse(),
+    }
+}
+
+/// The semantic version a version string is to Antora: one that starts
+/// with a digit (after an optional `v`) and has a `.` or is an integer.
+fn semver_of(version: &str) -> Option<&str> {
+    let rest = match version.strip_prefix('v') {
+        Some(r) if r.starts_with(|c: char| c.is_ascii_digit()) => r,
+        Some(_) => return None,
+        None => version,
+    };
+    let digit = rest.starts_with(|c: char| c.is_ascii_digit());
+    let integer = rest.bytes().all(|b| b.is_ascii_digit());
+    (digit && (rest.contains('.') || integer)).then_some(rest)
+}
+
+/// Two semantic versions in ascending order: three numeric parts (a part
+/// that is no number sorts below one that is), then a version with no
+/// `-prerelease` above one with.
+fn semver_order(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (a, pre_a) = split_prerelease(a);
+    let (b, pre_b) = split_prerelease(b);
+    let (mut parts_a, mut parts_b) = (a.split('.'), b.split('.'));
+    for _ in 0..3 {
+        let part = |p: Option<&str>| match p.filter(|p| !p.is_empty()) {
+            None => Some(0.0),
+            Some(p) => p.parse::<f64>().ok().filter(|n| n.is_finite()),
+        };
+        match (part(parts_a.next()), part(parts_b.next())) {
+            (Some(x), Some(y)) if x != y => {
+                return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+            }
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            _ => {}
+        }
+    }
+    match (pre_a, pre_b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(x), Some(y)) => natural_order(x, y),
+    }
+}
+
+/// A semantic version and its prerelease part, after the first `-`.
+fn split_prerelease(version: &str) -> (&str, Option<&str>) {
+    match version.split_once('-') {
+        Some((v, pre)) => (v, Some(pre)),
+        None => (version, None),
+    }
+}
+
+/// Strings in the order of a numeric collation: runs of digits compare
+/// as numbers, the rest case-insensitively first, then as written.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn pieces(s: &str) -> Vec<(bool, &str)> {
+        let mut out = vec![];
+        let mut rest = s;
+        while let Some(c) = rest.chars().next() {
+            let digit = c.is_ascii_digit();
+            let end = rest
+                .find(|c: char| c.is_ascii_digit() != digit)
+                .unwrap_or(rest.len());
+            out.push((digit, &rest[..end]));
+            rest = &rest[end..];
+        }
+        out
+    }
+    let (pa, pb) = (pieces(a), pieces(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let order = match (x, y) {
+            ((true, x), (true, y)) => {
+                let (x, y) =
+                    (x.trim_start_matches('0'), y.trim_start_matches('0'));
+                x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+            }
+            ((_, x), (_, y)) => {
+                x.to_lowercase().cmp(&y.to_lowercase()).then_with(|| x.cmp(y))
+            }
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,17 +365,27 @@ mod tests {
         assert_eq!(Component::parse(Path::new("/c"), ": : [\n"), None);
     }
 
-    #[test]
-    fn another_components_resource_resolves_when_present() {
+    /// A tree with component `a`'s page and the `antora.yml` files of
+    /// `others` (directory and text): the tree and the page's path.
+    fn beside_a(others: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
-        let write =
-            |name, text| super::super::write_test_file(&root, name, text);
+        let write = |name: &str, text| {
+            super::super::write_test_file(&root, name, text)
+        };
         write("a/antora.yml", "name: a\nversion: ~\n");
         write("a/modules/ROOT/pages/index.adoc", "");
-        write("b/antora.yml", "name: b\nversion: '2.0'\n");
+        for (dir, text) in others {
+            write(&format!("{dir}/antora.yml"), text);
+        }
+        (dir, root.join("a/modules/ROOT/pages/index.adoc"))
+    }
+
+    #[test]
+    fn another_components_resource_resolves_when_present() {
+        let (dir, page) = beside_a(&[("b", "name: b\nversion: '2.0'\n")]);
+        let root = dir.path().canonicalize().unwrap();
         let antora = Antora::new();
-        let page = root.join("a/modules/ROOT/pages/index.adoc");
         let at = (page.as_path(), root.as_path());
         let b = |rest: &str| {
             crate::links::file_uri(
@@ -277,5 +415,71 @@ mod tests {
         );
         assert_eq!(antora.resolve("antora:c::index.adoc", at, false), None);
         assert_eq!(antora.component_of(&page).unwrap().name, "a");
+    }
+
+    #[test]
+    fn versions_sort_as_antora_sorts_them() {
+        let mut versions = [
+            Some("1.10"),
+            Some("v2.0"),
+            Some("1.9"),
+            Some("2.0-beta.2"),
+            Some("next"),
+            None,
+            Some("dev"),
+            Some("3"),
+            Some("2.0-beta.10"),
+            Some("1.9.1"),
+        ];
+        versions.sort_by(|a, b| version_order(*a, *b));
+        assert_eq!(
+            versions,
+            [
+                None,
+                Some("next"),
+                Some("dev"),
+                Some("3"),
+                Some("v2.0"),
+                Some("2.0-beta.10"),
+                Some("2.0-beta.2"),
+                Some("1.10"),
+                Some("1.9.1"),
+                Some("1.9"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_resource_id_without_a_version_names_the_latest() {
+        let (dir, page) = beside_a(&[
+            ("b1", "name: b\nversion: '1.9'\n"),
+            ("b2", "name: b\nversion: '1.10'\n"),
+            ("b3", "name: b\nversion: '2.0'\nprerelease: true\n"),
+            ("c1", "name: c\nversion: '1.0'\nprerelease: -rc\n"),
+            ("c2", "name: c\nversion: '2.0'\nprerelease: true\n"),
+        ]);
+        let root = dir.path().canonicalize().unwrap();
+        let antora = Antora::new();
+        let at = (page.as_path(), root.as_path());
+        let uri = |dir: &str| {
+            crate::links::file_uri(
+                &root.join(dir).join("modules/ROOT/pages/index.adoc"),
+                crate::links::PathKind::File,
+            )
+        };
+        // 1.10 is above 1.9; 2.0 is a prerelease.
+        assert_eq!(
+            antora.resolve("antora:b::index.adoc", at, false),
+            Some(uri("b2"))
+        );
+        assert_eq!(
+            antora.resolve("antora:2.0@b::index.adoc", at, false),
+            Some(uri("b3"))
+        );
+        // Only prereleases: the first of them.
+        assert_eq!(
+            antora.resolve("antora:c::index.adoc", at, false),
+            Some(uri("c2"))
+        );
     }
 }

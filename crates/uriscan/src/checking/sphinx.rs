@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::links::{Format, Kind, MystKind, RstKind, label_key};
+use crate::links::{Format, Kind, MystKind, MystSettings, RstKind, label_key};
 
 /// What the check takes from a `conf.py`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,9 +22,8 @@ pub(crate) struct SphinxConf {
     pub(crate) prefix_document: bool,
     /// `myst_parser` is among the extensions: `.md` files are MyST.
     pub(crate) myst: bool,
-    /// `myst_heading_anchors` is set above 0: headings have GitHub-style
-    /// slugs as anchors too.
-    pub(crate) heading_anchors: bool,
+    /// The settings of myst-parser it gives.
+    pub(crate) myst_settings: MystSettings,
 }
 
 impl SphinxConf {
@@ -56,20 +56,13 @@ impl SphinxConf {
             if line.contains("myst_parser") || line.contains("myst_nb") {
                 conf.myst = true;
             }
-            if let Some((name, value)) = line.split_once('=') {
-                let value = value.trim();
-                match name.trim() {
-                    "autosectionlabel_prefix_document" => {
-                        conf.prefix_document = value == "True";
-                    }
-                    "myst_heading_anchors" => {
-                        conf.heading_anchors =
-                            value.parse::<u32>().is_ok_and(|n| n > 0);
-                    }
-                    _ => {}
-                }
+            if let Some((name, value)) = line.split_once('=')
+                && name.trim() == "autosectionlabel_prefix_document"
+            {
+                conf.prefix_document = value.trim() == "True";
             }
         }
+        conf.myst_settings = MystSettings::from_conf_py(text);
         conf
     }
 
@@ -87,12 +80,12 @@ impl SphinxConf {
 }
 
 /// Which documents are MyST: a `.md` file of a Sphinx project whose
-/// `conf.py` enables `myst_parser` (or `myst_nb`). Each directory's
-/// answer is kept, so that a tree of Markdown files is not searched for
-/// a `conf.py` once a file.
+/// `conf.py` enables `myst_parser` (or `myst_nb`), and the settings of
+/// myst-parser it gives. Each directory's answer is kept, so that a tree
+/// of Markdown files is not searched for a `conf.py` once a file.
 #[derive(Debug, Default)]
 pub struct FormatDetector {
-    myst_dirs: HashMap<PathBuf, bool>,
+    myst_dirs: HashMap<PathBuf, Option<Arc<MystSettings>>>,
 }
 
 impl FormatDetector {
@@ -106,19 +99,26 @@ impl FormatDetector {
     /// ([`Format::from_path`]).
     pub fn format(&mut self, path: &Path) -> Format {
         let format = Format::from_path(path);
-        if format != Format::Markdown {
-            return format;
+        if format == Format::Markdown && self.myst_settings(path).is_some() {
+            Format::Myst
+        } else {
+            format
         }
-        let Some(dir) = path.parent() else { return format };
-        let myst = match self.myst_dirs.get(dir) {
-            Some(&m) => m,
-            None => {
-                let m = SphinxConf::of(path).is_some_and(|c| c.myst);
-                self.myst_dirs.insert(dir.to_path_buf(), m);
-                m
-            }
-        };
-        if myst { Format::Myst } else { format }
+    }
+
+    /// The settings of myst-parser that the `conf.py` of the MyST project
+    /// of `path` (a Markdown file) gives; `None` when it is in no such
+    /// project.
+    pub fn myst_settings(&mut self, path: &Path) -> Option<Arc<MystSettings>> {
+        let dir = path.parent()?;
+        if let Some(found) = self.myst_dirs.get(dir) {
+            return found.clone();
+        }
+        let found = SphinxConf::of(path)
+            .filter(|c| c.myst)
+            .map(|c| Arc::new(c.myst_settings));
+        self.myst_dirs.insert(dir.to_path_buf(), found.clone());
+        found
     }
 }
 
@@ -241,7 +241,7 @@ pub(crate) fn rst_anchors_of(path: &Path) -> Vec<String> {
 /// `myst_heading_anchors`); `None` for another.
 pub(crate) fn myst_anchors_of(path: &Path, text: &str) -> Option<Vec<String>> {
     let conf = SphinxConf::of(path).filter(|c| c.myst)?;
-    Some(crate::links::myst_anchors(text, conf.heading_anchors))
+    Some(crate::links::myst_anchors(text, &conf.myst_settings))
 }
 
 /// The source in a Sphinx project (a `conf.py` in its directory or
@@ -292,7 +292,7 @@ mod tests {
             Path::new("/p"),
             "extensions = [\"myst_parser\"]\nmyst_heading_anchors = 3\n",
         );
-        assert!(myst.myst && myst.heading_anchors);
+        assert!(myst.myst && myst.myst_settings.heading_anchors == 3);
         let off = SphinxConf::parse(
             Path::new("/p"),
             "# extensions = ['sphinx.ext.autosectionlabel']\n",

@@ -139,9 +139,11 @@ pub(crate) fn mdx_links(text: &str) -> Vec<(Kind, usize, String)> {
 pub use kind::{HtmlAttr, Kind, Role};
 pub use link::{Link, LinkRef, Reference};
 pub use markdown::MarkdownParser;
-pub use myst::MystKind;
 #[cfg(feature = "internals")]
 pub(crate) use myst::hooks as myst_hooks;
+#[cfg(feature = "check")]
+pub use myst::relative_includes;
+pub use myst::{MystKind, MystSettings, RelativeInclude};
 #[cfg(feature = "check")]
 pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
 pub use page::{Format, Page};

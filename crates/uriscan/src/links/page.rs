@@ -69,6 +69,7 @@ pub struct Page<'a> {
     pub(super) root: Option<&'a str>,
     pub(super) charset: Option<&'a str>,
     pub(super) attributes: &'a [(String, String)],
+    pub(super) myst: Option<&'a super::MystSettings>,
 }
 
 impl<'a> Page<'a> {
@@ -82,6 +83,7 @@ impl<'a> Page<'a> {
             root: None,
             charset: None,
             attributes: &[],
+            myst: None,
         }
     }
     /// The document's own URL (for a file, its `file:` URI, see
@@ -110,6 +112,13 @@ impl<'a> Page<'a> {
         attributes: &'a [(String, String)],
     ) -> Page<'a> {
         self.attributes = attributes;
+        self
+    }
+    /// The settings of myst-parser (from the project's `conf.py`) a MyST
+    /// document is read with; without them, every construct of MyST is
+    /// accepted.
+    pub fn myst(mut self, settings: &'a super::MystSettings) -> Page<'a> {
+        self.myst = Some(settings);
         self
     }
     /// The charset the transport declared (HTTP `Content-Type`): it wins

@@ -56,7 +56,9 @@ impl LinkExtractor {
             }
             Format::Myst => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                self.read_myst(decoded.text.as_ref(), out, 0);
+                let settings =
+                    page.myst.unwrap_or(myst::MystSettings::lenient());
+                self.read_myst(decoded.text.as_ref(), out, settings, 0);
                 (decoded, None)
             }
             Format::Rst => {
@@ -124,11 +126,17 @@ impl LinkExtractor {
     /// Reads the MyST `text`: its Markdown, then MyST's constructs, then
     /// the bodies of its directives (Markdown, and reStructuredText in
     /// `{eval-rst}`), each as a document of its own (`depth` deep in
-    /// directives).
-    fn read_myst(&self, text: &str, out: &mut Vec<RawLink>, depth: usize) {
+    /// directives), with the project's `settings`.
+    fn read_myst(
+        &self,
+        text: &str,
+        out: &mut Vec<RawLink>,
+        settings: &myst::MystSettings,
+        depth: usize,
+    ) {
         let from = out.len();
         let regions = self.read_markdown(text, out);
-        let nested = myst::read(text, &regions.code, out, from);
+        let nested = myst::read(text, &regions.code, (out, from), settings);
         for body in nested.rst {
             let start = out.len();
             self.read_rst(&text[body.range()], out);
@@ -139,7 +147,7 @@ impl LinkExtractor {
         if depth < myst::MAX_DEPTH {
             for body in nested.markdown {
                 let start = out.len();
-                self.read_myst(&text[body.range()], out, depth + 1);
+                self.read_myst(&text[body.range()], out, settings, depth + 1);
                 for l in &mut out[start..] {
                     l.span = l.span.offset(body.start);
                 }

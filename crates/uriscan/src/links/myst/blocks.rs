@@ -5,7 +5,7 @@
 
 use crate::Span;
 
-use super::{MystKind, RawLink, doc_path, link};
+use super::{MystKind, RawLink, doc_path, github_slug, link, unique_slug};
 use crate::links::rst::{make_id, normalize_name};
 
 /// Directives whose content is no Markdown: code, math, raw output, or
@@ -45,10 +45,15 @@ pub(super) struct Scan {
     pub(super) bodies: Vec<Span>,
     /// The reStructuredText bodies of `{eval-rst}` directives.
     pub(super) rst: Vec<Span>,
+    /// The `{include}` directives with `:relative-images:` or
+    /// `:relative-docs:`: the path's span, whether images are relative,
+    /// the span of the docs' prefix.
+    pub(super) relative_includes: Vec<(Span, bool, Option<Span>)>,
     /// The labels, normalized.
     pub(super) labels: Vec<String>,
-    /// The heading titles, markup removed.
-    pub(super) headings: Vec<String>,
+    /// The headings: each level (`#` is 1) and the span of its title's
+    /// lines (see [`Scan::titles`]).
+    pub(super) headings: Vec<(u8, Span)>,
     /// Where the Markdown reader's links are none of MyST's: comments,
     /// code in directives, directive heads; sorted, disjoint.
     drop: Vec<Span>,
@@ -61,6 +66,8 @@ struct Source<'s> {
     lines: Vec<Span>,
     /// The Markdown reader's code: a line starting inside is code.
     code: &'s [Span],
+    /// Whether `:::` fences a directive (`colon_fence`).
+    colon_fence: bool,
 }
 
 impl<'s> Source<'s> {
@@ -91,8 +98,9 @@ struct Fence {
 }
 
 impl Scan {
-    /// Scans `src`, the Markdown reader's code being `code`.
-    pub(super) fn run(src: &str, code: &[Span]) -> Scan {
+    /// Scans `src`, the Markdown reader's code being `code`; `:::`
+    /// fences a directive with `colon_fence`.
+    pub(super) fn run(src: &str, code: &[Span], colon_fence: bool) -> Scan {
         let mut lines = Vec::with_capacity(src.len() / 40 + 1);
         let mut start = 0;
         for nl in memchr::memchr_iter(b'\n', src.as_bytes()) {
@@ -107,7 +115,7 @@ impl Scan {
         if start < src.len() {
             lines.push(Span::new(start, src.len()));
         }
-        let source = Source { src, lines, code };
+        let source = Source { src, lines, code, colon_fence };
         let mut scan = Scan::default();
         scan.lines(&source, 0, source.lines.len(), 0);
         scan.drop.sort_unstable();
@@ -120,16 +128,46 @@ impl Scan {
         k > 0 && at < self.drop[k - 1].end
     }
 
-    /// The ids of the document: each label's name and id, each section's
-    /// id.
-    pub(super) fn anchors(&self) -> Vec<String> {
+    /// The headings of `src` (the source scanned): each level and title,
+    /// markup removed. Made only when asked, as few documents need them.
+    pub(super) fn titles<'a>(
+        &'a self,
+        src: &'a str,
+    ) -> impl Iterator<Item = (u8, String)> + 'a {
+        self.headings.iter().map(|(level, span)| {
+            let lines: Vec<&str> =
+                src[span.range()].lines().map(str::trim).collect();
+            (*level, plain(&lines.join(" ")))
+        })
+    }
+
+    /// The ids of the document `src`: each label's name and id, each
+    /// section's id.
+    pub(super) fn anchors(&self, src: &str) -> Vec<String> {
         let mut ids = vec![];
         for label in &self.labels {
             ids.push(label.clone());
             ids.push(make_id(label));
         }
-        ids.extend(self.headings.iter().map(|h| make_id(&normalize_name(h))));
+        ids.extend(
+            self.titles(src).map(|(_, h)| make_id(&normalize_name(&h))),
+        );
         ids
+    }
+
+    /// The slugs of the headings of `src` of level `up_to` and above, as
+    /// `myst_heading_anchors` gives them: GitHub's, kept apart by
+    /// suffixes; an empty slug is no anchor.
+    pub(super) fn slugs(&self, src: &str, up_to: u8) -> Vec<String> {
+        let mut slugs: Vec<String> = vec![];
+        for (level, title) in self.titles(src) {
+            let slug = github_slug(&title);
+            if level <= up_to && !slug.is_empty() {
+                let slug = unique_slug(slug, &slugs);
+                slugs.push(slug);
+            }
+        }
+        slugs
     }
 
     /// Scans lines `from..to`.
@@ -140,19 +178,26 @@ impl Scan {
         let mut para: Option<usize> = None;
         while i < to {
             let line = s.line(i);
-            let text = line.trim_start();
+            // Most lines are text: a letter starts none of the lines
+            // looked for.
+            if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+                para = para.or(Some(i));
+                i += 1;
+                continue;
+            }
+            let text = line.trim_start_matches([' ', '\t']);
             let at = s.lines[i].start + (line.len() - text.len());
             if text.is_empty() || s.in_code(at) {
                 para = None;
                 i += 1;
                 continue;
             }
-            if let Some(fence) = fence_open(text) {
+            if let Some(fence) = fence_open(text, s.colon_fence) {
                 i = self.fence(s, i, at, &fence, to, depth);
                 para = None;
                 continue;
             }
-            let trimmed = text.trim_end();
+            let trimmed = text.trim_end_matches([' ', '\t']);
             if let Some(label) = trimmed
                 .strip_prefix('(')
                 .and_then(|t| t.strip_suffix(")="))
@@ -161,12 +206,13 @@ impl Scan {
                 self.labels.push(normalize_name(label));
             } else if text.starts_with('%') {
                 self.drop.push(s.lines[i]);
-            } else if let Some(title) = atx_heading(trimmed) {
-                self.headings.push(plain(title));
+            } else if let Some((level, title)) = atx_heading(trimmed) {
+                let start = title.as_ptr() as usize - s.src.as_ptr() as usize;
+                let title = Span::new(start, start + title.len());
+                self.headings.push((level, title));
             } else if let Some(p) = para.filter(|_| is_underline(trimmed)) {
-                let title: Vec<&str> =
-                    (p..i).map(|j| s.line(j).trim()).collect();
-                self.headings.push(plain(&title.join(" ")));
+                let level = if trimmed.starts_with('=') { 1 } else { 2 };
+                self.headings.push((level, s.span(p, i)));
             } else {
                 if para.is_none() && !starts_block(text) {
                     para = Some(i);
@@ -246,7 +292,15 @@ impl Scan {
                     push(kind, *value);
                 }
             }
-            "include" => push(MystKind::Include, args),
+            "include" => {
+                push(MystKind::Include, args);
+                let option = |name| options.iter().find(|(k, _)| k == name);
+                let images = option("relative-images").is_some();
+                let docs = option("relative-docs").map(|(_, v)| *v);
+                if images || docs.is_some() {
+                    self.relative_includes.push((args, images, docs));
+                }
+            }
             "literalinclude" => push(MystKind::LiteralInclude, args),
             "toctree" => {
                 let glob = options.iter().any(|(k, _)| k == "glob");
@@ -356,11 +410,11 @@ fn trimmed_span(src: &str, span: Span) -> Span {
 }
 
 /// The fence a line (indentation removed) opens: three or more
-/// backticks, tildes or colons; a backtick fence's info string holds no
-/// backtick.
-fn fence_open(text: &str) -> Option<Fence> {
+/// backticks, tildes or (with `colon_fence`) colons; a backtick fence's
+/// info string holds no backtick.
+fn fence_open(text: &str, colon_fence: bool) -> Option<Fence> {
     let mark = *text.as_bytes().first()?;
-    if !b"`~:".contains(&mark) {
+    if !(b"`~".contains(&mark) || (colon_fence && mark == b':')) {
         return None;
     }
     let len = text.bytes().take_while(|&b| b == mark).count();
@@ -374,14 +428,19 @@ fn fence_open(text: &str) -> Option<Fence> {
 /// Whether `line` closes `fence`: as many of its marks or more, and
 /// nothing else.
 fn is_close(line: &str, fence: &Fence) -> bool {
-    let text = line.trim();
+    let text = line.trim_start_matches([' ', '\t']);
+    // Most lines in a fence are code: their first byte says so.
+    if text.as_bytes().first() != Some(&fence.mark) {
+        return false;
+    }
+    let text = text.trim_end_matches([' ', '\t']);
     let len = text.bytes().take_while(|&b| b == fence.mark).count();
     len >= fence.len && len == text.len()
 }
 
-/// An ATX heading's title: `#` to `######`, a space, the title (closing
-/// `#`s dropped).
-fn atx_heading(text: &str) -> Option<&str> {
+/// An ATX heading's level and title: `#` to `######`, a space, the
+/// title (closing `#`s dropped).
+fn atx_heading(text: &str) -> Option<(u8, &str)> {
     let level = text.bytes().take_while(|&b| b == b'#').count();
     if !(1..=6).contains(&level) {
         return None;
@@ -392,11 +451,12 @@ fn atx_heading(text: &str) -> Option<&str> {
     }
     let title = rest.trim();
     let closed = title.trim_end_matches('#');
-    Some(if closed.is_empty() || closed.ends_with([' ', '\t']) {
+    let title = if closed.is_empty() || closed.ends_with([' ', '\t']) {
         closed.trim_end()
     } else {
         title
-    })
+    };
+    Some((level as u8, title))
 }
 
 /// Whether a line is a setext heading's underline.

@@ -1,14 +1,18 @@
 //! The hook of the oracle script and the tests into the reader: the same
 //! facts of a document that myst-parser's doctree gives the oracle.
 
-use crate::links::{Format, Kind, LinkExtractor, MystKind, Page};
+use crate::links::{
+    Format, Kind, LinkExtractor, MystKind, MystSettings, Page,
+};
 
 /// What `scripts/myst_oracle.py` records of a document, as the reader
 /// finds it: its links as `kind:link` (the Markdown ones as `url:` for a
 /// URL and `path:` for the rest; MyST's with their kind's name), its
 /// labels, and its ids; each sorted.
 pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let page = Page::new(src.as_bytes(), Format::Myst);
+    // The oracle's `conf.py` enables `colon_fence` and nothing else.
+    let settings = MystSettings { colon_fence: true, ..Default::default() };
+    let page = Page::new(src.as_bytes(), Format::Myst).myst(&settings);
     let mut links = vec![];
     for link in LinkExtractor::new().extract(&page) {
         let value = link.link();
@@ -45,7 +49,7 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
         links.push(fact);
     }
     let (mut labels, _) = super::labels(src);
-    let mut ids = super::anchors(src, false);
+    let mut ids = super::anchors(src, &settings);
     links.sort();
     labels.sort();
     labels.dedup();

@@ -3,11 +3,16 @@
 //! `project:`, `path:` and `inv:` are its own schemes.
 
 use super::blocks::Scan;
-use super::{Kind, MystKind, RawLink, github_slug};
+use super::{Kind, MystKind, MystSettings, RawLink};
 
 /// Changes the kind (and link) of each Markdown link of `links` that MyST
-/// reads otherwise than CommonMark.
-pub(super) fn reclassify(src: &str, scan: &Scan, links: &mut [RawLink]) {
+/// reads otherwise than CommonMark, with the project's `settings`.
+pub(super) fn reclassify(
+    src: &str,
+    scan: &Scan,
+    links: &mut [RawLink],
+    settings: &MystSettings,
+) {
     let mut local: Option<Vec<String>> = None;
     for l in links.iter_mut() {
         if !matches!(l.kind, Kind::MdLink | Kind::MdAutolink) {
@@ -25,10 +30,8 @@ pub(super) fn reclassify(src: &str, scan: &Scan, links: &mut [RawLink]) {
             _ => match value.strip_prefix('#') {
                 Some(id) => {
                     let local = local.get_or_insert_with(|| {
-                        let mut ids = scan.anchors();
-                        ids.extend(
-                            scan.headings.iter().map(|h| github_slug(h)),
-                        );
+                        let mut ids = scan.anchors(src);
+                        ids.extend(scan.slugs(src, settings.heading_anchors));
                         ids
                     });
                     if id.is_empty() || local.iter().any(|a| a == id) {
@@ -44,6 +47,14 @@ pub(super) fn reclassify(src: &str, scan: &Scan, links: &mut [RawLink]) {
                 {
                     (MystKind::LabelLink, value)
                 }
+                // A scheme that is no URL's in the project: a reference
+                // MyST resolves as it resolves a name.
+                None if l.kind == Kind::MdLink
+                    && has_scheme(value)
+                    && !settings.is_external(value) =>
+                {
+                    (MystKind::LabelLink, value)
+                }
                 None => continue,
             },
         };
@@ -56,4 +67,12 @@ pub(super) fn reclassify(src: &str, scan: &Scan, links: &mut [RawLink]) {
             l.extra.take(),
         );
     }
+}
+
+/// Whether `value` starts with a URI scheme and its `:`.
+fn has_scheme(value: &str) -> bool {
+    let Some((scheme, _)) = value.split_once(':') else { return false };
+    let mut b = scheme.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| c.is_ascii_alphanumeric() || b"+.-".contains(&c))
 }

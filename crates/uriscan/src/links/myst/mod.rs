@@ -15,8 +15,10 @@ pub(crate) mod hooks;
 mod kind;
 mod markdown_links;
 mod roles;
+mod settings;
 
 pub use kind::MystKind;
+pub use settings::MystSettings;
 
 /// How deep directives holding Markdown are read, each body a document
 /// of its own.
@@ -33,17 +35,18 @@ use blocks::Scan;
 /// changes the kind of those it reads otherwise, and pushes its own.
 /// Returns the bodies of the directives in backtick or tilde fences that
 /// hold Markdown, and of those that hold reStructuredText (`{eval-rst}`),
-/// for the caller to read as documents of their own.
+/// for the caller to read as documents of their own. `settings` are the
+/// project's.
 pub(crate) fn read(
     src: &str,
     code: &[Span],
-    out: &mut Vec<RawLink>,
-    from: usize,
+    (out, from): (&mut Vec<RawLink>, usize),
+    settings: &MystSettings,
 ) -> Nested {
-    let scan = Scan::run(src, code);
+    let scan = Scan::run(src, code, settings.colon_fence);
     let mut markdown = out.split_off(from.min(out.len()));
     markdown.retain(|l| !scan.drops(l.span.start));
-    markdown_links::reclassify(src, &scan, &mut markdown);
+    markdown_links::reclassify(src, &scan, &mut markdown, settings);
     out.append(&mut markdown);
     roles::read(src, code, &scan, out);
     out.extend(scan.links);
@@ -65,51 +68,85 @@ pub(crate) struct Nested {
 #[cfg(any(test, feature = "check", feature = "internals"))]
 pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
     let (mut labels, mut headings) = (vec![], vec![]);
-    scan_all(src, 0, &mut |scan| {
+    scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
         labels.append(&mut scan.labels);
-        headings.append(&mut scan.headings);
+        headings.extend(scan.titles(src).map(|(_, title)| title));
     });
     (labels, headings)
 }
 
 /// The fragment ids a link into `src` may name, as MyST resolves
 /// `[text](doc.md#id)`: each label's name and id, each section's id as
-/// docutils makes it, and with `slugs` (`myst_heading_anchors`) the
-/// headings' GitHub-style slugs.
+/// docutils makes it, and the slugs of the headings that
+/// `myst_heading_anchors` of `settings` gives one.
 #[cfg(any(test, feature = "check", feature = "internals"))]
-pub(crate) fn anchors(src: &str, slugs: bool) -> Vec<String> {
+pub(crate) fn anchors(src: &str, settings: &MystSettings) -> Vec<String> {
     let mut ids = vec![];
-    scan_all(src, 0, &mut |scan| {
-        ids.extend(scan.anchors());
-        if slugs {
-            ids.extend(scan.headings.iter().map(|h| github_slug(h)));
-        }
+    scan_all(src, settings, 0, &mut |src, scan| {
+        ids.extend(scan.anchors(src));
+        ids.extend(scan.slugs(src, settings.heading_anchors));
     });
     ids
 }
 
+/// An `{include}` directive whose included file's links are partly
+/// relative to that file rather than to the including document, as
+/// myst-parser reads its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelativeInclude {
+    /// The path, as written.
+    pub path: String,
+    /// `:relative-images:`: the Markdown images (with no scheme).
+    pub images: bool,
+    /// `:relative-docs: PREFIX`: the `project:` and `path:` links that
+    /// start with the prefix.
+    pub docs: Option<String>,
+}
+
+/// The `{include}` directives of the MyST document `src` that make links
+/// relative to the included file.
+#[cfg(any(test, feature = "check"))]
+pub fn relative_includes(src: &str) -> Vec<RelativeInclude> {
+    let mut found = vec![];
+    scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
+        for (path, images, docs) in &scan.relative_includes {
+            found.push(RelativeInclude {
+                path: src[path.range()].to_owned(),
+                images: *images,
+                docs: docs.map(|d| src[d.range()].to_owned()),
+            });
+        }
+    });
+    found
+}
+
 /// Scans `src` and the Markdown bodies of its directives, `depth` deep,
-/// handing each scan to `each`.
+/// handing each (with the source it scanned) to `each`.
 #[cfg(any(test, feature = "check", feature = "internals"))]
-fn scan_all(src: &str, depth: usize, each: &mut dyn FnMut(&mut Scan)) {
+fn scan_all(
+    src: &str,
+    settings: &MystSettings,
+    depth: usize,
+    each: &mut dyn FnMut(&str, &mut Scan),
+) {
     let code =
         super::markdown::read(src, true, Default::default(), &mut vec![]).code;
-    let mut scan = Scan::run(src, &code);
+    let mut scan = Scan::run(src, &code, settings.colon_fence);
     for body in &scan.rst {
         let (labels, _) = super::rst::labels(&src[body.range()]);
         scan.labels.extend(labels.into_iter().map(|(name, _)| name));
     }
-    each(&mut scan);
+    each(src, &mut scan);
     if depth < blocks::MAX_DEPTH {
         for body in &scan.bodies {
-            scan_all(&src[body.range()], depth + 1, each);
+            scan_all(&src[body.range()], settings, depth + 1, each);
         }
     }
 }
 
 /// A heading's slug as myst-parser's default `myst_heading_slug_func`
-/// makes it (GitHub's): lowercase, punctuation but `-` and `_` dropped,
-/// spaces to `-`.
+/// makes it (GitHub's): lowercase, spaces to `-`, every character but a
+/// word character, `-` and a space dropped.
 fn github_slug(title: &str) -> String {
     title
         .trim()
@@ -121,6 +158,18 @@ fn github_slug(title: &str) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// `slug`, or with `-1`, `-2`, ... after it, the first that `taken`
+/// does not hold: how myst-parser keeps the slugs of a document apart.
+fn unique_slug(slug: String, taken: &[String]) -> String {
+    if !taken.contains(&slug) {
+        return slug;
+    }
+    (1..)
+        .map(|i| format!("{slug}-{i}"))
+        .find(|s| !taken.contains(s))
+        .unwrap_or(slug)
 }
 
 /// A link of `kind` written at `span` of `src`, whose reference is

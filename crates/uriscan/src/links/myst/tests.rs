@@ -117,7 +117,7 @@ fn comments_and_code_hold_no_links() {
 #[test]
 fn anchors_are_labels_and_section_ids() {
     let src = "(My Label)=\n## A *big* Title\n\nText\nSetext\n------\n";
-    let ids = anchors(src, true);
+    let ids = anchors(src, MystSettings::lenient());
     assert_eq!(
         ids,
         [
@@ -145,8 +145,105 @@ fn malformed_input_never_panics() {
         "é```{é}é\n:é: é\n",
     ] {
         let _ = links(src);
-        let _ = anchors(src, true);
+        let _ = anchors(src, MystSettings::lenient());
     }
+}
+
+/// Each link of `src` read as MyST with `settings`: kind and link.
+fn links_with(src: &str, settings: &MystSettings) -> Vec<(String, String)> {
+    let page = Page::new(src.as_bytes(), Format::Myst)
+        .url("file:///d/index.md")
+        .myst(settings);
+    LinkExtractor::new()
+        .extract(&page)
+        .map(|l| (l.kind().to_string(), l.link().to_owned()))
+        .collect()
+}
+
+#[test]
+fn colons_fence_a_directive_only_with_colon_fence() {
+    let src = ":::{figure} fig.png\n:name: fig-label\nA [caption](https://x.example/c)\n:::\n";
+    let on = MystSettings { colon_fence: true, ..Default::default() };
+    assert_eq!(
+        links_with(src, &on),
+        [
+            ("myst:figure".into(), "fig.png".into()),
+            ("md:link".into(), "https://x.example/c".into()),
+        ]
+    );
+    assert_eq!(super::labels(src).0, ["fig-label"]);
+    // Without it the fence is a paragraph: its link stays, no figure.
+    assert_eq!(
+        links_with(src, &MystSettings::default()),
+        [("md:link".into(), "https://x.example/c".into())]
+    );
+}
+
+#[test]
+fn a_scheme_that_is_no_urls_is_a_project_reference() {
+    let src = "[a](https://x.example/) [b](gh:user/repo) [c](ftp://x.example/f) <gh:auto>\n";
+    let settings = MystSettings {
+        url_schemes: Some(vec!["https".into(), "gh".into()]),
+        ..Default::default()
+    };
+    assert_eq!(
+        links_with(src, &settings),
+        [
+            ("md:link".into(), "https://x.example/".into()),
+            ("md:link".into(), "gh:user/repo".into()),
+            ("myst:label-link".into(), "ftp://x.example/f".into()),
+            // An autolink is a URL whatever its scheme.
+            ("md:autolink".into(), "gh:auto".into()),
+        ]
+    );
+    // Given no settings, every scheme is a URL's.
+    let lenient: Vec<_> = links(src).into_iter().map(|l| l.0).collect();
+    assert_eq!(lenient, ["md:link", "md:link", "md:link", "md:autolink"]);
+}
+
+#[test]
+fn heading_anchors_slug_headings_up_to_their_level() {
+    let src = "# Intro\n\n## Set up: *fast*\n\n### Deep Down\n\n## Intro\n\n# Intro\n\n\
+               [a](#intro-1) [b](#deep-down)\n";
+    let two = MystSettings { heading_anchors: 2, ..Default::default() };
+    let ids = anchors(src, &two);
+    assert!(ids.contains(&"set-up-fast".to_owned()), "{ids:?}");
+    assert!(ids.contains(&"intro-2".to_owned()), "{ids:?}");
+    assert!(!ids.contains(&"intro-3".to_owned()), "{ids:?}");
+    // Both are the document's: `#deep-down` is the section's id
+    // (docutils'), slug or not.
+    assert_eq!(
+        links_with(src, &two),
+        [
+            ("md:link".into(), "#intro-1".into()),
+            ("md:link".into(), "#deep-down".into()),
+        ]
+    );
+    // With no slugs, `#intro-1` is none of the document's ids: MyST
+    // resolves it as a label.
+    let none = anchors(src, &MystSettings::default());
+    assert!(!none.contains(&"intro-1".to_owned()), "{none:?}");
+    assert_eq!(
+        links_with(src, &MystSettings::default()),
+        [
+            ("myst:label-link".into(), "intro-1".into()),
+            ("md:link".into(), "#deep-down".into()),
+        ]
+    );
+}
+
+#[test]
+fn includes_with_relative_links_are_listed() {
+    let src = "```{include} ../README.md\n:relative-images:\n:relative-docs: docs/\n```\n\n\
+               ```{include} plain.md\n```\n";
+    assert_eq!(
+        relative_includes(src),
+        [RelativeInclude {
+            path: "../README.md".into(),
+            images: true,
+            docs: Some("docs/".into()),
+        }]
+    );
 }
 
 fn strings(v: &serde_json::Value) -> Vec<String> {

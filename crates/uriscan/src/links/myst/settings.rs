@@ -1,0 +1,196 @@
+//! The settings of myst-parser that change which links a document holds,
+//! as a Sphinx project's `conf.py` sets them: read, never executed, from
+//! simple assignments of literals.
+
+/// What myst-parser is told by a project's `conf.py`, as far as links go.
+/// [`Default`] is myst-parser's defaults (what a `conf.py` that sets none
+/// of them gives); a [`Page`](crate::links::Page) given none is read
+/// leniently: every construct of MyST accepted, every URI scheme
+/// external, every heading slugged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MystSettings {
+    /// `colon_fence` is in `myst_enable_extensions`: `:::{name}` fences
+    /// a directive (without it, `:::` is text).
+    pub colon_fence: bool,
+    /// `myst_url_schemes`: a Markdown link whose scheme is among these is
+    /// an external URL; one with another scheme is a reference to
+    /// resolve in the project (`project:`, `path:` and `inv:` are always
+    /// MyST's own). `None`: every scheme is a URL's.
+    pub url_schemes: Option<Vec<String>>,
+    /// `myst_heading_anchors`: headings of this level and above (`#` is
+    /// 1) get an anchor, their slug; 0 for none.
+    pub heading_anchors: u8,
+}
+
+impl Default for MystSettings {
+    fn default() -> MystSettings {
+        MystSettings {
+            colon_fence: false,
+            url_schemes: Some(
+                ["http", "https", "mailto", "ftp"].map(str::to_owned).to_vec(),
+            ),
+            heading_anchors: 0,
+        }
+    }
+}
+
+impl MystSettings {
+    /// What a page given no settings is read with: every fence, every
+    /// scheme, every heading.
+    pub(crate) fn lenient() -> &'static MystSettings {
+        static LENIENT: std::sync::OnceLock<MystSettings> =
+            std::sync::OnceLock::new();
+        LENIENT.get_or_init(|| MystSettings {
+            colon_fence: true,
+            url_schemes: None,
+            heading_anchors: 6,
+        })
+    }
+
+    /// The settings a `conf.py` (its text) gives, from top-level
+    /// assignments whose value is a literal: `myst_enable_extensions`
+    /// (a list, tuple or set of strings), `myst_url_schemes` (a list of
+    /// strings, or a dict whose keys are the schemes) and
+    /// `myst_heading_anchors` (an integer). What is not such an
+    /// assignment keeps its default.
+    pub fn from_conf_py(text: &str) -> MystSettings {
+        let mut settings = MystSettings::default();
+        if let Some(v) = assigned(text, "myst_enable_extensions") {
+            settings.colon_fence =
+                strings(v).iter().any(|e| e == "colon_fence");
+        }
+        if let Some(v) = assigned(text, "myst_url_schemes") {
+            settings.url_schemes = Some(strings(v));
+        }
+        if let Some(v) = assigned(text, "myst_heading_anchors") {
+            settings.heading_anchors =
+                v.trim().parse::<u32>().map_or(0, |n| n.min(6) as u8);
+        }
+        settings
+    }
+
+    /// Whether a Markdown link to `value` is an external URL: its scheme
+    /// is among [`url_schemes`](Self::url_schemes).
+    pub(crate) fn is_external(&self, value: &str) -> bool {
+        let Some(schemes) = &self.url_schemes else { return true };
+        let Some((scheme, _)) = value.split_once(':') else { return false };
+        schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+    }
+}
+
+/// The value of the last top-level assignment to `name` in `text`: from
+/// after its `=` to where its brackets close (a value may span lines),
+/// comments removed.
+fn assigned<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let mut found = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some(rest) = line.strip_prefix(name) else { continue };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let Some(value) =
+            rest.strip_prefix('=').filter(|v| !v.starts_with('='))
+        else {
+            continue;
+        };
+        let from = start + (line.len() - value.len());
+        let len = literal_len(&text[from..], &mut |_, _, _| {});
+        found = Some(&text[from..from + len]);
+    }
+    found
+}
+
+/// The length of the literal `text` starts with: up to the end of the
+/// line where every bracket opened is closed (strings and comments
+/// skipped). Hands each string's span and bracket depth to `each`.
+fn literal_len(
+    text: &str,
+    each: &mut dyn FnMut(usize, usize, usize),
+) -> usize {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                each(depth, start, i.min(b.len()));
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' | b')' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The string literals of a list, tuple or set literal, or the keys of a
+/// dict literal: the strings at the first depth of brackets, a dict's
+/// values (after a `:`) left out.
+fn strings(value: &str) -> Vec<String> {
+    let mut out = vec![];
+    literal_len(value, &mut |depth, start, end| {
+        let is_value = value[..start - 1].trim_end().ends_with(':');
+        if depth == 1 && !is_value {
+            out.push(value[start..end].to_owned());
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_from_simple_assignments() {
+        let conf = "extensions = ['myst_parser']\n\
+            myst_enable_extensions = [\n    \"deflist\",  # lists\n    \"colon_fence\",\n]\n\
+            myst_url_schemes = {\n    'http': None,\n    'gh': 'https://github.com/{{path}}',\n}\n\
+            myst_heading_anchors = 3\n";
+        let s = MystSettings::from_conf_py(conf);
+        assert!(s.colon_fence);
+        assert_eq!(
+            s.url_schemes.as_deref(),
+            Some(&["http", "gh"].map(String::from)[..])
+        );
+        assert_eq!(s.heading_anchors, 3);
+        assert!(s.is_external("GH:x") && !s.is_external("https://x"));
+        let tuple = MystSettings::from_conf_py(
+            "myst_enable_extensions = ('linkify',)\nmyst_url_schemes = ['https']\n",
+        );
+        assert!(!tuple.colon_fence);
+        assert_eq!(tuple.url_schemes, Some(vec!["https".to_owned()]));
+        assert_eq!(
+            MystSettings::from_conf_py("# nothing\n"),
+            MystSettings::default()
+        );
+        // Not a top-level assignment: a comparison, an indented line.
+        let other = MystSettings::from_conf_py(
+            "if x:\n    myst_heading_anchors = 2\nmyst_heading_anchors == 4\n",
+        );
+        assert_eq!(other.heading_anchors, 0);
+        assert!(MystSettings::lenient().is_external("anything:x"));
+        for malformed in [
+            "myst_url_schemes = ['a\\",
+            "myst_url_schemes = {'é': ",
+            "myst_enable_extensions = ]]'",
+            "myst_heading_anchors =",
+            "myst_url_schemes = \"é\\é\"",
+        ] {
+            let _ = MystSettings::from_conf_py(malformed);
+        }
+    }
+}
