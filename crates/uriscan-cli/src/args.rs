@@ -220,9 +220,9 @@ pub struct DocArgs {
     /// error.
     #[arg(long, help_heading = "Walking")]
     pub no_mmap: bool,
-    /// The reader of Markdown: `uriscan` (our own, which hands what it
-    /// does not read yet to pulldown-cmark) or `pulldown` (pulldown-cmark
-    /// for every document). Both give the same links.
+    /// The reader of Markdown: `uriscan` (our own, the default, which
+    /// hands what it does not read yet to pulldown-cmark) or `pulldown`
+    /// (pulldown-cmark for every document). Both give the same links.
     #[arg(long, value_name = "PARSER", help_heading = "Links")]
     pub markdown_parser: Option<MarkdownParserArg>,
 }

@@ -63,7 +63,8 @@ impl LinkExtractorBuilder {
         self
     }
     /// Which reader reads Markdown: both give the same links.
-    /// Default: [`MarkdownParser::Pulldown`], until ours is faster.
+    /// Default: [`MarkdownParser::Uriscan`]; pulldown-cmark stays as
+    /// the choice of a user who meets a difference.
     pub fn markdown_parser(&mut self, parser: MarkdownParser) -> &mut Self {
         self.markdown_parser = parser;
         self

@@ -54,9 +54,9 @@ pub(crate) struct Regions {
 pub enum MarkdownParser {
     /// Our own reader, which does only what links need; a document it
     /// does not read exactly yet goes to pulldown-cmark.
+    #[default]
     Uriscan,
     /// pulldown-cmark for every document.
-    #[default]
     Pulldown,
 }
 
