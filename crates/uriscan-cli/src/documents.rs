@@ -171,6 +171,14 @@ pub fn relative_target(
     Some(uri)
 }
 
+/// Whether a document may hold an include directive that `links`
+/// follows: those [`holds_include`] finds, and AsciiDoc's `include::`.
+pub fn holds_listed_include(format: Format, doc: &[u8]) -> bool {
+    holds_include(format, doc)
+        || (format == Format::AsciiDoc
+            && memchr::memmem::find(doc, b"include::").is_some())
+}
+
 /// The canonical form of `p`, or `p` under `cwd` when it has none.
 pub fn absolute(cwd: &Path, p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| cwd.join(p))

@@ -22,7 +22,8 @@ use uriscan::warc::{
 
 use crate::config::{LinksConfig, Mode};
 use crate::documents::{
-    DocReader, Loaded, holds_include, relative_includes_of, relative_target,
+    DocReader, Loaded, holds_listed_include, relative_includes_of,
+    relative_target,
 };
 use crate::report::json::LinkRow;
 use crate::report::{Label, SPILL_AT, text};
@@ -154,8 +155,8 @@ impl<'c> Linker<'c> {
         Linker { cfg, shared, reader, included }
     }
 
-    /// The links of each file that the reStructuredText or MyST document
-    /// just read (at `path`) includes, followed in turn, as `check`
+    /// The links of each file that the reStructuredText, MyST or AsciiDoc
+    /// document just read (at `path`) includes, followed in turn, as `check`
     /// follows them: each file once in the run, none outside the
     /// document's root, one of the includer's own format left to the
     /// walk. Each file's links are listed at its own path and lines,
@@ -167,7 +168,7 @@ impl<'c> Linker<'c> {
         path: &Path,
         loaded: &Loaded,
     ) {
-        if !holds_include(loaded.format, self.reader.doc()) {
+        if !holds_listed_include(loaded.format, self.reader.doc()) {
             return;
         }
         let cfg = self.cfg;
@@ -209,6 +210,7 @@ impl<'c> Linker<'c> {
                     link.kind(),
                     Kind::Rst(RstKind::Include)
                         | Kind::Myst(MystKind::Include)
+                        | Kind::AdocInclude
                 );
                 let target = if nested {
                     Some(file_uri(&dir.join(link.link()), PathKind::File))

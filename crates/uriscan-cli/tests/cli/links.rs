@@ -230,6 +230,41 @@ fn mapped_documents_give_what_read_ones_do() {
     assert!(out.ends_with("https://example.com/d/last.html\n"));
 }
 
+/// Writes `text` to `name` under `d`, making its directories.
+fn write_file(d: &std::path::Path, name: &str, text: &str) {
+    let path = d.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The lines `links .` lists in `dir`, sorted, when it exits 0.
+fn sorted_listing(dir: &std::path::Path) -> Vec<String> {
+    let (out, code) = links(dir, &["."]);
+    assert_eq!(code, 0);
+    let mut lines: Vec<String> = out.lines().map(str::to_owned).collect();
+    lines.sort_unstable();
+    lines
+}
+
+/// In the `--json` listing of `d/p`, the link `page.html` of an included
+/// file resolved against its includer in `p`, and the nested include
+/// `nested` from the included file's own directory.
+fn assert_included_resolved(d: &std::path::Path, nested: &str) {
+    let (json, _) = links(&d.join("p"), &["--json", "."]);
+    let page = json.lines().find(|l| l.contains("\"page.html\"")).unwrap();
+    let p = std::fs::canonicalize(d.join("p")).unwrap();
+    assert!(
+        page.contains(&format!(
+            "\"target\":\"file://{}/page.html\"",
+            p.display()
+        )),
+        "{page}"
+    );
+    let quoted = format!("\"{nested}\"");
+    let row = json.lines().find(|l| l.contains(&quoted)).unwrap();
+    assert!(row.contains(&format!("/_inc/{nested}\"")), "{row}");
+}
+
 /// A reStructuredText or MyST include is followed as `check` follows it:
 /// the included file's links are listed at its own path and lines (each
 /// file once), resolved against the includer; one outside the root is
@@ -238,11 +273,7 @@ fn mapped_documents_give_what_read_ones_do() {
 fn includes_are_followed() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let write = |name: &str, text: &str| {
-        let path = d.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |name: &str, text: &str| write_file(d, name, text);
     write("out/x.inc", "`out <https://out.example/>`_\n");
     write(
         "p/index.rst",
@@ -255,10 +286,7 @@ fn includes_are_followed() {
          .. include:: nested.inc\n.. include:: part.inc\n",
     );
     write("p/_inc/nested.inc", "`n <https://n.example/>`_\n");
-    let (out, code) = links(&d.join("p"), &["."]);
-    assert_eq!(code, 0);
-    let mut lines: Vec<&str> = out.lines().collect();
-    lines.sort_unstable();
+    let lines = sorted_listing(&d.join("p"));
     // The `.inc` files are walked too, as text: their bare URLs once
     // more, in that format.
     assert_eq!(
@@ -278,20 +306,59 @@ fn includes_are_followed() {
     );
     // Resolved against the includer, where docutils inserts the text; a
     // nested include from the included file's own directory.
-    let (json, _) = links(&d.join("p"), &["--json", "."]);
-    let page = json.lines().find(|l| l.contains("\"page.html\"")).unwrap();
-    let p = std::fs::canonicalize(d.join("p")).unwrap();
-    assert!(
-        page.contains(&format!(
-            "\"target\":\"file://{}/page.html\"",
-            p.display()
-        )),
-        "{page}"
-    );
-    let nested = json.lines().find(|l| l.contains("\"nested.inc\"")).unwrap();
-    assert!(nested.contains("/_inc/nested.inc\""), "{nested}");
+    assert_included_resolved(d, "nested.inc");
     // A file named: its includes listed beside it, as it is named.
     let (out, _) = links(d, &["p/index.rst"]);
     assert!(out.contains("p/_inc/part.inc:1:42:page.html\n"), "{out}");
+    assert!(!out.contains("out.example"), "{out}");
+}
+
+/// An AsciiDoc `include::` is followed as the reStructuredText one: the
+/// target's attribute references expanded, the whole file read (`tag=`
+/// and `lines=` select nothing), each file once, listed at its own path
+/// and lines and resolved against the includer; one outside the root is
+/// not read, and a missing one is only its link.
+#[test]
+fn asciidoc_includes_are_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| write_file(d, name, text);
+    write("out/x.txt", "https://out.example/[o]\n");
+    write(
+        "p/index.adoc",
+        "= Index\n:part: _inc/part.txt\n\n\
+         include::{part}[tag=x]\ninclude::../out/x.txt[]\ninclude::missing.txt[]\n",
+    );
+    write("p/other.adoc", "include::_inc/part.txt[lines=1..2]\n");
+    write(
+        "p/_inc/part.txt",
+        "See https://a.example/[a] and link:page.html[page].\n\n\
+         // tag::x[]\ninclude::nested.txt[]\n// end::x[]\ninclude::part.txt[]\n",
+    );
+    write("p/_inc/nested.txt", "https://n.example/[n]\n");
+    let lines = sorted_listing(&d.join("p"));
+    // The `.txt` files are walked too, as text: their bare URLs once
+    // more, in that format.
+    assert_eq!(
+        lines,
+        [
+            "./_inc/nested.txt:1:1:https://n.example/",
+            "./_inc/nested.txt:1:1:https://n.example/",
+            "./_inc/part.txt:1:36:page.html",
+            "./_inc/part.txt:1:5:https://a.example/",
+            "./_inc/part.txt:1:5:https://a.example/",
+            "./_inc/part.txt:4:10:nested.txt",
+            "./_inc/part.txt:6:10:part.txt",
+            "./index.adoc:4:10:_inc/part.txt",
+            "./index.adoc:5:10:../out/x.txt",
+            "./index.adoc:6:10:missing.txt",
+            "./other.adoc:1:10:_inc/part.txt",
+        ]
+    );
+    assert_included_resolved(d, "nested.txt");
+    // A file named: its includes listed beside it, as it is named.
+    let (out, _) = links(d, &["p/index.adoc"]);
+    assert!(out.contains("p/_inc/part.txt:1:36:page.html\n"), "{out}");
+    assert!(out.contains("p/_inc/nested.txt:1:1:https://n.example/\n"));
     assert!(!out.contains("out.example"), "{out}");
 }

@@ -148,7 +148,9 @@ pub(crate) fn with_includes(
         for link in crate::links::LinkExtractor::new().extract(&page) {
             if !matches!(
                 link.kind(),
-                Kind::Rst(RstKind::Include) | Kind::Myst(MystKind::Include)
+                Kind::Rst(RstKind::Include)
+                    | Kind::Myst(MystKind::Include)
+                    | Kind::AdocInclude
             ) || seen.len() >= MAX_INCLUDED
             {
                 continue;
@@ -156,7 +158,9 @@ pub(crate) fn with_includes(
             // `/x` is from the source directory, as Sphinx reads it.
             let named = link.link();
             let to = match (named.strip_prefix('/'), &srcdir) {
-                (Some(rest), Some(dir)) => dir.join(rest),
+                (Some(rest), Some(dir)) if format != Format::AsciiDoc => {
+                    dir.join(rest)
+                }
                 _ => file.parent().unwrap_or(Path::new("")).join(named),
             };
             let Ok(to) = std::fs::canonicalize(&to) else { continue };
@@ -171,8 +175,9 @@ pub(crate) fn with_includes(
 }
 
 /// The files that the document at `path` (read in `format`: a
-/// reStructuredText or MyST document) includes, followed in turn, each
-/// once, none outside `root`: what docutils inserts into it.
+/// reStructuredText, MyST or AsciiDoc document) includes, followed in
+/// turn, each once, none outside `root`: what docutils (or Asciidoctor)
+/// inserts into it.
 pub fn included_files(
     path: &Path,
     format: Format,
