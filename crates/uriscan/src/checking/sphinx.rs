@@ -330,4 +330,27 @@ mod tests {
         // With a wider root, the file outside the project is read too.
         assert_eq!(included_files(&index, Format::Rst, &root).len(), 3);
     }
+
+    #[test]
+    fn asciidoc_includes_are_followed_from_their_own_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let write =
+            |name, text| super::super::write_test_file(&root, name, text);
+        // A `conf.py` gives `/x` no meaning in AsciiDoc: it stays absolute.
+        write("p/conf.py", "");
+        write(
+            "p/index.adoc",
+            ":dir: inc\n\ninclude::{dir}/a.txt[tag=x]\ninclude::/b.txt[]\n",
+        );
+        write("p/inc/a.txt", "include::c.txt[lines=1]\ninclude::a.txt[]\n");
+        write("p/inc/c.txt", "C\n");
+        write("p/b.txt", "B\n");
+        let index = root.join("p/index.adoc");
+        let files = included_files(&index, Format::AsciiDoc, &root);
+        assert_eq!(
+            files,
+            [root.join("p/inc/a.txt"), root.join("p/inc/c.txt")]
+        );
+    }
 }
