@@ -566,7 +566,20 @@ impl Blocks<'_> {
                 else {
                     unreachable!()
                 };
-                return self.inlines(p, true);
+                let kept = self.out.len();
+                self.inlines(p, true)?;
+                // Under definitions alone, pulldown-cmark reads the
+                // underline as a block of its own: front matter's fence,
+                // a thematic break, or a paragraph's first line.
+                if self.out.len() == kept
+                    && !self.opens_metadata(ind, first, end, next)
+                    && !is_thematic_break(rest)
+                {
+                    self.leaf = Leaf::Paragraph(Paragraph::new(
+                        bytes, pos, first, end,
+                    ));
+                }
+                return Ok(());
             }
             if html.is_none() && !interrupts(rest) {
                 p.push(bytes, pos, first, end, false);
@@ -575,9 +588,7 @@ impl Blocks<'_> {
         }
         self.close_leaf()?;
         // pulldown-cmark opens front matter at any block's start.
-        if self.gfm && ind == 0 && opens_metadata(bytes, rest, next) {
-            self.leaf =
-                Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+        if self.opens_metadata(ind, first, end, next) {
             return Ok(());
         }
         if let Some(end_tag) = html {
@@ -639,6 +650,24 @@ impl Blocks<'_> {
         }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
+    }
+
+    /// Opens front matter when the line `first..end` (indented by `ind`
+    /// columns, the next line from `next`) is its fence: whether it is.
+    fn opens_metadata(
+        &mut self,
+        ind: usize,
+        first: usize,
+        end: usize,
+        next: usize,
+    ) -> bool {
+        let rest = &self.bytes[first..end];
+        if !(self.gfm && ind == 0 && opens_metadata(self.bytes, rest, next)) {
+            return false;
+        }
+        self.leaf =
+            Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+        true
     }
 
     /// Whether the line `first..end` (after its indentation) heads a
@@ -848,7 +877,7 @@ impl Blocks<'_> {
             return Err(declined());
         }
         if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
-            match self.definitions(p, heading)? {
+            match self.definitions(p)? {
                 Some(rest) => p = rest,
                 None => return Ok(()),
             }
@@ -866,7 +895,6 @@ impl Blocks<'_> {
     fn definitions(
         &mut self,
         p: Paragraph,
-        heading: bool,
     ) -> Result<Option<Paragraph>, Declined> {
         let bytes = self.bytes;
         let starts: Vec<usize> =
@@ -897,10 +925,8 @@ impl Blocks<'_> {
         // pulldown-cmark reads definitions as it meets them: what follows
         // them opens a block of its own, which a paragraph's lines may not
         // have read as such. A lazy line there is none (no paragraph was
-        // open), nor is a setext underline under definitions alone.
-        if p.first_lazy.is_some_and(|lazy| lazy <= k)
-            || (heading && k == starts.len())
-        {
+        // open).
+        if p.first_lazy.is_some_and(|lazy| lazy <= k) {
             return Err(declined());
         }
         if k == starts.len() {

@@ -204,6 +204,13 @@ proptest! {
     }
 }
 
+/// `md` compared, read both without and with the GitHub extensions.
+fn compare_both_ways(md: &str) {
+    for gfm in [false, true] {
+        compare(md, gfm).unwrap_or_else(|e| panic!("{md:?}: {e}"));
+    }
+}
+
 /// Empty list items, and what follows them, each compared; the first
 /// ones read by ours, not declined.
 #[test]
@@ -250,10 +257,31 @@ fn empty_list_items_read_as_pulldown_reads_them() {
         "- [\t] x [a](b)\n",
         "[^1]:\n-\n\n    x\n",
     ] {
-        for gfm in [false, true] {
-            compare(md, gfm).unwrap_or_else(|e| panic!("{md:?}: {e}"));
-        }
+        compare_both_ways(md);
     }
+}
+
+/// Definitions alone over a setext underline, which is then read as a
+/// block of its own, each compared.
+#[test]
+fn definitions_over_an_underline_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]: /u\n===\n[a]\n",
+        "[a]: /u\n---\n[a]\n",
+        "[a]: /u\n--\n[a]\n",
+        "[a]: /u\n-\n[a]\n",
+        "[a]: /u\n  ==  \n[a]\n---\n",
+        "[a]: /u\n[b]: /v\n===\n[a] [b]\n\n",
+        "> [a]: /u\n> ===\n> [a]\n",
+        "- [a]: /u\n  ---\n  [a]\n",
+        "[a]: /u\n===\n| x |\n|---|\n",
+        "[a]: /u\n'title'\n===\n[a]\n",
+        "[a]: /u\n---\nname: x\n---\n[a]\n",
+        "[a]: /u\n+++\nname\n+++\n",
+    ] {
+        compare_both_ways(md);
+    }
+    assert_eq!(compare("[a]: /u\n===\n[a]\n", true), Ok(true));
 }
 
 /// What the property tests found, each compared (both ways of reading).
