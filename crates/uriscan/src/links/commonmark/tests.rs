@@ -146,7 +146,7 @@ const PIECES: &[&str] = &[
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
     "~~~", " ```", "  ~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>", "  <div>", " <!--",
     "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ", "[ ]",
-    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]", "[c]: /v w", "[^1]", "[^1]: ", "[^x]:", "[d]: <v>'t' x",
+    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]", "[c]: /v w", "[^1]", "[^1]: ", "[^x]:", "[d]: <v>'t' x", "[e]: /w '",
     "| a | b |\n", "|---|---|\n", "-|-", ":-", " | ", "\\|", "a|b\n--|--\n",
 ];
 
@@ -282,6 +282,24 @@ fn definitions_over_an_underline_read_as_pulldown_reads_them() {
         compare_both_ways(md);
     }
     assert_eq!(compare("[a]: /u\n===\n[a]\n", true), Ok(true));
+}
+
+/// Definitions whose titles hold escapes or parentheses, each compared.
+#[test]
+fn titles_with_escapes_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]: /u \"x \\\" (y) \\\\\"\n[a]\n",
+        "[a]: /u 'x \\' y' z\n[a]\n",
+        "[a]: /u 'x\\\ny'\n[a]\n",
+        "[a]: /u (x \\) (y)\n[a]\n",
+        "[a]: /u (x \\( y)\n[a]\n",
+        "[a]: /u \"\\\"\n[a]\n",
+        "[a]: /u \"x\\\n[a]\n",
+        "[a]: /u \"\\é\" [a]\n",
+    ] {
+        compare_both_ways(md);
+    }
+    assert_eq!(compare("[a]: /u \"(\\\")\"\n[a]\n", true), Ok(true));
 }
 
 /// What the property tests found, each compared (both ways of reading).
