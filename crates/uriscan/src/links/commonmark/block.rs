@@ -174,6 +174,10 @@ struct Blocks<'s> {
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
     footnotes: Vec<String>,
+    /// The innermost container when it is a list item opened empty, and
+    /// whether a blank line has followed it (a list item begins with at
+    /// most one blank line: the next line that is not blank ends it).
+    empty_item: Option<(usize, bool)>,
 }
 
 /// Reads the blocks of `src`.
@@ -200,6 +204,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         ranges: Vec::with_capacity(bytes.len() / 64),
         skip_to: None,
         footnotes: vec![],
+        empty_item: None,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -273,11 +278,15 @@ impl Blocks<'_> {
         next: usize,
     ) -> Result<(), Declined> {
         let bytes = self.bytes;
+        let empty_item = self.empty_item.take();
         // The open containers this line continues.
         let mut pos = start;
         let mut matched = 0;
         while matched < self.containers.len() {
             let (ind, first) = self.indentation(start, pos, end)?;
+            if empty_item == Some((matched, true)) && first < end {
+                break;
+            }
             match self.containers[matched] {
                 Container::Quote => {
                     if ind > 3
@@ -435,27 +444,28 @@ impl Blocks<'_> {
             {
                 break;
             }
-            // An empty item.
-            if empty {
-                return Err(declined());
-            }
             // An item whose content is indented code.
-            if spaces > 4 {
+            if spaces > 4 && !empty {
                 return Err(declined());
             }
             // A tab after the marker or before it.
-            if after.get(spaces) == Some(&b'\t')
+            if (after.get(spaces) == Some(&b'\t') && !empty)
                 || bytes[start..first].contains(&b'\t')
             {
                 return Err(declined());
             }
             self.close_unmatched(matched)?;
-            self.containers
-                .push(Container::Item { width: (first - pos) + len + spaces });
+            // An empty item's content is indented by one column past its
+            // marker, whatever spaces follow it.
+            let width = (first - pos) + len + if empty { 1 } else { spaces };
+            if empty {
+                self.empty_item = Some((self.containers.len(), false));
+            }
+            self.containers.push(Container::Item { width });
             matched += 1;
             all = true;
             new_item = true;
-            pos = first + len + spaces;
+            pos = if empty { end } else { first + len + spaces };
         }
         let (ind, mut first) = self.indentation(start, pos, end)?;
         let blank = first == end;
@@ -476,6 +486,14 @@ impl Blocks<'_> {
             self.close_unmatched(matched)?;
         }
         if blank {
+            // A blank line after an empty item, inside it.
+            if let Some((item, _)) = empty_item
+                && self.empty_item.is_none()
+                && all
+                && self.containers.len() == item + 1
+            {
+                self.empty_item = Some((item, true));
+            }
             let indented = matches!(self.leaf, Leaf::Indented { .. });
             let at = if indented {
                 self.after_four_columns(pos, end)?
@@ -548,7 +566,20 @@ impl Blocks<'_> {
                 else {
                     unreachable!()
                 };
-                return self.inlines(p, true);
+                let kept = self.out.len();
+                self.inlines(p, true)?;
+                // Under definitions alone, pulldown-cmark reads the
+                // underline as a block of its own: front matter's fence,
+                // a thematic break, or a paragraph's first line.
+                if self.out.len() == kept
+                    && !self.opens_metadata(ind, first, end, next)
+                    && !is_thematic_break(rest)
+                {
+                    self.leaf = Leaf::Paragraph(Paragraph::new(
+                        bytes, pos, first, end,
+                    ));
+                }
+                return Ok(());
             }
             if html.is_none() && !interrupts(rest) {
                 p.push(bytes, pos, first, end, false);
@@ -557,9 +588,7 @@ impl Blocks<'_> {
         }
         self.close_leaf()?;
         // pulldown-cmark opens front matter at any block's start.
-        if self.gfm && ind == 0 && opens_metadata(bytes, rest, next) {
-            self.leaf =
-                Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+        if self.opens_metadata(ind, first, end, next) {
             return Ok(());
         }
         if let Some(end_tag) = html {
@@ -610,17 +639,35 @@ impl Blocks<'_> {
         }
         if new_item
             && self.gfm
-            && let Some(skip) = task_marker(rest)
+            && let Some(skip) = task_marker(&bytes[first..next])
         {
             first += skip;
-            // Whether a definition may follow a task marker is not
-            // read.
+            // Whether a definition may follow a task marker, and an
+            // item a marker alone begins (as an empty one), are not read.
             if first >= end || bytes[first] == b'[' {
                 return Err(declined());
             }
         }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
+    }
+
+    /// Opens front matter when the line `first..end` (indented by `ind`
+    /// columns, the next line from `next`) is its fence: whether it is.
+    fn opens_metadata(
+        &mut self,
+        ind: usize,
+        first: usize,
+        end: usize,
+        next: usize,
+    ) -> bool {
+        let rest = &self.bytes[first..end];
+        if !(self.gfm && ind == 0 && opens_metadata(self.bytes, rest, next)) {
+            return false;
+        }
+        self.leaf =
+            Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+        true
     }
 
     /// Whether the line `first..end` (after its indentation) heads a
@@ -830,7 +877,7 @@ impl Blocks<'_> {
             return Err(declined());
         }
         if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
-            match self.definitions(p, heading)? {
+            match self.definitions(p)? {
                 Some(rest) => p = rest,
                 None => return Ok(()),
             }
@@ -848,7 +895,6 @@ impl Blocks<'_> {
     fn definitions(
         &mut self,
         p: Paragraph,
-        heading: bool,
     ) -> Result<Option<Paragraph>, Declined> {
         let bytes = self.bytes;
         let starts: Vec<usize> =
@@ -879,10 +925,8 @@ impl Blocks<'_> {
         // pulldown-cmark reads definitions as it meets them: what follows
         // them opens a block of its own, which a paragraph's lines may not
         // have read as such. A lazy line there is none (no paragraph was
-        // open), nor is a setext underline under definitions alone.
-        if p.first_lazy.is_some_and(|lazy| lazy <= k)
-            || (heading && k == starts.len())
-        {
+        // open).
+        if p.first_lazy.is_some_and(|lazy| lazy <= k) {
             return Err(declined());
         }
         if k == starts.len() {

@@ -114,14 +114,19 @@ pub(super) fn read(
             b'(' => b')',
             _ => return Ok(Opened::Text),
         };
-        let k = line[spaced + 1..]
-            .iter()
-            .position(|&b| b == closing || b == b'\\' || b == b'(')
-            .ok_or_else(declined)?;
-        if line[spaced + 1 + k] != closing {
-            return Err(declined());
+        // The title's end, past escaped bytes; one across lines, or a
+        // `(` in one within parentheses, is not read.
+        let mut k = spaced + 1;
+        loop {
+            match line.get(k) {
+                None => return Err(declined()),
+                Some(b'\\') => k += 2,
+                Some(b'(') if closing == b')' => return Err(declined()),
+                Some(&b) if b == closing => break,
+                Some(_) => k += 1,
+            }
         }
-        def_end = spaced + 1 + k + 1;
+        def_end = k + 1;
         if skip_space(line, def_end) != line.len() {
             return Ok(Opened::Text);
         }

@@ -134,13 +134,14 @@ pub(super) fn closes_fence(rest: &[u8], byte: u8, len: usize) -> bool {
 }
 
 /// A task list marker (`[ ]`, `[x]`, `[X]`) and the spaces after it:
-/// their length.
+/// their length; `rest` the line from the marker with its line end,
+/// which may follow the marker.
 pub(super) fn task_marker(rest: &[u8]) -> Option<usize> {
     if rest.len() < 4
         || rest[0] != b'['
-        || !matches!(rest[1], b' ' | b'x' | b'X')
+        || !matches!(rest[1], b' ' | b'\t' | b'x' | b'X')
         || rest[2] != b']'
-        || !matches!(rest[3], b' ' | b'\t')
+        || !matches!(rest[3], b' ' | b'\t' | b'\n')
     {
         return None;
     }

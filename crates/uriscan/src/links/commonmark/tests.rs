@@ -141,12 +141,12 @@ fn the_corpus_with_crlf_line_ends_reads_as_pulldown_reads_it() {
 /// nests, container markers, indentation and line ends.
 #[rustfmt::skip]
 const PIECES: &[&str] = &[
-    "[", "]", "(", ")", "{#a}", "{", "}", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
+    "-", "1.", "-\n", "2)\n", "[", "]", "(", ")", "{#a}", "{", "}", "`", "``", "<", ">", "*", "_", "**", "__", "~", "!",
     "\\", "&amp;", "&", "&#x26;", "&#0;", "&auml;", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "- ", "* ", "+ ",
     "1. ", "2) ", "> ", "    ", "   ", "#", "# ", "|", "---", "===", "```",
     "~~~", " ```", "  ~~~", "a", "b c", "é", "http://x.y/z", "<a href=x>", "</a>", "<div>", "  <div>", " <!--",
-    "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ",
-    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]", "[c]: /v w", "[^1]", "[^1]: ", "[^x]:", "[d]: <v>'t' x",
+    "<!--", "-->", "<?", "?>", ":", "\"", "'", "x@y.z", "<http://a>", "[ ] ", "[ ]",
+    "+++", "[a]: /u", "[a]", "[A][]", "[b]: <x y> 't'", "][a]", "[c]: /v w", "[^1]", "[^1]: ", "[^x]:", "[d]: <v>'t' x", "[e]: /w '",
     "| a | b |\n", "|---|---|\n", "-|-", ":-", " | ", "\\|", "a|b\n--|--\n",
 ];
 
@@ -202,6 +202,104 @@ proptest! {
             return Err(TestCaseError::fail(e));
         }
     }
+}
+
+/// `md` compared, read both without and with the GitHub extensions.
+fn compare_both_ways(md: &str) {
+    for gfm in [false, true] {
+        compare(md, gfm).unwrap_or_else(|e| panic!("{md:?}: {e}"));
+    }
+}
+
+/// Empty list items, and what follows them, each compared; the first
+/// ones read by ours, not declined.
+#[test]
+fn empty_list_items_read_as_pulldown_reads_them() {
+    for md in ["-\n", "1.\n", "- \n  foo", "-\n\n  foo", "-\n\n\n  [a](b)\n"] {
+        for gfm in [false, true] {
+            assert_eq!(compare(md, gfm), Ok(true), "{md:?}");
+        }
+    }
+    for md in [
+        "-\n",
+        "1.\n",
+        "- \n  foo",
+        "-\n\n  foo",
+        "-\n  foo\n",
+        "-\nfoo\n",
+        "-   \n  foo\n",
+        "-\n      code [a](b)\n",
+        "-\n\n      code [a](b)\n",
+        "-\n\n\n  foo [a](b)\n",
+        "1)\n   foo\n\n   bar\n",
+        "10.\n    foo [a](b)\n",
+        "- a\n-\n- b\n",
+        "- a\n-\n\n  b\n",
+        "-\n  - \n    x\n",
+        "- -\n\n   x\n",
+        "> -\n>\n>   foo\n",
+        "> -\n\n  foo\n",
+        "-\n  > q\n  lazy\n",
+        "-\n\n  > q\nlazy\n",
+        "-\n  ```\n  a\n  ```\n",
+        "-\n\n  ```\n  a\n```\n",
+        "-\t\n  foo\n",
+        "- \t\n\tfoo\n",
+        "-\n  [a]: /u\n[a]\n",
+        "-\n\n  [a]: /u\n  [a]\n",
+        "a\n-\nb\n",
+        "a\n1.\nb\n",
+        "-\n  <div>\n  x\n\n  y\n",
+        "-\n\n  <div>\n  x\n",
+        "- [ ]\n  x\n",
+        "- [ ]\n\n  x\n",
+        "- [x]",
+        "- [\t] x [a](b)\n",
+        "[^1]:\n-\n\n    x\n",
+    ] {
+        compare_both_ways(md);
+    }
+}
+
+/// Definitions alone over a setext underline, which is then read as a
+/// block of its own, each compared.
+#[test]
+fn definitions_over_an_underline_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]: /u\n===\n[a]\n",
+        "[a]: /u\n---\n[a]\n",
+        "[a]: /u\n--\n[a]\n",
+        "[a]: /u\n-\n[a]\n",
+        "[a]: /u\n  ==  \n[a]\n---\n",
+        "[a]: /u\n[b]: /v\n===\n[a] [b]\n\n",
+        "> [a]: /u\n> ===\n> [a]\n",
+        "- [a]: /u\n  ---\n  [a]\n",
+        "[a]: /u\n===\n| x |\n|---|\n",
+        "[a]: /u\n'title'\n===\n[a]\n",
+        "[a]: /u\n---\nname: x\n---\n[a]\n",
+        "[a]: /u\n+++\nname\n+++\n",
+    ] {
+        compare_both_ways(md);
+    }
+    assert_eq!(compare("[a]: /u\n===\n[a]\n", true), Ok(true));
+}
+
+/// Definitions whose titles hold escapes or parentheses, each compared.
+#[test]
+fn titles_with_escapes_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]: /u \"x \\\" (y) \\\\\"\n[a]\n",
+        "[a]: /u 'x \\' y' z\n[a]\n",
+        "[a]: /u 'x\\\ny'\n[a]\n",
+        "[a]: /u (x \\) (y)\n[a]\n",
+        "[a]: /u (x \\( y)\n[a]\n",
+        "[a]: /u \"\\\"\n[a]\n",
+        "[a]: /u \"x\\\n[a]\n",
+        "[a]: /u \"\\é\" [a]\n",
+    ] {
+        compare_both_ways(md);
+    }
+    assert_eq!(compare("[a]: /u \"(\\\")\"\n[a]\n", true), Ok(true));
 }
 
 /// What the property tests found, each compared (both ways of reading).
