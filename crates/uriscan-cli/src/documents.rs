@@ -13,9 +13,10 @@ use anyhow::Context;
 use uriscan::checking::{Antora, Component, FormatDetector};
 use uriscan::links::{
     Format, Kind, LinkExtractor, LinkRef, MystKind, MystSettings, Page,
-    PathKind, RelativeInclude, file_uri, relative_includes,
+    PathKind, RelativeInclude, RstKind, file_uri, relative_includes,
 };
 use uriscan::reading::{Contents, FileReader, is_binary};
+use uriscan::syntax::is_scheme;
 use uriscan::walking::{Entry, Error};
 
 use super::mapped::{Mapped, map_file};
@@ -135,20 +136,40 @@ pub fn relative_includes_of(
         .collect()
 }
 
+/// The target a link of `file`, a file a document includes (with
+/// `relative`, its directive's options, when they make links relative),
+/// takes instead of its own, or `None` for its own: an include inside
+/// names a file from the included file's own directory, as docutils reads
+/// it, where other paths are the includer's unless `relative` says.
+pub fn included_target(
+    link: LinkRef<'_>,
+    file: &Path,
+    relative: Option<&RelativeInclude>,
+) -> Option<String> {
+    let dir = file.parent().unwrap_or(Path::new("/"));
+    let nested = matches!(
+        link.kind(),
+        Kind::Rst(RstKind::Include)
+            | Kind::Myst(MystKind::Include)
+            | Kind::AdocInclude
+    );
+    if nested {
+        Some(file_uri(&dir.join(link.link()), PathKind::File))
+    } else {
+        relative.and_then(|r| relative_target(link, r, dir))
+    }
+}
+
 /// The target of `link`, of a file in `dir` included with `include`'s
 /// options, when they make it relative to that file (as myst-parser
 /// reads it) rather than to the includer.
-pub fn relative_target(
+fn relative_target(
     link: LinkRef<'_>,
     include: &RelativeInclude,
     dir: &Path,
 ) -> Option<String> {
     let value = link.link();
-    let scheme = value.split_once(':').is_some_and(|(s, _)| {
-        s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
-    });
+    let scheme = value.split_once(':').is_some_and(|(s, _)| is_scheme(s));
     let relative = match link.kind() {
         Kind::MdImage => include.images && !scheme,
         Kind::Myst(MystKind::Project | MystKind::Download) => {

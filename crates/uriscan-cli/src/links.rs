@@ -10,10 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use uriscan::checking::included_files;
-use uriscan::links::{
-    Format, Kind, LinkRef, MystKind, PathKind, RstKind, browser_reading,
-    file_uri,
-};
+use uriscan::links::{Format, LinkRef, PathKind, browser_reading, file_uri};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
     ReadTally, WarcReader, for_each_record_link, is_archive, is_warc_name,
@@ -22,8 +19,8 @@ use uriscan::warc::{
 
 use crate::config::{LinksConfig, Mode};
 use crate::documents::{
-    DocReader, Loaded, holds_listed_include, relative_includes_of,
-    relative_target,
+    DocReader, Loaded, holds_listed_include, included_target,
+    relative_includes_of,
 };
 use crate::report::json::LinkRow;
 use crate::report::{Label, SPILL_AT, text};
@@ -201,22 +198,11 @@ impl<'c> Linker<'c> {
             if cfg.sources.base_url.is_none() {
                 page = page.base(&loaded.url);
             }
-            let dir = file.parent().unwrap_or(Path::new("/"));
             let rel =
                 relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
             let (root, mut count) = (loaded.root.as_deref(), 0u64);
             cfg.sources.extractor.for_each(&page, |link| {
-                let nested = matches!(
-                    link.kind(),
-                    Kind::Rst(RstKind::Include)
-                        | Kind::Myst(MystKind::Include)
-                        | Kind::AdocInclude
-                );
-                let target = if nested {
-                    Some(file_uri(&dir.join(link.link()), PathKind::File))
-                } else {
-                    rel.and_then(|r| relative_target(link, r, dir))
-                };
+                let target = included_target(link, &file, rel);
                 let link = match &target {
                     Some(t) => link.with_target(t),
                     None => link,

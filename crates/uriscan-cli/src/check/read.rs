@@ -11,14 +11,14 @@ use uriscan::checking::{
     included_files,
 };
 use uriscan::links::{
-    Format, Kind, Link, LinkExtractor, LinkRef, MystKind, Page, PathKind,
-    Reference, RstKind, file_uri,
+    Format, Kind, Link, LinkExtractor, LinkRef, Page, PathKind, Reference,
+    file_uri,
 };
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
 use crate::config::{CheckConfig, KeepLinks};
-use crate::documents::{DocReader, Loaded, Sources};
+use crate::documents::{DocReader, Loaded, Sources, included_target};
 
 /// The documents checked, in path order.
 pub struct ReadDocs {
@@ -193,34 +193,15 @@ fn include_documents(
             if let Some(m) = &includer.myst {
                 page = page.myst(m);
             }
+            let relative =
+                relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
             let mut d = collector.document(vec![]);
             let mut kept = vec![];
             let links = cfg.sources.extractor.extract(&page);
             for l in links.filter(|l| is_checked(l.as_ref(), cfg.include_text))
             {
-                // An include inside names a file from its own directory,
-                // as docutils reads it, where other paths are the
-                // includer's.
-                let nested = matches!(
-                    l.kind(),
-                    Kind::Rst(RstKind::Include)
-                        | Kind::Myst(MystKind::Include)
-                );
-                let dir = file.parent().unwrap_or(Path::new("/"));
-                let own = if nested {
-                    Some(file_uri(&dir.join(l.link()), PathKind::File))
-                } else {
-                    relative.iter().find(|(p, _)| *p == file).and_then(
-                        |(_, r)| {
-                            crate::documents::relative_target(
-                                l.as_ref(),
-                                r,
-                                dir,
-                            )
-                        },
-                    )
-                };
-                let l = match &own {
+                let target = included_target(l.as_ref(), &file, relative);
+                let l = match &target {
                     Some(t) => l.as_ref().with_target(t).to_link(),
                     None => l,
                 };
