@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use uriscan::checking::included_files;
@@ -22,7 +22,7 @@ use crate::documents::{
     DocReader, Loaded, holds_listed_include, included_target,
     relative_includes_of,
 };
-use crate::report::json::LinkRow;
+use crate::report::json::{LinkRow, relative_to};
 use crate::report::{Label, SPILL_AT, text};
 use crate::worker::{self, Job, Output};
 use uriscan::walking::io_message;
@@ -425,18 +425,12 @@ fn shown_path(shown: &Path, abs: &Path, file: &Path) -> PathBuf {
     let (Some(from), Some(listed)) = (abs.parent(), shown.parent()) else {
         return file.to_path_buf();
     };
-    let from: Vec<Component<'_>> = from.components().collect();
-    let to: Vec<Component<'_>> = file.components().collect();
-    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    if common == 0 {
+    // Paths with nothing in common (another drive) have no relative form.
+    let first = from.components().next();
+    if first.is_none() || first != file.components().next() {
         return file.to_path_buf();
     }
-    let mut rel = listed.to_path_buf();
-    for _ in common..from.len() {
-        rel.push("..");
-    }
-    rel.extend(&to[common..]);
-    rel
+    listed.join(relative_to(from, file))
 }
 
 /// The counts of an archive that had damaged records or records with

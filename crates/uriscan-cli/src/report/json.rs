@@ -243,7 +243,7 @@ impl<'a> LinkRow<'a> {
 
 /// `path` relative to `dir` (both absolute), with `..` where it is not
 /// below it.
-fn relative_to(dir: &Path, path: &Path) -> PathBuf {
+pub fn relative_to(dir: &Path, path: &Path) -> PathBuf {
     let d: Vec<_> = dir.components().collect();
     let p: Vec<_> = path.components().collect();
     let common = d.iter().zip(&p).take_while(|(a, b)| a == b).count();
