@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use uriscan::checking::{Antora, Component, FormatDetector};
+use uriscan::checking::{Antora, Component, FormatDetector, included_files};
 use uriscan::links::{
     Format, Kind, LinkExtractor, LinkRef, MystKind, MystSettings, Page,
     PathKind, RelativeInclude, RstKind, file_uri, relative_includes,
@@ -117,12 +117,28 @@ pub fn holds_include(format: Format, doc: &[u8]) -> bool {
     memchr::memmem::find(doc, needle).is_some()
 }
 
+/// The files that the document `includer` includes, followed in turn,
+/// none outside `bound` ([`included_files`]), each with the options of
+/// its MyST directive when they make its links relative to it.
+pub fn included_by(
+    includer: &Loaded,
+    bound: &Path,
+) -> Vec<(PathBuf, Option<RelativeInclude>)> {
+    let relative = relative_includes_of(includer);
+    included_files(&includer.abs, includer.format, bound)
+        .into_iter()
+        .map(|file| {
+            let options = relative.iter().find(|(p, _)| *p == file);
+            let options = options.map(|(_, r)| r.clone());
+            (file, options)
+        })
+        .collect()
+}
+
 /// The files that the MyST document `includer` includes with links
 /// relative to them (`:relative-images:`, `:relative-docs:`): each
 /// canonical path with its directive's options.
-pub fn relative_includes_of(
-    includer: &Loaded,
-) -> Vec<(PathBuf, RelativeInclude)> {
+fn relative_includes_of(includer: &Loaded) -> Vec<(PathBuf, RelativeInclude)> {
     let (Format::Myst, Some(dir)) = (includer.format, includer.abs.parent())
     else {
         return vec![];

@@ -9,7 +9,6 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use uriscan::checking::included_files;
 use uriscan::links::{Format, LinkRef, PathKind, browser_reading, file_uri};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
@@ -19,8 +18,7 @@ use uriscan::warc::{
 
 use crate::config::{LinksConfig, Mode};
 use crate::documents::{
-    DocReader, Loaded, holds_listed_include, included_target,
-    relative_includes_of,
+    DocReader, Loaded, holds_listed_include, included_by, included_target,
 };
 use crate::report::json::{LinkRow, relative_to};
 use crate::report::{Label, SPILL_AT, text};
@@ -173,8 +171,7 @@ impl<'c> Linker<'c> {
             Some(r) => r.clone(),
             None => loaded.abs.parent().unwrap_or(Path::new("/")).into(),
         };
-        let relative = relative_includes_of(loaded);
-        for file in included_files(&loaded.abs, loaded.format, &bound) {
+        for (file, relative) in included_by(loaded, &bound) {
             if Format::from_path(&file) == Format::from_path(&loaded.abs)
                 || !self
                     .included
@@ -198,11 +195,9 @@ impl<'c> Linker<'c> {
             if cfg.sources.base_url.is_none() {
                 page = page.base(&loaded.url);
             }
-            let rel =
-                relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
             let (root, mut count) = (loaded.root.as_deref(), 0u64);
             cfg.sources.extractor.for_each(&page, |link| {
-                let target = included_target(link, &file, rel);
+                let target = included_target(link, &file, relative.as_ref());
                 let link = match &target {
                     Some(t) => link.with_target(t),
                     None => link,

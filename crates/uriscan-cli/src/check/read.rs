@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use uriscan::checking::site::Site;
 use uriscan::checking::{
     Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
-    included_files,
 };
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, Page, PathKind, Reference,
@@ -18,7 +17,9 @@ use uriscan::walking::Flow;
 
 use super::plan::Plan;
 use crate::config::{CheckConfig, KeepLinks};
-use crate::documents::{DocReader, Loaded, Sources, included_target};
+use crate::documents::{
+    DocReader, Loaded, Sources, included_by, included_target,
+};
 
 /// The documents checked, in path order.
 pub struct ReadDocs {
@@ -174,9 +175,7 @@ fn include_documents(
     let mut seen = std::collections::HashSet::new();
     let mut formats = FormatDetector::new();
     for (includer, root) in includers {
-        let files = included_files(&includer.abs, includer.format, &root);
-        let relative = crate::documents::relative_includes_of(&includer);
-        for file in files {
+        for (file, relative) in included_by(&includer, &root) {
             if formats.format(&file) == includer.format
                 || !seen.insert(file.clone())
             {
@@ -193,14 +192,13 @@ fn include_documents(
             if let Some(m) = &includer.myst {
                 page = page.myst(m);
             }
-            let relative =
-                relative.iter().find(|(p, _)| *p == file).map(|(_, r)| r);
             let mut d = collector.document(vec![]);
             let mut kept = vec![];
             let links = cfg.sources.extractor.extract(&page);
             for l in links.filter(|l| is_checked(l.as_ref(), cfg.include_text))
             {
-                let target = included_target(l.as_ref(), &file, relative);
+                let target =
+                    included_target(l.as_ref(), &file, relative.as_ref());
                 let l = match &target {
                     Some(t) => l.as_ref().with_target(t).to_link(),
                     None => l,
