@@ -4,6 +4,7 @@
 
 use super::blocks::Scan;
 use super::{Kind, MystKind, MystSettings, RawLink};
+use crate::links::target::scheme_of;
 
 /// Changes the kind (and link) of each Markdown link of `links` that MyST
 /// reads otherwise than CommonMark, with the project's `settings`.
@@ -50,7 +51,7 @@ pub(super) fn reclassify(
                 // A scheme that is no URL's in the project: a reference
                 // MyST resolves as it resolves a name.
                 None if l.kind == Kind::MdLink
-                    && has_scheme(value)
+                    && scheme_of(value).is_some()
                     && !settings.is_external(value) =>
                 {
                     (MystKind::LabelLink, value)
@@ -67,12 +68,4 @@ pub(super) fn reclassify(
             l.extra.take(),
         );
     }
-}
-
-/// Whether `value` starts with a URI scheme and its `:`.
-fn has_scheme(value: &str) -> bool {
-    let Some((scheme, _)) = value.split_once(':') else { return false };
-    let mut b = scheme.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || b"+.-".contains(&c))
 }
