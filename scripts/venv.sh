@@ -1,4 +1,5 @@
-# Sourced by the oracle scripts and benches that need Python packages.
+# Sourced by the oracle scripts, benches and tests/sites/conformance.sh,
+# which need Python packages.
 #
 # venv_with DIR MODULES PACKAGE...: a pip venv at DIR holding PACKAGE...,
 # made (or completed) only when `import MODULES` (comma-separated) fails

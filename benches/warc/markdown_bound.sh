@@ -4,8 +4,8 @@
 # (benches/warc/rounds.py, one core, CPU medians):
 #
 #   zcat       zcat of the bench's .warc.gz
-#   uriscan    uriscan links -o -j 1 on it (pulldown-cmark, the default)
-#   ours       the same with --markdown-parser uriscan
+#   uriscan    uriscan links -o -j 1 on it (our Markdown reader, the default)
+#   pulldown   the same with --markdown-parser pulldown
 #   unread     uriscan links -o -j 1 on a copy whose Markdown records are
 #              not read (benches/warc/unread_markdown.py): the record
 #              reader, the inflate of every record, the HTML records and
@@ -25,11 +25,8 @@
 # Run benches/warc.sh first (it builds the archive and the release binary).
 # Usage: benches/warc/markdown_bound.sh   (ROUNDS=3, REPEAT=10, CORE=0, SKIP_BUILD=1)
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$repo/target/warc-bench
-warc=$work/corpus.warc.gz
-uriscan=$repo/target/release/uriscan
-[[ -s $warc && -x $uriscan ]] || { echo "markdown_bound.sh: run benches/warc.sh first" >&2; exit 1; }
+# shellcheck source=benches/warc/built.sh
+. "$(dirname "${BASH_SOURCE[0]}")/built.sh"
 if [[ -z ${SKIP_BUILD:-} ]]; then
   (cd "$repo" && cargo build --release --quiet -p uriscan-cli --features internals --example links_floor)
 fi
@@ -54,7 +51,7 @@ trap 'rm -f "$table"' EXIT
 python3 "$repo/benches/warc/rounds.py" "${ROUNDS:-3}" "$mb_in" "$mb_gz" \
   "zcat=zcat $warc" \
   "uriscan=$uriscan links -o -j 1 $warc" \
-  "ours=$uriscan links -o -j 1 --markdown-parser uriscan $warc" \
+  "pulldown=$uriscan links -o -j 1 --markdown-parser pulldown $warc" \
   "unread=$uriscan links -o -j 1 $unread" \
   "read=$floor read $md_files" \
   "parse=$floor parse $md_files" | tee "$table"
@@ -73,6 +70,6 @@ bound = cpu["unread"] + md
 print(f"bound with pulldown-cmark's bare parse: {cpu['unread']:.2f} + {md:.2f} s"
       f" = {bound:.2f} s, {bound / zcat:.2f}x zcat")
 print(f"left for any Markdown reader under 1.3x zcat: {1.3 * zcat - cpu['unread']:.2f} s")
-print(f"uriscan / zcat {cpu['uriscan'] / zcat:.2f}, with our reader {cpu['ours'] / zcat:.2f}"
+print(f"uriscan / zcat {cpu['uriscan'] / zcat:.2f}, with pulldown-cmark {cpu['pulldown'] / zcat:.2f}"
       " (medians of CPU; rounds.py's columns give the per-round ratios)")
 PY

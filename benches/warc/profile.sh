@@ -9,15 +9,13 @@
 #
 # ARGS are given to `uriscan links` (ARGS=--url-standard: the URL
 # Standard mode, whose `url` crate parse is then a part of its own;
-# ARGS="--markdown-parser uriscan": our Markdown reader).
+# ARGS="--markdown-parser pulldown": pulldown-cmark instead of our
+# Markdown reader, the default).
 #
 # Usage: benches/warc/profile.sh   (MB_CUT=10, ARGS=)
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$repo/target/warc-bench
-warc=$work/corpus.warc.gz
-uriscan=$repo/target/release/uriscan
-[[ -s $warc && -x $uriscan ]] || { echo "profile.sh: run benches/warc.sh first" >&2; exit 1; }
+# shellcheck source=benches/warc/built.sh
+. "$(dirname "${BASH_SOURCE[0]}")/built.sh"
 cut=$work/cut.warc.gz
 python3 - "$warc" "$cut" "$((${MB_CUT:-10} * 1000000))" <<'PY'
 import sys, zlib

@@ -6,8 +6,10 @@ not read. `uriscan links` on the copy does all the work of the original
 but the Markdown reader's: the record reader, the inflate of every
 record, the HTML records and the output of their links. Prints the bytes
 of the Markdown payloads, for the time a Markdown reader needs for them.
+With DOCS, writes there the Markdown payloads of the archive's first copy
+of the corpus (those of docs0.example.org), one file each.
 
-Usage: python3 unread_markdown.py IN.warc.gz OUT.warc.gz
+Usage: python3 unread_markdown.py IN.warc.gz OUT.warc.gz [DOCS]
 """
 
 import gzip

@@ -207,11 +207,11 @@ def jekyll_tags(source):
     ]
 
 
-def jekyll_strip(copy, source):
-    """Removes from the copy of the sample the lines of uriscan's broken
-    tags: what is left must build."""
+def drop_lines(copy, rows):
+    """Removes from the copy of the sample the line of each of uriscan's
+    rows."""
     lines = {}
-    for r in jekyll_tags(source):
+    for r in rows:
         lines.setdefault(os.path.normpath(r["path"]), set()).add(r["line"])
     for path, drop in lines.items():
         file = os.path.join(copy, path)
@@ -219,6 +219,12 @@ def jekyll_strip(copy, source):
             kept = [l for i, l in enumerate(f, 1) if i not in drop]
         with open(file, "w", encoding="utf-8") as f:
             f.writelines(kept)
+
+
+def jekyll_strip(copy, source):
+    """Removes from the copy of the sample the lines of uriscan's broken
+    tags: what is left must build."""
+    drop_lines(copy, jekyll_tags(source))
     sys.exit(0)
 
 
@@ -291,15 +297,7 @@ def docusaurus_strip(copy, source, messages):
         if said != ours:
             print(f"docusaurus: MISMATCH (a) Docusaurus {said}, uriscan {ours}")
             sys.exit(1)
-        drop = {}
-        for r in modules:
-            drop.setdefault(os.path.normpath(r["path"]), set()).add(r["line"])
-        for path, lines in drop.items():
-            file = os.path.join(copy, path)
-            with open(file, encoding="utf-8") as f:
-                kept = [l for i, l in enumerate(f, 1) if i not in lines]
-            with open(file, "w", encoding="utf-8") as f:
-                f.writelines(kept)
+        drop_lines(copy, modules)
         sys.exit(0)
     print(text[-3000:])
     print("docusaurus: MISMATCH the build failed, for no reason uriscan models")

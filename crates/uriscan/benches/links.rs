@@ -37,6 +37,12 @@ use uriscan::links::{Format, LinkExtractor, MarkdownParser, Page};
 
 mod common;
 
+/// The two Markdown readers, each by the name of its `links` row.
+const MARKDOWN_READERS: [(&str, MarkdownParser); 2] = [
+    ("links (ours)", MarkdownParser::Uriscan),
+    ("links (pulldown)", MarkdownParser::Pulldown),
+];
+
 /// The tokenizer doing nothing: every piece of every token dropped.
 #[derive(Default)]
 struct Nothing {
@@ -144,10 +150,7 @@ fn bench(c: &mut Criterion) {
                     uriscan::internals::links::count_markdown_items(&text)
                 })
             });
-            for (name, parser) in [
-                ("links (ours)", MarkdownParser::Uriscan),
-                ("links (pulldown)", MarkdownParser::Pulldown),
-            ] {
+            for (name, parser) in MARKDOWN_READERS {
                 let extractor =
                     LinkExtractor::builder().markdown_parser(parser).build();
                 g.bench_function(name, |b| {
@@ -259,10 +262,7 @@ fn bench_markdown_pieces(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    for (name, parser) in [
-        ("links (pulldown)", MarkdownParser::Pulldown),
-        ("links (ours)", MarkdownParser::Uriscan),
-    ] {
+    for (name, parser) in MARKDOWN_READERS {
         let extractor =
             LinkExtractor::builder().markdown_parser(parser).build();
         g.bench_function(name, |b| {
@@ -287,19 +287,13 @@ fn bench_rst(c: &mut Criterion) {
         eprintln!("skipping the rst tree: no corpus");
         return;
     };
-    let mut files = vec![];
-    let mut stack = vec![dir.join("sites/sphinx-doc")];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if Format::from_path(&path) == Format::Rst {
-                files.push(std::fs::read(&path).unwrap_or_default());
-            }
-        }
-    }
+    let files: Vec<Vec<u8>> =
+        files_under(&dir.join("sites/sphinx-doc"), |p| {
+            Format::from_path(p) == Format::Rst
+        })
+        .iter()
+        .map(|p| std::fs::read(p).unwrap_or_default())
+        .collect();
     if files.is_empty() {
         eprintln!("skipping the rst tree: no .rst files");
         return;
@@ -353,6 +347,18 @@ fn bench_myst(c: &mut Criterion) {
 /// The bytes of every `.md` file under `dir`, in the order of their
 /// paths.
 fn markdown_files(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    files_under(dir, |p| p.extension().is_some_and(|e| e == "md"))
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect()
+}
+
+/// The files under `dir` (none when it cannot be read) that `keep`
+/// takes, sorted.
+fn files_under(
+    dir: &std::path::Path,
+    keep: impl Fn(&std::path::Path) -> bool,
+) -> Vec<std::path::PathBuf> {
     let mut paths = vec![];
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
@@ -360,24 +366,25 @@ fn markdown_files(dir: &std::path::Path) -> Vec<Vec<u8>> {
         for path in entries.flatten().map(|e| e.path()) {
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
+            } else if keep(&path) {
                 paths.push(path);
             }
         }
     }
     paths.sort();
-    paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
+    paths
 }
 
 /// One group: each of `pages` read as MyST, the links handed out
-/// borrowed; with the default Markdown parser, and with ours.
+/// borrowed; with the default Markdown parser (ours), and with
+/// pulldown-cmark.
 fn myst_group(c: &mut Criterion, name: &str, pages: &[Vec<u8>]) {
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(bytes as u64));
     for (function, parser) in [
         ("links (borrowed)", MarkdownParser::default()),
-        ("links (ours)", MarkdownParser::Uriscan),
+        ("links (pulldown)", MarkdownParser::Pulldown),
     ] {
         let extractor =
             LinkExtractor::builder().markdown_parser(parser).build();
@@ -404,22 +411,15 @@ fn asciidoc_tree() -> Vec<(Vec<u8>, String)> {
     else {
         return vec![];
     };
-    let mut docs = vec![];
-    let mut dirs = vec![tree.clone()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "adoc")
-                && let Ok(bytes) = std::fs::read(&path)
-            {
+    let mut docs: Vec<(Vec<u8>, String)> =
+        files_under(&tree, |p| p.extension().is_some_and(|e| e == "adoc"))
+            .into_iter()
+            .filter_map(|path| {
+                let bytes = std::fs::read(&path).ok()?;
                 let rel = path.strip_prefix(&tree).unwrap_or(&path);
-                docs.push((bytes, format!("file:///copy/{}", rel.display())));
-            }
-        }
-    }
+                Some((bytes, format!("file:///copy/{}", rel.display())))
+            })
+            .collect();
     docs.sort_by(|a, b| a.1.cmp(&b.1));
     docs
 }

@@ -3,6 +3,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::tree::write;
+
 fn tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -230,13 +232,6 @@ fn mapped_documents_give_what_read_ones_do() {
     assert!(out.ends_with("https://example.com/d/last.html\n"));
 }
 
-/// Writes `text` to `name` under `d`, making its directories.
-fn write_file(d: &std::path::Path, name: &str, text: &str) {
-    let path = d.join(name);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 /// The lines `links .` lists in `dir`, sorted, when it exits 0.
 fn sorted_listing(dir: &std::path::Path) -> Vec<String> {
     let (out, code) = links(dir, &["."]);
@@ -273,19 +268,20 @@ fn assert_included_resolved(d: &std::path::Path, nested: &str) {
 fn includes_are_followed() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let write = |name: &str, text: &str| write_file(d, name, text);
-    write("out/x.inc", "`out <https://out.example/>`_\n");
+    write(d, "out/x.inc", "`out <https://out.example/>`_\n");
     write(
+        d,
         "p/index.rst",
         "Index\n=====\n\n.. include:: _inc/part.inc\n.. include:: ../out/x.inc\n",
     );
-    write("p/other.rst", ".. include:: _inc/part.inc\n");
+    write(d, "p/other.rst", ".. include:: _inc/part.inc\n");
     write(
+        d,
         "p/_inc/part.inc",
         "See `a <https://a.example/>`_ and `page <page.html>`_.\n\n\
          .. include:: nested.inc\n.. include:: part.inc\n",
     );
-    write("p/_inc/nested.inc", "`n <https://n.example/>`_\n");
+    write(d, "p/_inc/nested.inc", "`n <https://n.example/>`_\n");
     let lines = sorted_listing(&d.join("p"));
     // The `.inc` files are walked too, as text: their bare URLs once
     // more, in that format.
@@ -322,20 +318,21 @@ fn includes_are_followed() {
 fn asciidoc_includes_are_followed() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let write = |name: &str, text: &str| write_file(d, name, text);
-    write("out/x.txt", "https://out.example/[o]\n");
+    write(d, "out/x.txt", "https://out.example/[o]\n");
     write(
+        d,
         "p/index.adoc",
         "= Index\n:part: _inc/part.txt\n\n\
          include::{part}[tag=x]\ninclude::../out/x.txt[]\ninclude::missing.txt[]\n",
     );
-    write("p/other.adoc", "include::_inc/part.txt[lines=1..2]\n");
+    write(d, "p/other.adoc", "include::_inc/part.txt[lines=1..2]\n");
     write(
+        d,
         "p/_inc/part.txt",
         "See https://a.example/[a] and link:page.html[page].\n\n\
          // tag::x[]\ninclude::nested.txt[]\n// end::x[]\ninclude::part.txt[]\n",
     );
-    write("p/_inc/nested.txt", "https://n.example/[n]\n");
+    write(d, "p/_inc/nested.txt", "https://n.example/[n]\n");
     let lines = sorted_listing(&d.join("p"));
     // The `.txt` files are walked too, as text: their bare URLs once
     // more, in that format.
