@@ -742,14 +742,12 @@ impl Blocks<'_> {
             end: after,
         };
         self.skip_to = Some(after);
-        self.row(first, end)
+        self.row(table::cells(self.bytes, first, end)?)
     }
 
-    /// The table row `start..end` (after all its indentation): its cells,
-    /// those past the table's columns dropped as pulldown-cmark drops
-    /// them.
-    fn row(&mut self, start: usize, end: usize) -> Result<(), Declined> {
-        let cells = table::cells(self.bytes, start, end)?;
+    /// A table row's `cells` (from [`table::cells`]), those past the
+    /// table's columns dropped as pulldown-cmark drops them.
+    fn row(&mut self, cells: Vec<(usize, usize)>) -> Result<(), Declined> {
         let Leaf::Table { columns, made_up, .. } = &mut self.leaf else {
             return Err(declined());
         };
@@ -785,16 +783,21 @@ impl Blocks<'_> {
             while at < end && matches!(bytes[at], b' ' | b'\t') {
                 at += 1;
             }
-            let row_ends = !all
+            // The row's cells, read once: a row of none ends the table.
+            let cells = if !all
                 || table::ends_table(bytes, at, end)
                 || footnote::definition(&bytes[at..end])?.is_some()
-                || table::cells(bytes, at, end)?.is_empty();
-            if row_ends {
+            {
+                vec![]
+            } else {
+                table::cells(bytes, at, end)?
+            };
+            if cells.is_empty() {
                 self.close_leaf()?;
                 return Ok(false);
             }
             *table_end = next;
-            self.row(at, end)?;
+            self.row(cells)?;
             return Ok(true);
         }
         // pulldown-cmark reads the delimiter row from the header row's
