@@ -91,13 +91,9 @@ pub(crate) fn read_with_pulldown(
         .reference_definitions()
         .iter()
         .map(|(label, d)| {
-            let span = &d.span;
-            let raw = definition_destination(src.as_bytes(), span.clone())
-                .unwrap_or(Span::new(span.start, span.start));
-            let written = &src.as_bytes()[raw.range()];
             let link =
-                RawLink::new(Kind::MdDefinition, raw, written, &d.dest, None);
-            ((label, span.clone()), link)
+                definition_link(src.as_bytes(), d.span.clone(), &d.dest);
+            ((label, d.span.clone()), link)
         })
         .unzip();
     let (mut references, order) = Definitions::new(src, &labelled);
@@ -349,12 +345,22 @@ fn inline_destination(
     destination_at(src, open, end)
 }
 
-/// A definition's destination: after the label's `]:` (the first `]` that
-/// no backslash escapes, since a label holds no unescaped bracket).
-pub(super) fn definition_destination(
+/// The definition at `span` in `src`, whose destination reads as `link`:
+/// its destination as written (empty at the definition's start when not
+/// found).
+pub(super) fn definition_link(
     src: &[u8],
     span: Range<usize>,
-) -> Option<Span> {
+    link: &str,
+) -> RawLink {
+    let raw = definition_destination(src, span.clone())
+        .unwrap_or(Span::new(span.start, span.start));
+    RawLink::new(Kind::MdDefinition, raw, &src[raw.range()], link, None)
+}
+
+/// A definition's destination: after the label's `]:` (the first `]` that
+/// no backslash escapes, since a label holds no unescaped bracket).
+fn definition_destination(src: &[u8], span: Range<usize>) -> Option<Span> {
     let s = src.get(span.clone())?;
     let mut i = s.iter().position(|&b| b == b'[')? + 1;
     while i < s.len() {

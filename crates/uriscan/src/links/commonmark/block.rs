@@ -106,6 +106,14 @@ pub(super) enum Block {
     IndentedHtml(usize, usize),
 }
 
+/// A table's delimiter row, found under its header row: its columns and
+/// line end.
+#[derive(Clone, Copy)]
+struct DelimiterRow {
+    columns: usize,
+    end: usize,
+}
+
 /// The leaf block being read across lines.
 enum Leaf {
     None,
@@ -539,11 +547,15 @@ impl Blocks<'_> {
         {
             return Err(declined());
         }
-        let table_head = self.gfm
+        let table_head = if self.gfm
             && rest[0] == b'|'
             && self.containers.is_empty()
             && in_paragraph
-            && self.heads_table(first, end, next, true)?;
+        {
+            self.heads_table(first, end, next, true)?
+        } else {
+            None
+        };
         if let Leaf::Paragraph(p) = &mut self.leaf {
             // A table's delimiter row under a header row, in a container.
             // The pipes are looked for only under a line that may be one:
@@ -556,9 +568,9 @@ impl Blocks<'_> {
             {
                 return Err(declined());
             }
-            if table_head {
+            if let Some(delimiter) = table_head {
                 self.close_leaf()?;
-                return self.open_table(first, end, next);
+                return self.open_table(first, end, delimiter);
             }
             if is_underline(rest, b'=') || is_underline(rest, b'-') {
                 let Leaf::Paragraph(p) =
@@ -670,28 +682,30 @@ impl Blocks<'_> {
         true
     }
 
-    /// Whether the line `first..end` (after its indentation) heads a
-    /// table: the line after it (from `next`) a delimiter row of as many
-    /// columns. `interrupting` when it is not a paragraph's first line.
+    /// The delimiter row under the line `first..end` (after its
+    /// indentation) when that line heads a table: the line after it (from
+    /// `next`) a delimiter row of as many columns. `interrupting` when it
+    /// is not a paragraph's first line.
     fn heads_table(
         &self,
         first: usize,
         end: usize,
         next: usize,
         interrupting: bool,
-    ) -> Result<bool, Declined> {
+    ) -> Result<Option<DelimiterRow>, Declined> {
         let bytes = self.bytes;
         if next >= bytes.len() || next == end {
-            return Ok(false);
+            return Ok(None);
         }
         let next_end = memchr::memchr(b'\n', &bytes[next..])
             .map_or(bytes.len(), |k| next + k);
         let Some(columns) = table::delimiter_columns(&bytes[next..next_end])
         else {
-            return Ok(false);
+            return Ok(None);
         };
-        Ok(table::header_columns(bytes, first, end, interrupting)?
-            == Some(columns))
+        let heads = table::header_columns(bytes, first, end, interrupting)?
+            == Some(columns);
+        Ok(heads.then_some(DelimiterRow { columns, end: next_end }))
     }
 
     /// Whether the line `first..end`, in a paragraph inside containers,
@@ -712,37 +726,28 @@ impl Blocks<'_> {
         line.contains(&b'|') && line.contains(&b'-')
     }
 
-    /// Opens a table whose header row is `first..end`, the next line (from
-    /// `next`) its delimiter row, which this line's reading takes too.
+    /// Opens a table whose header row is `first..end`, over `delimiter`
+    /// (the next line), which this line's reading takes too.
     fn open_table(
         &mut self,
         first: usize,
         end: usize,
-        next: usize,
+        delimiter: DelimiterRow,
     ) -> Result<(), Declined> {
-        let bytes = self.bytes;
-        let delimiter_end = memchr::memchr(b'\n', &bytes[next..])
-            .map_or(bytes.len(), |k| next + k);
-        let Some(columns) =
-            table::delimiter_columns(&bytes[next..delimiter_end])
-        else {
-            return Err(declined());
-        };
+        let after = (delimiter.end + 1).min(self.bytes.len());
         self.leaf = Leaf::Table {
-            columns,
+            columns: delimiter.columns,
             made_up: 0,
             start: first,
-            end: (delimiter_end + 1).min(bytes.len()),
+            end: after,
         };
-        self.skip_to = Some((delimiter_end + 1).min(bytes.len()));
-        self.row(first, end)
+        self.skip_to = Some(after);
+        self.row(table::cells(self.bytes, first, end)?)
     }
 
-    /// The table row `start..end` (after all its indentation): its cells,
-    /// those past the table's columns dropped as pulldown-cmark drops
-    /// them.
-    fn row(&mut self, start: usize, end: usize) -> Result<(), Declined> {
-        let cells = table::cells(self.bytes, start, end)?;
+    /// A table row's `cells` (from [`table::cells`]), those past the
+    /// table's columns dropped as pulldown-cmark drops them.
+    fn row(&mut self, cells: Vec<(usize, usize)>) -> Result<(), Declined> {
         let Leaf::Table { columns, made_up, .. } = &mut self.leaf else {
             return Err(declined());
         };
@@ -778,16 +783,21 @@ impl Blocks<'_> {
             while at < end && matches!(bytes[at], b' ' | b'\t') {
                 at += 1;
             }
-            let row_ends = !all
+            // The row's cells, read once: a row of none ends the table.
+            let cells = if !all
                 || table::ends_table(bytes, at, end)
                 || footnote::definition(&bytes[at..end])?.is_some()
-                || table::cells(bytes, at, end)?.is_empty();
-            if row_ends {
+            {
+                vec![]
+            } else {
+                table::cells(bytes, at, end)?
+            };
+            if cells.is_empty() {
                 self.close_leaf()?;
                 return Ok(false);
             }
             *table_end = next;
-            self.row(at, end)?;
+            self.row(cells)?;
             return Ok(true);
         }
         // pulldown-cmark reads the delimiter row from the header row's
@@ -798,9 +808,9 @@ impl Blocks<'_> {
             }
             _ => return Ok(false),
         };
-        if table::delimiter_columns(&bytes[pos..end]).is_none() {
+        let Some(columns) = table::delimiter_columns(&bytes[pos..end]) else {
             return Ok(false);
-        }
+        };
         // Definitions that a paragraph opens with are read when it ends:
         // the line after them may head a table.
         if !one_line && bytes[header] == b'[' {
@@ -812,14 +822,17 @@ impl Blocks<'_> {
         if !self.containers.is_empty() {
             return Err(declined());
         }
+        // The header row is the line before, its delimiter row this one,
+        // already read.
         let header_end = pos.saturating_sub(1);
         if bytes.get(header_end) != Some(&b'\n')
-            || !self.heads_table(header, header_end, pos, false)?
+            || table::header_columns(bytes, header, header_end, false)?
+                != Some(columns)
         {
             return Ok(false);
         }
         self.leaf = Leaf::None;
-        self.open_table(header, header_end, pos)?;
+        self.open_table(header, header_end, DelimiterRow { columns, end })?;
         self.skip_to = None;
         Ok(true)
     }

@@ -4,6 +4,8 @@
 //! destination or title across lines, an escape in the label) declines
 //! the document.
 
+use std::borrow::Cow;
+
 use super::destination::decode;
 use super::{Declined, declined};
 
@@ -72,6 +74,7 @@ pub(super) fn read(
         return Err(declined());
     }
     let Some(label) = normalize(raw) else { return Ok(Opened::Text) };
+    let label = label.into_owned();
     let mut i = close + 2;
     let spaced = skip_space(line, i);
     if spaced == line.len() {
@@ -139,33 +142,28 @@ pub(super) fn read(
     }))
 }
 
-/// A label as pulldown-cmark keys it: a run of whitespace that is more
-/// than one space made one space, the whole trimmed; `None` when blank.
-pub(super) fn normalize(raw: &str) -> Option<String> {
-    let bytes = raw.as_bytes();
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return None;
+/// A label as pulldown-cmark keys it: each run of whitespace one space,
+/// the whole trimmed (borrowed when it is so already); `None` when blank.
+pub(super) fn normalize(raw: &str) -> Option<Cow<'_, str>> {
+    // Normal already: no whitespace but single spaces between words.
+    let mut after_space = true;
+    let normal = raw.bytes().all(|b| {
+        let space = b.is_ascii_whitespace();
+        let fits = !space || (b == b' ' && !after_space);
+        after_space = space;
+        fits
+    }) && !after_space;
+    if normal {
+        return Some(Cow::Borrowed(raw));
     }
     let mut out = String::with_capacity(raw.len());
-    let mut k = 0;
-    while k < bytes.len() {
-        if bytes[k].is_ascii_whitespace() {
-            let run = bytes[k..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
+    for word in raw.split_ascii_whitespace() {
+        if !out.is_empty() {
             out.push(' ');
-            k += run;
-        } else {
-            let next = bytes[k..]
-                .iter()
-                .position(|b| b.is_ascii_whitespace())
-                .map_or(bytes.len(), |n| k + n);
-            out.push_str(&raw[k..next]);
-            k = next;
         }
+        out.push_str(word);
     }
-    Some(out.trim_matches(' ').to_string())
+    (!out.is_empty()).then_some(Cow::Owned(out))
 }
 
 fn skip_space(line: &[u8], mut i: usize) -> usize {

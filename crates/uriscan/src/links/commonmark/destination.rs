@@ -188,10 +188,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// The decoding the fast paths must agree with: byte by byte, an
-    /// escaping backslash dropped.
-    /// The plain loop that undoes escapes; entities are
-    /// `entity::decode`'s, held to pulldown-cmark by the differential
-    /// tests.
+    /// escaping backslash dropped; entities are `entity::decode`'s, held
+    /// to pulldown-cmark by the differential tests.
     fn reference_decode(raw: &str) -> Option<String> {
         let raw = raw.as_bytes();
         if raw.contains(&b'&') {

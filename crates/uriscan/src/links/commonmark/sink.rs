@@ -7,9 +7,7 @@ use std::collections::HashSet;
 use unicase::UniCase;
 
 use super::super::link::{Extra, Reference};
-use super::super::markdown::{
-    Regions, definition_destination, push_definitions,
-};
+use super::super::markdown::{Regions, definition_link, push_definitions};
 use super::super::md_references::Definitions;
 use super::super::{Kind, RawLink};
 use super::definitions::Definition;
@@ -65,13 +63,7 @@ impl<'s, 'l> Sink<'s, 'l> {
         let (references, order) = Definitions::new(src, &labelled);
         let kept = first
             .iter()
-            .map(|d| {
-                let raw =
-                    definition_destination(src.as_bytes(), d.start..d.end)
-                        .unwrap_or(Span::new(d.start, d.start));
-                let written = &src.as_bytes()[raw.range()];
-                RawLink::new(Kind::MdDefinition, raw, written, &d.link, None)
-            })
+            .map(|d| definition_link(src.as_bytes(), d.start..d.end, &d.link))
             .collect();
         let kept_links = first.iter().map(|d| d.link.clone()).collect();
         Sink {
