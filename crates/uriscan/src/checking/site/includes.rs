@@ -227,17 +227,7 @@ impl Includes {
     /// `path` (relative to the project's folder, or absolute), when it
     /// is in the folder, no symbolic link taking it out either.
     fn inside(&self, path: &Path) -> Option<PathBuf> {
-        let out = lexical(&self.folder, path)?;
-        if !out.starts_with(&self.folder) {
-            return None;
-        }
-        if let (Ok(real), Ok(top)) =
-            (out.canonicalize(), self.folder.canonicalize())
-            && !real.starts_with(top)
-        {
-            return None;
-        }
-        Some(out)
+        confined(lexical(&self.folder, path)?, &self.folder)
     }
 
     fn leaves(&self) -> String {
@@ -330,10 +320,24 @@ impl Includes {
     }
 }
 
+/// `path` when it is in the folder `top`, no symbolic link taking it
+/// out either: the one guard of every include that reads a file.
+pub(super) fn confined(path: PathBuf, top: &Path) -> Option<PathBuf> {
+    if !path.starts_with(top) {
+        return None;
+    }
+    if let (Ok(real), Ok(top)) = (path.canonicalize(), top.canonicalize())
+        && !real.starts_with(top)
+    {
+        return None;
+    }
+    Some(path)
+}
+
 /// `path` joined to `base` as Python's `os.path.abspath(join(base,
 /// path))` does: an absolute `path` replaces `base`, dot segments are
 /// removed without looking at the file system. `None` above the root.
-fn lexical(base: &Path, path: &Path) -> Option<PathBuf> {
+pub(super) fn lexical(base: &Path, path: &Path) -> Option<PathBuf> {
     let mut out = base.to_path_buf();
     for c in path.components() {
         match c {
