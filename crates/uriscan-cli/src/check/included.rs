@@ -60,7 +60,7 @@ pub fn not_a_page(plan: &SitePlan, abs: &Path) -> bool {
 }
 
 /// Reads, for each page of `includers`, each Markdown file it includes
-/// as one more document, all its links kept; returns the files read so.
+/// as one more document (the bytes the walk of its includes read), all its links kept; returns the files read so.
 /// A file that is no page is read so only: see [`not_a_page`].
 pub fn documents(
     cfg: &CheckConfig,
@@ -74,19 +74,18 @@ pub fn documents(
         let Some(rules) = inc.site.includes() else { continue };
         let Ok(text) = std::fs::read(&inc.loaded.abs) else { continue };
         let text = String::from_utf8_lossy(&text);
-        for included in rules.included(&text, &inc.loaded.abs) {
+        rules.each_included(&text, &inc.loaded.abs, &mut |included, bytes| {
             if Format::from_path(&included.file) != Format::Markdown {
-                continue;
+                return;
             }
-            let Ok(bytes) = std::fs::read(&included.file) else { continue };
             read.insert(included.file.clone());
             let via = Via {
                 page: inc.loaded.abs.clone(),
                 label: label_of(&inc.loaded.abs),
                 included,
             };
-            document(cfg, inc, &bytes, via, collector, label_of);
-        }
+            document(cfg, inc, bytes, via, collector, label_of);
+        });
     }
     read
 }

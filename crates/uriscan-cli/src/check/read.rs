@@ -108,7 +108,7 @@ pub fn read(
                 digest(
                     &mut mine.held,
                     &cfg.sources.extractor,
-                    &page,
+                    (&page, reader.doc()),
                     (path.to_path_buf(), place),
                     (cfg.keep, cfg.include_text),
                     (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
@@ -336,7 +336,7 @@ struct Place {
 fn digest(
     collector: &mut Collector<(PathBuf, KeptLinks)>,
     extractor: &LinkExtractor,
-    page: &Page<'_>,
+    (page, doc): (&Page<'_>, &[u8]),
     (label, place): (PathBuf, Place),
     (keep, include_text): (KeepLinks, bool),
     (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
@@ -378,7 +378,7 @@ fn digest(
         super::site::push_shortcode_includes(
             &mut d,
             site,
-            &place.path,
+            (&place.path, doc),
             i,
             &mut kept,
         );

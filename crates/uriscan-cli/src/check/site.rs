@@ -143,20 +143,19 @@ pub fn push<T>(
 }
 
 /// Takes the uses of the site's include shortcodes (Hugo's) in the page
-/// `doc` as more links after its `read` others, each kept: no reader
-/// finds them again.
+/// `doc` (its bytes as the walk read them) as more links after its
+/// `read` others, each kept: no reader finds them again.
 pub fn push_shortcode_includes<T>(
     d: &mut DocumentDigest<'_, T>,
     site: &Site,
-    doc: &Path,
+    (doc, bytes): (&Path, &[u8]),
     read: u32,
     kept: &mut Vec<(u32, Link)>,
 ) {
     if !site.has_shortcode_includes() {
         return;
     }
-    let Ok(bytes) = std::fs::read(doc) else { return };
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     for (i, (link, mapped)) in
         site.shortcode_includes(doc, &text).into_iter().enumerate()
     {

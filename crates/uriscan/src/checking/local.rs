@@ -802,37 +802,37 @@ impl Checker {
         match Format::from_path(path) {
             format @ (Format::Markdown | Format::Mdx) => {
                 let source = String::from_utf8_lossy(&bytes);
+                let style = self.opts.style_for(path);
                 // MDX's Markdown is what its ESM and expressions leave.
-                let text = match format {
-                    Format::Mdx
-                        if self.opts.style_for(path)
-                            == anchors::AnchorStyle::Docusaurus =>
-                    {
+                let text: Cow<'_, str> = match format {
+                    Format::Mdx if style == AnchorStyle::Docusaurus => {
                         crate::links::mdx_markdown(&anchors::mdx_comment_ids(
                             &source,
                         ))
                         .into()
                     }
                     Format::Mdx => crate::links::mdx_markdown(&source).into(),
-                    _ => source.clone(),
+                    _ => Cow::Borrowed(&source),
                 };
-                // With the files it includes in place.
-                let folder = self
+                // With the files it includes in place; a page without an
+                // include directive keeps its text, not a copy of it.
+                let expanded = self
                     .opts
                     .includes_under
                     .iter()
-                    .find(|(dir, _)| path.starts_with(dir));
-                let text = match folder {
-                    Some((_, includes)) => Cow::Owned(
-                        super::site::includes::expanded(&text, path, includes)
-                            .into_owned(),
-                    ),
-                    None => text,
-                };
+                    .find(|(dir, _)| path.starts_with(dir))
+                    .and_then(|(_, includes)| {
+                        match super::site::includes::expanded(
+                            &text, path, includes,
+                        ) {
+                            Cow::Owned(with_includes) => Some(with_includes),
+                            Cow::Borrowed(_) => None,
+                        }
+                    });
+                let text = expanded.map_or(text, Cow::Owned);
                 if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
                     return Targets::Ids(ids, None);
                 }
-                let style = self.opts.style_for(path);
                 let mut ids: Vec<String> =
                     anchors::markdown_anchors(&text, style)
                         .into_iter()

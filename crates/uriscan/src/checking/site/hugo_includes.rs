@@ -14,8 +14,9 @@
 //!
 //! Any other shortcode is left alone.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
+use super::includes::{confined, lexical};
 use crate::Span;
 
 /// How many shortcode templates are read at most, and how large each.
@@ -315,23 +316,8 @@ pub(crate) fn target(
 /// `path` under `base` (a leading `/` from `base` too), its dot segments
 /// removed, when it stays in `top`, no symbolic link taking it out.
 fn within(base: &Path, top: &Path, path: &str) -> Option<PathBuf> {
-    let mut out = base.to_path_buf();
-    for c in Path::new(path.trim_start_matches('/')).components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::ParentDir if !out.pop() => return None,
-            _ => {}
-        }
-    }
-    if !out.starts_with(top) {
-        return None;
-    }
-    if let (Ok(real), Ok(top)) = (out.canonicalize(), top.canonicalize())
-        && !real.starts_with(top)
-    {
-        return None;
-    }
-    Some(out)
+    let joined = lexical(base, Path::new(path.trim_start_matches('/')))?;
+    confined(joined, top)
 }
 
 #[cfg(test)]

@@ -227,17 +227,7 @@ impl Includes {
     /// `path` (relative to the project's folder, or absolute), when it
     /// is in the folder, no symbolic link taking it out either.
     fn inside(&self, path: &Path) -> Option<PathBuf> {
-        let out = lexical(&self.folder, path)?;
-        if !out.starts_with(&self.folder) {
-            return None;
-        }
-        if let (Ok(real), Ok(top)) =
-            (out.canonicalize(), self.folder.canonicalize())
-            && !real.starts_with(top)
-        {
-            return None;
-        }
-        Some(out)
+        confined(lexical(&self.folder, path)?, &self.folder)
     }
 
     fn leaves(&self) -> String {
@@ -266,6 +256,20 @@ impl Includes {
     /// once, in the order met, with what their links resolve against.
     pub fn included(&self, text: &str, doc: &Path) -> Vec<Included> {
         let mut out = vec![];
+        self.each_included(text, doc, &mut |one, _| out.push(one));
+        out
+    }
+
+    /// Calls `each` with every file the page `doc`, whose text is `text`,
+    /// includes, once, in the order met, and the file's bytes as the walk
+    /// read them: a caller that reads its links needs no second read.
+    pub fn each_included(
+        &self,
+        text: &str,
+        doc: &Path,
+        each: &mut dyn FnMut(Included, &[u8]),
+    ) {
+        let mut seen: Vec<Included> = vec![];
         let mut open = vec![doc.to_path_buf()];
         let mut budget = MAX_BYTES;
         self.walk(
@@ -274,14 +278,14 @@ impl Includes {
             false,
             &mut open,
             &mut budget,
-            &mut |file, against_page| {
+            &mut |file, against_page, bytes| {
                 let one = Included { file: file.to_path_buf(), against_page };
-                if !out.contains(&one) {
-                    out.push(one);
+                if !seen.contains(&one) {
+                    seen.push(one.clone());
+                    each(one, bytes);
                 }
             },
         );
-        out
     }
 
     /// Calls `each` for every file that `text` (of `holder`) includes,
@@ -295,7 +299,7 @@ impl Includes {
         snippet_text: bool,
         open: &mut Vec<PathBuf>,
         budget: &mut usize,
-        each: &mut dyn FnMut(&Path, bool),
+        each: &mut dyn FnMut(&Path, bool, &[u8]),
     ) {
         if open.len() > MAX_DEPTH {
             return;
@@ -312,10 +316,11 @@ impl Includes {
             if open.contains(&path) {
                 continue;
             }
-            let Some(included) = read_within(&path, budget) else { continue };
+            let Some(bytes) = read_within(&path, budget) else { continue };
+            let included = String::from_utf8_lossy(&bytes);
             let snippet = d.kind == GeneratorKind::MkdocsSnippet;
             let against_page = snippet || !self.rewrites(d.rewrite_urls);
-            each(&path, against_page);
+            each(&path, against_page, &bytes);
             open.push(path.clone());
             self.walk(
                 &included,
@@ -330,10 +335,24 @@ impl Includes {
     }
 }
 
+/// `path` when it is in the folder `top`, no symbolic link taking it
+/// out either: the one guard of every include that reads a file.
+pub(super) fn confined(path: PathBuf, top: &Path) -> Option<PathBuf> {
+    if !path.starts_with(top) {
+        return None;
+    }
+    if let (Ok(real), Ok(top)) = (path.canonicalize(), top.canonicalize())
+        && !real.starts_with(top)
+    {
+        return None;
+    }
+    Some(path)
+}
+
 /// `path` joined to `base` as Python's `os.path.abspath(join(base,
 /// path))` does: an absolute `path` replaces `base`, dot segments are
 /// removed without looking at the file system. `None` above the root.
-fn lexical(base: &Path, path: &Path) -> Option<PathBuf> {
+pub(super) fn lexical(base: &Path, path: &Path) -> Option<PathBuf> {
     let mut out = base.to_path_buf();
     for c in path.components() {
         match c {
@@ -389,15 +408,15 @@ pub(crate) fn rewritten(
     Some(rel)
 }
 
-/// The text of the included file `path`, when it is read within the
+/// The bytes of the included file `path`, when it is read within the
 /// `budget` of bytes left (which it takes from).
-fn read_within(path: &Path, budget: &mut usize) -> Option<String> {
+fn read_within(path: &Path, budget: &mut usize) -> Option<Vec<u8>> {
     let bytes = std::fs::read(path).ok()?;
     if bytes.len() > *budget {
         return None;
     }
     *budget -= bytes.len();
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+    Some(bytes)
 }
 
 /// The settings of the Markdown extension `name` in mkdocs.yml's
@@ -468,7 +487,8 @@ fn expand<'t>(
         if open.contains(&path) {
             continue;
         }
-        let Some(included) = read_within(&path, budget) else { continue };
+        let Some(bytes) = read_within(&path, budget) else { continue };
+        let included = String::from_utf8_lossy(&bytes);
         let snippet = snippet_text || d.kind == GeneratorKind::MkdocsSnippet;
         open.push(path.clone());
         out.push_str(&expand(

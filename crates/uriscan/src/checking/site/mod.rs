@@ -217,10 +217,6 @@ trait Rules: fmt::Debug + Send + Sync {
     fn source_fallback(&self, _page: &str, _link: &str) -> Option<String> {
         None
     }
-    /// What the generator's own link syntax `kind` names with `path`
-    /// (decoded, its fragment left out) on the page `page`; `None` for
-    /// another generator's syntax. `exists` says whether a source is a
-    /// file.
     /// Its include extensions' rules (MkDocs').
     fn includes(&self) -> Option<&Includes> {
         None
@@ -229,6 +225,10 @@ trait Rules: fmt::Debug + Send + Sync {
     fn hugo_shortcodes(&self) -> Option<(&hugo_includes::Shortcodes, &str)> {
         None
     }
+    /// What the generator's own link syntax `kind` names with `path`
+    /// (decoded, its fragment left out) on the page `page`; `None` for
+    /// another generator's syntax. `exists` says whether a source is a
+    /// file.
     fn named(
         &self,
         _kind: GeneratorKind,

@@ -71,7 +71,14 @@ fn snippets(b: &[u8], out: &mut Vec<Directive>) {
                 let from = line.start + indent + lead;
                 let path = Span::new(from, from + body.len());
                 if !body.is_empty() && body[0] != b';' {
-                    push(out, b, GeneratorKind::MkdocsSnippet, line, path);
+                    push(
+                        out,
+                        b,
+                        GeneratorKind::MkdocsSnippet,
+                        line,
+                        path,
+                        None,
+                    );
                 }
             }
             continue;
@@ -101,7 +108,7 @@ fn snippets(b: &[u8], out: &mut Vec<Directive>) {
         let from =
             line.start + indent + (body.len() - quoted.len()) + 1 + lead;
         let path = Span::new(from, from + inner.len());
-        push(out, b, GeneratorKind::MkdocsSnippet, line, path);
+        push(out, b, GeneratorKind::MkdocsSnippet, line, path, None);
     }
 }
 
@@ -149,20 +156,20 @@ fn include_markdown(b: &[u8], out: &mut Vec<Directive>) {
         };
         let whole = Span::new(open, path.end + close + 2);
         let options = &b[path.end + 1..path.end + close];
-        push(out, b, GeneratorKind::MkdocsIncludeMarkdown, whole, path);
-        if let Some(d) = out.last_mut().filter(|d| d.whole == whole) {
-            d.rewrite_urls = rewrite_option(options);
-        }
+        let kind = GeneratorKind::MkdocsIncludeMarkdown;
+        push(out, b, kind, whole, path, rewrite_option(options));
     }
 }
 
-/// A directive, unless its path names no single local file.
+/// A directive, unless its path names no single local file, with the
+/// `rewrite-relative-urls` option it sets, if any.
 fn push(
     out: &mut Vec<Directive>,
     b: &[u8],
     kind: GeneratorKind,
     whole: Span,
     written: Span,
+    rewrite_urls: Option<bool>,
 ) {
     let text = String::from_utf8_lossy(&b[written.range()]);
     let lower = text.to_ascii_lowercase();
@@ -187,7 +194,7 @@ fn push(
         whole,
         written,
         path: path.to_string(),
-        rewrite_urls: None,
+        rewrite_urls,
     });
 }
 
