@@ -311,6 +311,17 @@ impl CheckerBuilder {
         self
     }
     /// The anchor style of the Markdown document at `path`.
+    /// The folder of the site that `path` is in, or `path`'s own folder
+    /// when no site was found: what its includes may read.
+    fn site_dir_of<'p>(&'p self, path: &'p Path) -> &'p Path {
+        self.anchors_under
+            .iter()
+            .find(|(dir, _)| path.starts_with(dir))
+            .map_or_else(
+                || path.parent().unwrap_or(Path::new("")),
+                |(dir, _)| dir.as_path(),
+            )
+    }
     fn style_for(&self, path: &Path) -> AnchorStyle {
         self.anchors_under
             .iter()
@@ -841,9 +852,11 @@ impl Checker {
                 // Docusaurus renders an imported partial's headings on
                 // the page, with the ids its own file gives them.
                 if style == AnchorStyle::Docusaurus {
-                    for partial in
-                        super::site::partials::rendered_texts(&source, path)
-                    {
+                    for partial in super::site::partials::rendered_texts(
+                        &source,
+                        path,
+                        self.opts.site_dir_of(path),
+                    ) {
                         let found = anchors::markdown_anchors(&partial, style);
                         ids.extend(found.into_iter().map(|a| a.name));
                     }

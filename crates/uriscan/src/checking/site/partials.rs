@@ -3,9 +3,12 @@
 //! (`<Part />`) puts its headings on that page, each with the id its own
 //! file gives it (each MDX file is compiled apart: its slugs are counted
 //! apart too). Only a relative import (`./`, `../`) of a `.md` or `.mdx`
-//! file is followed; partials nest, a cycle cut.
+//! file is followed; partials nest, a cycle cut. Nothing is read outside
+//! the site's folder, by `..` or by symbolic link.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use super::includes::{confined, lexical};
 
 use crate::links::{GeneratorKind, Kind, mdx_links};
 
@@ -16,39 +19,46 @@ const MAX_DEPTH: usize = 8;
 const MAX_PARTIALS: usize = 256;
 
 /// The texts (their ESM and expressions taken out) of the partials that
-/// the page `doc` (of text `text`) renders, nested ones too.
-pub(crate) fn rendered_texts(text: &str, doc: &Path) -> Vec<String> {
+/// the page `doc` (of text `text`) renders, nested ones too, each a file
+/// in the folder `top`.
+pub(crate) fn rendered_texts(
+    text: &str,
+    doc: &Path,
+    top: &Path,
+) -> Vec<String> {
     let mut out = vec![];
     let mut open = vec![doc.to_path_buf()];
-    walk(text, doc, &mut open, &mut out);
+    walk(text, doc, top, &mut open, &mut out);
     out
 }
 
 fn walk(
     text: &str,
     doc: &Path,
+    top: &Path,
     open: &mut Vec<PathBuf>,
     out: &mut Vec<String>,
 ) {
     if open.len() > MAX_DEPTH {
         return;
     }
-    for path in rendered(text, doc) {
+    for path in rendered(text, doc, top) {
         if open.contains(&path) || out.len() >= MAX_PARTIALS {
             continue;
         }
         let Ok(bytes) = std::fs::read(&path) else { continue };
         let partial = String::from_utf8_lossy(&bytes);
         open.push(path.clone());
-        walk(&partial, &path, open, out);
+        walk(&partial, &path, top, open, out);
         open.pop();
         out.push(crate::links::mdx_markdown(&partial));
     }
 }
 
 /// The partials that `text` (of the page `doc`) imports and renders as a
-/// component: `import Name from './_x.mdx'` and a `<Name` tag.
-fn rendered(text: &str, doc: &Path) -> Vec<PathBuf> {
+/// component: `import Name from './_x.mdx'` and a `<Name` tag, each in
+/// the folder `top`.
+fn rendered(text: &str, doc: &Path, top: &Path) -> Vec<PathBuf> {
     let dir = doc.parent().unwrap_or(Path::new(""));
     let bytes = text.as_bytes();
     let mut out = vec![];
@@ -65,16 +75,11 @@ fn rendered(text: &str, doc: &Path) -> Vec<PathBuf> {
         if !renders(bytes, name) {
             continue;
         }
-        let mut file = dir.to_path_buf();
-        for c in Path::new(&path).components() {
-            match c {
-                Component::Normal(n) => file.push(n),
-                Component::ParentDir => {
-                    file.pop();
-                }
-                _ => {}
-            }
-        }
+        let Some(file) = lexical(dir, Path::new(&path))
+            .and_then(|file| confined(file, top))
+        else {
+            continue;
+        };
         out.push(file);
     }
     out
@@ -129,7 +134,7 @@ mod tests {
         write("docs/_unused.mdx", "## Unused\n");
         let page = top.join("docs/page.mdx");
         let text = "import A from './_a.mdx';\nimport Unused from './_unused.mdx';\nimport Pic from './pic.png';\nimport {X} from './_x.mdx';\n\n# Page\n\n<A />\n\n<Unusedx />\n";
-        let texts = rendered_texts(text, &page);
+        let texts = rendered_texts(text, &page, top);
         // B nested in A, A's own import of B's cycle cut; the unused one
         // and the named import left out.
         assert_eq!(texts.len(), 2, "{texts:?}");
@@ -139,5 +144,29 @@ mod tests {
         assert_eq!(default_import("import part from '"), None);
         assert_eq!(default_import("import * as P from '"), None);
         assert_eq!(default_import("  import  P  from  \""), Some("P"));
+    }
+
+    #[test]
+    fn partials_outside_the_site_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        std::fs::create_dir_all(site.join("docs")).unwrap();
+        std::fs::write(dir.path().join("_out.md"), "## Outside\n").unwrap();
+        let page = site.join("docs/page.mdx");
+        let text = "import O from '../../_out.md';\n\n<O />\n";
+        assert!(rendered_texts(text, &page, &site).is_empty());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(
+                dir.path().join("_out.md"),
+                site.join("docs/_in.md"),
+            )
+            .unwrap();
+            let text = "import I from './_in.md';\n\n<I />\n";
+            assert!(rendered_texts(text, &page, &site).is_empty());
+        }
+        // The same file, inside the folder given as the top, is read.
+        let text = "import O from '../../_out.md';\n\n<O />\n";
+        assert_eq!(rendered_texts(text, &page, dir.path()).len(), 1);
     }
 }
