@@ -8,8 +8,11 @@
 # crates/uriscan/tests/data/asciidoc and ../shared/corpus/sites). Each file
 # is rendered alone (`asciidoctor -S secure -s`: an include becomes a link
 # to its file, as uriscan lists it) and read alone by uriscan (no Antora
-# component), so both see the same document. --record writes each case's
-# `.expected` file (Asciidoctor's links and ids) that the Rust tests read.
+# component), so both see the same document. A file in a folder named
+# `select` is rendered with its includes (`-S safe`) and read so by
+# uriscan (`--follow-includes`): the cases of `tag=`, `tags=` and `lines=`.
+# --record writes each case's `.expected` file (Asciidoctor's links and
+# ids) that the Rust tests read.
 # Prints "skipped: REASON" and succeeds when Asciidoctor cannot be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,9 +70,14 @@ class Html(html.parser.HTMLParser):
         if value is not None and not value.startswith("#_footnote"):
             self.links.append(value)
 
+def follows(path):
+    """Whether the file is a case of the parts includes take."""
+    return os.path.basename(os.path.dirname(path)) == "select"
+
 def theirs(path):
+    mode = "safe" if follows(path) else "secure"
     out = subprocess.run(
-        ["asciidoctor", "-S", "secure", "-s", "-a", "attribute-missing=skip",
+        ["asciidoctor", "-S", mode, "-s", "-a", "attribute-missing=skip",
          "-a", "toc!", "-o", "-", path],
         capture_output=True, text=True, check=False).stdout
     h = Html()
@@ -87,11 +95,13 @@ def as_rendered(kind, link):
 
 ours = {}
 bin_ = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "debug", "examples", "asciidoc_links")
-for i in range(0, len(files), 200):
-    run = subprocess.run([bin_] + files[i:i + 200], capture_output=True, text=True, check=True)
-    for line in run.stdout.splitlines():
-        row = json.loads(line)
-        ours[row["file"]] = row
+for group, flags in (([f for f in files if not follows(f)], []),
+                     ([f for f in files if follows(f)], ["--follow-includes"])):
+    for i in range(0, len(group), 200):
+        run = subprocess.run([bin_] + flags + group[i:i + 200], capture_output=True, text=True, check=True)
+        for line in run.stdout.splitlines():
+            row = json.loads(line)
+            ours[row["file"]] = row
 
 def multiset_match(a, b):
     rest = list(b)

@@ -2,7 +2,8 @@
 //! document stands (alone, a page of an Antora component, a navigation
 //! file), the rest is the document. Nothing panics; every link's span
 //! lies in the document and starts on its line and column; a link
-//! without a target has an error; every id is non-empty.
+//! without a target has an error; every id is non-empty; the part of a
+//! text an include's `tag=`/`lines=` takes keeps every line in place.
 
 #![no_main]
 
@@ -30,4 +31,11 @@ fuzz_target!(|data: &[u8]| {
         assert!(link.target().is_some() || link.error().is_some());
     }
     assert!(ids.unwrap_or_default().iter().all(|i| !i.is_empty()));
+    for include in uriscan::links::asciidoc_includes(&text, Some(url), &[]) {
+        if let Some(selection) = &include.selection {
+            let taken = selection.select(&text).text;
+            assert_eq!(taken.len(), text.len());
+            assert_eq!(taken.matches('\n').count(), text.matches('\n').count());
+        }
+    }
 });

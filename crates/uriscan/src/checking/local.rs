@@ -876,8 +876,10 @@ impl Checker {
                 let links: Vec<Link> = links.collect();
                 Targets::Ids(ids.unwrap_or_default(), refresh_target(&links))
             }
+            // With those of the files it includes.
             Format::AsciiDoc => Targets::Ids(
-                crate::links::reader_api::asciidoc_anchors(
+                super::asciidoc_includes::asciidoc_anchors_of(
+                    path,
                     &String::from_utf8_lossy(&bytes),
                 ),
                 None,

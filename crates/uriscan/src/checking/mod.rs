@@ -19,6 +19,8 @@
 //! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
 //!   change which labels `:ref:` names, and which Markdown is MyST
 //!   ([`FormatDetector`]), and follows `include` directives;
+//! - [`asciidoc_included`] follows AsciiDoc's `include::` directives as
+//!   Asciidoctor inserts them (`tag=`, `lines=`);
 //! - [`Antora`] reads Antora's `antora.yml`: a component's attributes,
 //!   and the components beside it that another's resource ids name;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
@@ -26,6 +28,7 @@
 
 pub mod anchors;
 mod antora;
+mod asciidoc_includes;
 mod collector;
 mod disabled;
 mod facts;
@@ -39,6 +42,7 @@ mod sphinx;
 mod suggest;
 
 pub use antora::{Antora, Component};
+pub use asciidoc_includes::{AsciidocIncluded, asciidoc_included};
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;
 pub use facts::Document;

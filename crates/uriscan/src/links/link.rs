@@ -16,6 +16,8 @@ pub(super) struct Extra {
     pub(super) reference: Option<Reference>,
     /// An attribute the link's target refers to and no entry defines.
     pub(super) undefined_attribute: Option<Box<str>>,
+    /// The part of its file an AsciiDoc include takes.
+    pub(super) selection: Option<super::IncludeSelection>,
 }
 
 /// How a Markdown link takes part in link references (CommonMark 4.7):
@@ -290,6 +292,11 @@ impl Link {
     pub fn role(&self) -> Role {
         self.as_ref().role()
     }
+    /// The part of its file an AsciiDoc include takes (`tag=`, `tags=`,
+    /// `lines=`); `None` for the whole file, and for other links.
+    pub fn include_selection(&self) -> Option<&super::IncludeSelection> {
+        self.as_ref().include_selection()
+    }
     /// How a Markdown link takes part in references: see [`Reference`].
     ///
     /// ```
@@ -467,6 +474,11 @@ impl<'a> LinkRef<'a> {
     /// The `hreflang` of a `link` or `a`.
     pub fn hreflang(&self) -> Option<&'a str> {
         self.extra?.hreflang.as_deref()
+    }
+    /// The part of its file an AsciiDoc include takes: see
+    /// [`Link::include_selection`].
+    pub fn include_selection(&self) -> Option<&'a super::IncludeSelection> {
+        self.extra?.selection.as_ref()
     }
     /// How a Markdown link takes part in references: see [`Reference`].
     pub fn reference(&self) -> Option<&'a Reference> {

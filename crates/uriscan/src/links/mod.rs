@@ -103,6 +103,9 @@ mod tokenizer;
 #[cfg(feature = "url-standard")]
 mod url_standard;
 
+pub use asciidoc::{
+    AsciidocInclude, IncludeSelection, Selected, includes as asciidoc_includes,
+};
 pub use browser_reading::{BrowserReading, browser_reading};
 pub use extractor::{LinkExtractor, LinkExtractorBuilder, Links};
 pub use generators::GeneratorKind;

@@ -10,10 +10,14 @@ pub(crate) use super::charset::charset_param;
 #[cfg(feature = "check")]
 pub(crate) use super::charset::line_starts;
 
-/// The ids of an AsciiDoc document, as extraction reads them.
+/// The ids of an AsciiDoc document (read with the attributes `preset`),
+/// as extraction reads them.
 #[cfg(feature = "check")]
-pub(crate) fn asciidoc_anchors(text: &str) -> Vec<String> {
-    super::asciidoc::anchors(text)
+pub(crate) fn asciidoc_anchors(
+    text: &str,
+    preset: &[(String, String)],
+) -> Vec<String> {
+    super::asciidoc::anchors(text, preset)
 }
 
 /// The options extraction parses Markdown with: CommonMark with the

@@ -29,11 +29,21 @@ fn as_rendered(kind: Kind, link: &str) -> String {
     }
 }
 
-/// Our links (as rendered) and ids of an AsciiDoc document.
-fn ours(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
-    let page = Page::new(bytes, Format::AsciiDoc);
-    let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
-    let links = links.map(|l| as_rendered(l.kind(), l.link())).collect();
+#[path = "../../examples/asciidoc_links/follow.rs"]
+mod follow;
+
+/// Our links (as rendered) and ids of the AsciiDoc document at `path`,
+/// its includes followed when `follow`.
+fn ours(path: &Path, follow: bool) -> (Vec<String>, Vec<String>) {
+    let bytes = std::fs::read(path).unwrap();
+    let page = Page::new(&bytes, Format::AsciiDoc);
+    let extractor = LinkExtractor::new();
+    let (_, ids) = extractor.extract_with_anchors(&page);
+    let text = String::from_utf8_lossy(&bytes);
+    let links = follow::links(&extractor, path, &text, &[], follow)
+        .iter()
+        .map(|l| as_rendered(l.kind(), l.link()))
+        .collect();
     (links, ids.unwrap_or_default())
 }
 
@@ -41,6 +51,22 @@ fn ours(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
 fn each_rule_as_asciidoctor_renders_it() {
     let dir =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/asciidoc");
+    let cases = cases_as_rendered(&dir, false);
+    assert!(cases >= 10, "only {cases} cases");
+}
+
+/// The parts of a file that `tag=`, `tags=` and `lines=` take, as
+/// Asciidoctor renders the document with its includes (`-S safe`).
+#[test]
+fn includes_take_their_parts_as_asciidoctor_does() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/asciidoc/select");
+    assert!(cases_as_rendered(&dir, true) >= 2);
+}
+
+/// Holds each case of `dir` to its `.expected` file; the number of
+/// cases.
+fn cases_as_rendered(dir: &Path, follow: bool) -> usize {
     let mut cases = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -61,14 +87,14 @@ fn each_rule_as_asciidoctor_renders_it() {
                 _ => panic!("{}: bad line {line:?}", path.display()),
             }
         }
-        let (our_links, mut our_ids) = ours(&std::fs::read(&path).unwrap());
+        let (our_links, mut our_ids) = ours(&path, follow);
         assert_eq!(our_links, links, "links of {}", path.display());
         our_ids.sort();
         ids.sort();
         assert_eq!(our_ids, ids, "ids of {}", path.display());
         cases += 1;
     }
-    assert!(cases >= 10, "only {cases} cases");
+    cases
 }
 
 /// Asciidoctor's bare URLs and URL macros in one line of text, by its

@@ -89,6 +89,23 @@ impl Attributes {
         }
     }
 
+    /// The attributes set, as presets of a text read where they are in
+    /// effect (an included file): those set from outside stay locked,
+    /// the document's own are soft sets (`@`), which the text may change.
+    pub(crate) fn as_presets(&self) -> Vec<(String, String)> {
+        let mut presets: Vec<(String, String)> = self
+            .entries
+            .iter()
+            .filter_map(|(name, value)| {
+                let value = value.as_deref()?;
+                let soft = if self.locked.contains(name) { "" } else { "@" };
+                Some((name.to_string(), format!("{value}{soft}")))
+            })
+            .collect();
+        presets.sort();
+        presets
+    }
+
     /// Whether the document unset `name` (`:name!:`).
     pub(crate) fn explicitly_unset(&self, name: &str) -> bool {
         matches!(self.entries.get(name), Some(None))

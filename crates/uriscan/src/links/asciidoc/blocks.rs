@@ -61,7 +61,7 @@ impl Reader<'_, '_> {
                 if delimiter(line) == Some((v.delimiter, v.length)) {
                     verbatim = None;
                 } else if !v.comment {
-                    self.include_line(line, at);
+                    self.include_line(line, at, true);
                 }
                 continue;
             }
@@ -74,7 +74,13 @@ impl Reader<'_, '_> {
                 self.flush(&mut paragraph, paragraph_verbatim, in_table);
                 continue;
             }
-            if self.include_line(line, at) || is_preprocessor(line) {
+            let verbatim_here = match paragraph {
+                Some(_) => paragraph_verbatim,
+                None => styled_verbatim == Some(true),
+            };
+            if self.include_line(line, at, verbatim_here)
+                || is_preprocessor(line)
+            {
                 continue;
             }
             if paragraph.is_some() {
@@ -221,15 +227,21 @@ impl Reader<'_, '_> {
     }
 
     /// An `include::target[...]` line: its link. Whether it was one.
-    fn include_line(&mut self, line: &str, at: usize) -> bool {
+    /// `verbatim`: it stands where its text would be shown as it is.
+    fn include_line(&mut self, line: &str, at: usize, verbatim: bool) -> bool {
         let Some(rest) = line.strip_prefix("include::") else {
             return false;
         };
-        let Some((target, _)) = macro_parts(rest) else {
+        let Some((target, attrlist)) = macro_parts(rest) else {
             return false;
         };
         let start = at + "include::".len();
-        self.include(target, (start, start + target.len()));
+        self.include(
+            target,
+            (start, start + target.len()),
+            attrlist,
+            verbatim,
+        );
         true
     }
 

@@ -12,6 +12,7 @@ mod antora;
 mod attributes;
 mod blocks;
 mod ids;
+mod include;
 mod inline;
 mod targets;
 
@@ -20,6 +21,7 @@ use std::collections::HashSet;
 use super::{Extra, Kind, RawLink};
 use crate::Span;
 use attributes::Attributes;
+pub use include::{AsciidocInclude, IncludeSelection, Selected};
 
 /// Reads `text`, the document at `url`, pushing its links in document
 /// order; gathers its ids into `ids` when asked. `preset` are the
@@ -41,12 +43,31 @@ pub(crate) fn read(
     }
 }
 
+/// The `include::` directives of `text`, the document at `url` with the
+/// attributes `preset` set before its own, in document order: what each
+/// names and takes, and the attributes in effect where it stands.
+pub fn includes(
+    text: &str,
+    url: Option<&str>,
+    preset: &[(String, String)],
+) -> Vec<AsciidocInclude> {
+    let mut out = vec![];
+    let mut reader = Reader::new(text, url, &mut out, false);
+    for (name, value) in preset {
+        reader.attrs.preset(name, value);
+    }
+    reader.includes = Some(vec![]);
+    reader.run();
+    reader.includes.unwrap_or_default()
+}
+
 #[cfg(feature = "check")]
-/// The ids (anchors) of an AsciiDoc document: section ids by
-/// Asciidoctor's rules, `[[id]]`, `[#id]`, `anchor:id[]`.
-pub(crate) fn anchors(text: &str) -> Vec<String> {
+/// The ids (anchors) of an AsciiDoc document, read with the attributes
+/// `preset`: section ids by Asciidoctor's rules, `[[id]]`, `[#id]`,
+/// `anchor:id[]`.
+pub(crate) fn anchors(text: &str, preset: &[(String, String)]) -> Vec<String> {
     let mut ids = vec![];
-    read(text, (None, &[]), &mut vec![], Some(&mut ids));
+    read(text, (None, preset), &mut vec![], Some(&mut ids));
     ids
 }
 
@@ -71,6 +92,8 @@ struct Reader<'t, 'o> {
     pending_id: Option<String>,
     /// Where the last URL's match ended.
     url_end: usize,
+    /// The include directives met, when they are gathered.
+    includes: Option<Vec<AsciidocInclude>>,
 }
 
 impl<'t, 'o> Reader<'t, 'o> {
@@ -92,6 +115,7 @@ impl<'t, 'o> Reader<'t, 'o> {
             internal: vec![],
             pending_id: None,
             url_end: 0,
+            includes: None,
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::Reader;
 use super::antora::Resource;
+use super::include::{AsciidocInclude, IncludeSelection};
 use super::inline::split;
 use crate::links::Kind;
 
@@ -112,9 +113,18 @@ impl Reader<'_, '_> {
         );
     }
 
-    /// An include whose target is written at `span`: relative to the
-    /// document, or in an Antora component a resource (`partial$x.adoc`).
-    pub(super) fn include(&mut self, target: &str, span: (usize, usize)) {
+    /// An include whose target is written at `span`, with the attribute
+    /// list `attrlist`: relative to the document, or in an Antora
+    /// component a resource (`partial$x.adoc`). The part of the file it
+    /// takes is noted on the link; `verbatim`: its text is shown as it
+    /// is (in a listing), not read for links.
+    pub(super) fn include(
+        &mut self,
+        target: &str,
+        span: (usize, usize),
+        attrlist: &str,
+        verbatim: bool,
+    ) {
         let (target, undefined) = split(self.attrs.expand(target));
         let link = match &self.antora {
             Some(place)
@@ -126,7 +136,28 @@ impl Reader<'_, '_> {
             }
             _ => target,
         };
+        let selection = match attrlist.contains('=') {
+            true => {
+                let (list, _) = split(self.attrs.expand(attrlist));
+                IncludeSelection::parse(&list)
+            }
+            false => None,
+        };
+        if let Some(includes) = &mut self.includes {
+            let before = &self.text.as_bytes()[..span.0];
+            includes.push(AsciidocInclude {
+                link: link.clone(),
+                line: memchr::memchr_iter(b'\n', before).count() as u64 + 1,
+                selection: selection.clone(),
+                verbatim,
+                attributes: self.attrs.as_presets(),
+            });
+        }
         self.push(Kind::AdocInclude, span, &link, undefined);
+        if let (Some(selection), Some(last)) = (selection, self.out.last_mut())
+        {
+            last.extra.get_or_insert_default().selection = Some(selection);
+        }
     }
 }
 

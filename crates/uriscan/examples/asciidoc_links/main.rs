@@ -2,20 +2,31 @@
 //! on the command line, one JSON object a file: what
 //! `scripts/asciidoc-oracle.sh` compares with Asciidoctor's HTML. The
 //! files are read with no URL, as Asciidoctor reads them alone (no Antora
-//! component).
+//! component). With `--follow-includes`, each include's link gives way to
+//! the links of the part of its file it takes, as Asciidoctor renders
+//! the document with `-S safe`.
+
+mod follow;
+
+use std::path::Path;
 
 use uriscan::links::{Format, LinkExtractor, Page};
 
 fn main() {
     let extractor = LinkExtractor::new();
-    for path in std::env::args().skip(1) {
+    let follow = std::env::args().any(|a| a == "--follow-includes");
+    for path in std::env::args().skip(1).filter(|a| !a.starts_with("--")) {
         let Ok(bytes) = std::fs::read(&path) else {
             eprintln!("{path}: unreadable");
             continue;
         };
         let page = Page::new(&bytes, Format::AsciiDoc);
-        let (links, ids) = extractor.extract_with_anchors(&page);
-        let links: Vec<_> = links
+        let (_, ids) = extractor.extract_with_anchors(&page);
+        let text = String::from_utf8_lossy(&bytes);
+        let found =
+            follow::links(&extractor, Path::new(&path), &text, &[], follow);
+        let links: Vec<_> = found
+            .iter()
             .map(|l| {
                 serde_json::json!({
                     "kind": l.kind().as_str(),
