@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use uriscan::checking::{Antora, Component, FormatDetector, included_files};
+use uriscan::checking::{
+    Antora, AsciidocIncluded, Component, FormatDetector, asciidoc_included,
+    included_files,
+};
 use uriscan::links::{
     Format, Kind, LinkExtractor, LinkRef, MystKind, MystSettings, Page,
     PathKind, RelativeInclude, RstKind, file_uri, relative_includes,
@@ -133,6 +136,18 @@ pub fn included_by(
             (file, options)
         })
         .collect()
+}
+
+/// The files that the AsciiDoc document `includer`, whose text is
+/// `text`, includes (none outside `bound`), as Asciidoctor inserts them:
+/// [`asciidoc_included`], with its Antora component's attributes.
+pub fn asciidoc_included_by(
+    includer: &Loaded,
+    text: &str,
+    bound: &Path,
+) -> Vec<AsciidocIncluded> {
+    let preset = includer.component.as_ref().map(|c| &c.attributes[..]);
+    asciidoc_included(&includer.abs, text, preset.unwrap_or(&[]), bound)
 }
 
 /// The files that the MyST document `includer` includes with links

@@ -9,7 +9,10 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use uriscan::links::{Format, LinkRef, PathKind, browser_reading, file_uri};
+use uriscan::links::{
+    Format, IncludeSelection, LinkRef, PathKind, RelativeInclude,
+    browser_reading, file_uri,
+};
 use uriscan::walking::{Entry, Error, Flow};
 use uriscan::warc::{
     ReadTally, WarcReader, for_each_record_link, is_archive, is_warc_name,
@@ -18,7 +21,8 @@ use uriscan::warc::{
 
 use crate::config::{LinksConfig, Mode};
 use crate::documents::{
-    DocReader, Loaded, holds_listed_include, included_by, included_target,
+    DocReader, Loaded, asciidoc_included_by, holds_listed_include,
+    included_by, included_target,
 };
 use crate::report::json::{LinkRow, relative_to};
 use crate::report::{Label, SPILL_AT, text};
@@ -69,13 +73,17 @@ fn points_at(link: LinkRef<'_>, file: &Path, anchor: Option<&str>) -> bool {
     }
 }
 
+/// The files read as included: each path with the part of it read.
+type Included = HashSet<(PathBuf, Option<IncludeSelection>)>;
+
 /// One worker's reusable state.
 struct Linker<'c> {
     cfg: &'c LinksConfig,
     shared: &'c worker::Shared,
     reader: DocReader,
-    /// The files read as included, by every worker: each once.
-    included: &'c Mutex<HashSet<PathBuf>>,
+    /// The files read as included, by every worker: each once (an
+    /// AsciiDoc file once for each part of it an include takes).
+    included: &'c Mutex<Included>,
 }
 
 impl Job for Linker<'_> {
@@ -142,7 +150,7 @@ impl<'c> Linker<'c> {
     fn new(
         cfg: &'c LinksConfig,
         shared: &'c worker::Shared,
-        included: &'c Mutex<HashSet<PathBuf>>,
+        included: &'c Mutex<Included>,
     ) -> Linker<'c> {
         let listing = &cfg.listing;
         let mut reader = DocReader::new(listing.search_zip, listing.text);
@@ -171,13 +179,12 @@ impl<'c> Linker<'c> {
             Some(r) => r.clone(),
             None => loaded.abs.parent().unwrap_or(Path::new("/")).into(),
         };
+        if loaded.format == Format::AsciiDoc {
+            return self.follow_asciidoc_includes(out, path, loaded, &bound);
+        }
         for (file, relative) in included_by(loaded, &bound) {
             if Format::from_path(&file) == Format::from_path(&loaded.abs)
-                || !self
-                    .included
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(file.clone())
+                || !self.first_read(&file, None)
             {
                 continue;
             }
@@ -188,29 +195,81 @@ impl<'c> Linker<'c> {
                     continue;
                 }
             };
-            let shown = shown_path(path, &loaded.abs, &file);
-            let label = Label::path(&shown, cfg.listing.implicit_dir);
             let own = file_uri(&file, PathKind::File);
-            let mut page = cfg.sources.page(&bytes, loaded).url(&own);
-            if cfg.sources.base_url.is_none() {
-                page = page.base(&loaded.url);
+            let page = cfg.sources.page(&bytes, loaded).url(&own);
+            self.list_included(out, (path, loaded), &file, page, relative);
+        }
+    }
+
+    /// Lists the links of `page`, the text of `file` as the document
+    /// `loaded` (listed at `path`) includes it, at the file's own path
+    /// and lines: resolved against the includer (or against `file` where
+    /// `relative` says), an include inside from the file's directory.
+    fn list_included<'p>(
+        &mut self,
+        out: &mut Output<'_>,
+        (path, loaded): (&Path, &'p Loaded),
+        file: &Path,
+        mut page: uriscan::links::Page<'p>,
+        relative: Option<RelativeInclude>,
+    ) {
+        let cfg = self.cfg;
+        let shown = shown_path(path, &loaded.abs, file);
+        let label = Label::path(&shown, cfg.listing.implicit_dir);
+        if cfg.sources.base_url.is_none() {
+            page = page.base(&loaded.url);
+        }
+        let (root, mut count) = (loaded.root.as_deref(), 0u64);
+        cfg.sources.extractor.for_each(&page, |link| {
+            let target = included_target(link, file, relative.as_ref());
+            let link = match &target {
+                Some(t) => link.with_target(t),
+                None => link,
+            };
+            count +=
+                u64::from(self.one(&mut out.buf, &label, link, root, None));
+        });
+        self.file_end(&mut out.buf, &label, count);
+    }
+
+    /// Whether the part `selection` of `file` is read as included for
+    /// the first time in the run.
+    fn first_read(
+        &self,
+        file: &Path,
+        selection: Option<&IncludeSelection>,
+    ) -> bool {
+        let mut read = self.included.lock().unwrap_or_else(|e| e.into_inner());
+        read.insert((file.to_path_buf(), selection.cloned()))
+    }
+
+    /// [`Linker::follow_includes`] for an AsciiDoc document: each file
+    /// read as Asciidoctor inserts it (the part `tag=` or `lines=` takes,
+    /// with the attributes where it is included), once for each part;
+    /// an include in a listing is not read.
+    fn follow_asciidoc_includes(
+        &mut self,
+        out: &mut Output<'_>,
+        path: &Path,
+        loaded: &Loaded,
+        bound: &Path,
+    ) {
+        let cfg = self.cfg;
+        let text = String::from_utf8_lossy(self.reader.doc()).into_owned();
+        for included in asciidoc_included_by(loaded, &text, bound) {
+            let file = &included.file;
+            if Format::from_path(file) == Format::AsciiDoc
+                || !self.first_read(file, included.selection.as_ref())
+            {
+                continue;
             }
-            let (root, mut count) = (loaded.root.as_deref(), 0u64);
-            cfg.sources.extractor.for_each(&page, |link| {
-                let target = included_target(link, &file, relative.as_ref());
-                let link = match &target {
-                    Some(t) => link.with_target(t),
-                    None => link,
-                };
-                count += u64::from(self.one(
-                    &mut out.buf,
-                    &label,
-                    link,
-                    root,
-                    None,
-                ));
-            });
-            self.file_end(&mut out.buf, &label, count);
+            let own = file_uri(file, PathKind::File);
+            let page = cfg
+                .sources
+                .page(included.text.as_bytes(), loaded)
+                .url(&own)
+                .attributes(&included.attributes);
+            self.list_included(out, (path, loaded), file, page, None);
         }
     }
 

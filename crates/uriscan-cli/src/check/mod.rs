@@ -5,6 +5,7 @@
 //! target asked once), check the web links ([`RemoteStage`]), and
 //! [`report`](report::report) in path order.
 
+mod asciidoc;
 mod included;
 mod plan;
 mod read;

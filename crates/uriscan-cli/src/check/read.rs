@@ -42,12 +42,14 @@ pub fn read(
     let includers = Mutex::new(vec![]);
     // MkDocs pages that include files.
     let site_includers = Mutex::new(vec![]);
+    let adoc_includers = Mutex::new(vec![]);
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
         let mut mine = Batch { docs: &docs, held: collector.sibling() };
         let includers = &includers;
         let site_includers = &site_includers;
+        let adoc_includers = &adoc_includers;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -82,6 +84,10 @@ pub fn read(
                         .clone()
                         .unwrap_or_else(|| loaded.abs.clone()),
                     disabled,
+                    includes: super::asciidoc::may_include(
+                        loaded.format,
+                        reader.doc(),
+                    ),
                 };
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
@@ -90,6 +96,12 @@ pub fn read(
                 {
                     let mut all =
                         includers.lock().unwrap_or_else(|e| e.into_inner());
+                    all.push((loaded.clone(), place.root.clone()));
+                }
+                if place.includes {
+                    let mut all = adoc_includers
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
                 if let Some(site) = place.site.as_ref().filter(|s| {
@@ -129,6 +141,9 @@ pub fn read(
     let site_includers =
         site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
     let label = |abs: &Path| label_of(cfg, abs);
+    let adoc_includers =
+        adoc_includers.into_inner().unwrap_or_else(|e| e.into_inner());
+    super::asciidoc::documents(cfg, adoc_includers, &mut collector, &label);
     let included = super::included::documents(
         cfg,
         site_includers,
@@ -277,7 +292,7 @@ pub struct KeptLinks {
 
 impl KeptLinks {
     /// The links `links` of a document.
-    fn new(links: Vec<(u32, Link)>) -> KeptLinks {
+    pub(super) fn new(links: Vec<(u32, Link)>) -> KeptLinks {
         KeptLinks { links, via: None }
     }
     /// The links `links` of a file that the page `via` includes.
@@ -307,7 +322,7 @@ impl KeptLinks {
 
 /// A file's label as a walk of the paths named would write it: under the
 /// first of them that holds it (`./mkdocs.yml` for `.`).
-fn label_of(cfg: &CheckConfig, abs: &Path) -> PathBuf {
+pub(super) fn label_of(cfg: &CheckConfig, abs: &Path) -> PathBuf {
     cfg.paths
         .iter()
         .find_map(|p| {
@@ -327,6 +342,9 @@ struct Place {
     path: PathBuf,
     root: PathBuf,
     disabled: Vec<std::ops::RangeInclusive<u64>>,
+    /// An AsciiDoc document that may include files: its ids are those of
+    /// the files too, which the checker reads when a link asks.
+    includes: bool,
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
@@ -383,6 +401,7 @@ fn digest(
             &mut kept,
         );
     }
+    let ids = ids.filter(|_| !place.includes);
     d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
 }
 

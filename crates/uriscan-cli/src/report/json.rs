@@ -168,6 +168,9 @@ pub struct LinkRow<'a> {
     rel: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hreflang: Option<&'a str>,
+    /// The part of its file an AsciiDoc include takes (`tag=x`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    include_selection: Option<&'a str>,
     /// `navigate` or `embed`; left out for the other links.
     #[serde(skip_serializing_if = "Option::is_none")]
     role: Option<&'static str>,
@@ -215,6 +218,7 @@ impl<'a> LinkRow<'a> {
             error: link.error().map(|e| e.to_string()),
             rel: link.rel(),
             hreflang: link.hreflang(),
+            include_selection: link.include_selection().map(|s| s.as_str()),
             role: (link.role() != Role::Other).then(|| link.role().as_str()),
             page: None,
             record_id: None,

@@ -751,6 +751,63 @@ fn an_rst_include_is_followed() {
     assert_eq!(code, 1);
 }
 
+/// An AsciiDoc `include::` is followed as Asciidoctor inserts it: only
+/// the part `tag=` or `lines=` takes, read with the includer's
+/// attributes, its links checked against the includer and reported at
+/// the file's own lines with the includer named; a nested include from
+/// the included file's directory; an include in a listing holds no
+/// links; one that leaves the root is reported, not read. The ids of
+/// the included files are the includer's.
+#[test]
+fn an_asciidoc_include_is_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "out/x.txt", "link:outside.html[o]\n");
+    write(
+        d,
+        "p/index.adoc",
+        "= Index\n:base: https://x.example\n:part: _inc/part.txt\n\n\
+         == Top\n\n\
+         include::{part}[tag=x]\n\
+         include::_inc/part.txt[lines=1]\n\
+         include::../out/x.txt[]\n\
+         ----\ninclude::_inc/code.txt[]\n----\n",
+    );
+    write(
+        d,
+        "p/_inc/part.txt",
+        "link:missing-one.html[one] <<_top>> <<_nope>>\n\
+         // tag::x[]\n\
+         See link:missing-two.html[two] and image:gone.png[] {base}/ok\n\
+         include::nested.txt[]\n\
+         // end::x[]\n\
+         link:missing-three.html[three]\n",
+    );
+    write(
+        d,
+        "p/_inc/nested.txt",
+        "link:nested-missing.html[n]\n\n[[nested-id]]\nThe id is the includer's: <<nested-id>>.\n",
+    );
+    write(d, "p/_inc/code.txt", "link:in-code.html[c]\n");
+    let (out, code) = check(&d.join("p"), &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./_inc/nested.txt:1:6: broken link 'nested-missing.html': no such file or directory (included by ./index.adoc)",
+            "./_inc/part.txt:3:10: broken link 'missing-two.html': no such file or directory (included by ./index.adoc)",
+            "./_inc/part.txt:3:42: broken link 'gone.png': no such file or directory (included by ./index.adoc)",
+            "./_inc/part.txt:1:6: broken link 'missing-one.html': no such file or directory (included by ./index.adoc)",
+            "./_inc/part.txt:1:39: broken link '#_nope': no anchor '#_nope' in the target (included by ./index.adoc) (did you mean '#_top'?)",
+            "./index.adoc:9:10: broken link '../out/x.txt': the target is outside the root",
+        ]
+    );
+    assert_eq!(code, 1);
+    // The part an include takes is noted on its link.
+    let (json, _) = check(&d.join("p"), &["--json", "."]);
+    let row = json.lines().find(|l| l.contains("\"line\":7,")).unwrap();
+    assert!(row.contains("\"include_selection\":\"tag=x\""), "{row}");
+}
+
 /// Antora's `antora.yml` is read: the component's attributes expand in
 /// its pages (a hard set wins over the page's entry, a soft set `@` does
 /// not), and another component's resource ids resolve when that

@@ -1,0 +1,85 @@
+//! The files that AsciiDoc documents include (`include::`), read as
+//! documents of their own once for each document that includes them, as
+//! Asciidoctor inserts them: only the part `tag=`/`lines=` takes, with
+//! the attributes in effect at the directive; their links are checked
+//! against the including document, reported at the file's own lines
+//! with that document named.
+
+use std::path::{Path, PathBuf};
+
+use uriscan::checking::Collector;
+use uriscan::checking::site::Included;
+use uriscan::links::{Format, Page, PathKind, file_uri};
+
+use super::included::Via;
+use super::read::{KeptLinks, is_checked, is_excluded};
+use crate::config::CheckConfig;
+use crate::documents::{Loaded, asciidoc_included_by, included_target};
+
+/// Whether the document `doc` in `format` may hold an `include::`.
+pub fn may_include(format: Format, doc: &[u8]) -> bool {
+    format == Format::AsciiDoc
+        && memchr::memmem::find(doc, b"include::").is_some()
+}
+
+/// Reads, for each AsciiDoc document of `includers` (with its root), each
+/// file it includes as one more document, none outside the root. A file
+/// of the includer's own format is a document the walk reads itself, as
+/// `links` leaves it; the files it includes are still read.
+pub fn documents(
+    cfg: &CheckConfig,
+    mut includers: Vec<(Loaded, PathBuf)>,
+    collector: &mut Collector<(PathBuf, KeptLinks)>,
+    label_of: &dyn Fn(&Path) -> PathBuf,
+) {
+    includers.sort_by(|a, b| a.0.abs.cmp(&b.0.abs));
+    for (includer, root) in &includers {
+        let Ok(bytes) = std::fs::read(&includer.abs) else { continue };
+        let text = String::from_utf8_lossy(&bytes);
+        for included in asciidoc_included_by(includer, &text, root) {
+            if Format::from_path(&included.file) == Format::AsciiDoc {
+                continue;
+            }
+            let own = file_uri(&included.file, PathKind::File);
+            let mut page =
+                Page::new(included.text.as_bytes(), Format::AsciiDoc)
+                    .url(&own)
+                    .base(&includer.url)
+                    .attributes(&included.attributes);
+            if let Some(r) = &includer.root_uri {
+                page = page.root(r);
+            }
+            let mut d = collector.document(vec![]);
+            let mut kept = vec![];
+            for l in cfg.sources.extractor.extract(&page) {
+                if !is_checked(l.as_ref(), cfg.include_text) {
+                    continue;
+                }
+                let target = included_target(l.as_ref(), &included.file, None);
+                let l = match &target {
+                    Some(t) => l.as_ref().with_target(t).to_link(),
+                    None => l,
+                };
+                if !cfg.exclude.is_empty()
+                    && is_excluded(&cfg.exclude, l.as_ref(), root)
+                {
+                    d.push_excluded(l.as_ref());
+                } else {
+                    d.push(l.as_ref());
+                }
+                kept.push((kept.len() as u32, l));
+            }
+            let via = Via {
+                page: includer.abs.clone(),
+                label: label_of(&includer.abs),
+                included: Included {
+                    file: included.file.clone(),
+                    against_page: true,
+                },
+            };
+            let label = label_of(&included.file);
+            let kept = KeptLinks::included(kept, via);
+            d.finish(included.file, root.clone(), None, (label, kept));
+        }
+    }
+}
