@@ -176,12 +176,17 @@ impl Scan {
         // The first line of the paragraph being read, for a setext
         // heading's title.
         let mut para: Option<usize> = None;
+        // The column the text being read (a paragraph, a list item's or
+        // a quote's) starts at: a line indented four columns past it
+        // goes on with that text, and is no target.
+        let mut text_column: Option<usize> = None;
         while i < to {
             let line = s.line(i);
             // Most lines are text: a letter starts none of the lines
             // looked for.
             if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
                 para = para.or(Some(i));
+                text_column = text_column.or(Some(0));
                 i += 1;
                 continue;
             }
@@ -189,20 +194,23 @@ impl Scan {
             let at = s.lines[i].start + (line.len() - text.len());
             if text.is_empty() || s.in_code(at) {
                 para = None;
+                text_column = None;
                 i += 1;
                 continue;
             }
             if let Some(fence) = fence_open(text, s.colon_fence) {
                 i = self.fence(s, i, at, &fence, to, depth);
                 para = None;
+                text_column = None;
                 continue;
             }
             let trimmed = text.trim_end_matches([' ', '\t']);
-            if let Some(label) = trimmed
-                .strip_prefix('(')
-                .and_then(|t| t.strip_suffix(")="))
-                .filter(|l| !l.is_empty())
-            {
+            let goes_on = text_column.is_some_and(|c| columns(line) >= c + 4);
+            let label = match goes_on {
+                true => None,
+                false => target(trimmed).or_else(|| quoted_target(text)),
+            };
+            if let Some(label) = label {
                 self.labels.push(normalize_name(label));
             } else if text.starts_with('%') {
                 self.drop.push(s.lines[i]);
@@ -217,10 +225,12 @@ impl Scan {
                 if para.is_none() && !starts_block(text) {
                     para = Some(i);
                 }
+                text_column = text_column.or(Some(content_column(line)));
                 i += 1;
                 continue;
             }
             para = None;
+            text_column = None;
             i += 1;
         }
     }
@@ -468,6 +478,62 @@ fn is_underline(text: &str) -> bool {
 
 /// Whether a line starts a block that is no paragraph: a list item, a
 /// quote, a table row, HTML.
+/// The name of the target `(name)=` that `line` (without its blanks at
+/// either end) is, as myst-parser's `target` rule reads it.
+fn target(line: &str) -> Option<&str> {
+    let name = line.strip_prefix('(')?.strip_suffix(")=")?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The target inside the block quote that `text` (a line without its
+/// indentation) starts with `>`, when its line is one: `> (name)=`, less
+/// than four columns after the mark and its space.
+fn quoted_target(text: &str) -> Option<&str> {
+    let mut inner = text;
+    while let Some(rest) = inner.strip_prefix('>') {
+        inner = rest.strip_prefix(' ').unwrap_or(rest);
+        if columns(inner) >= 4 {
+            return None;
+        }
+        inner = inner.trim_start_matches([' ', '\t']);
+    }
+    (inner.len() < text.len())
+        .then(|| target(inner.trim_end_matches([' ', '\t'])))
+        .flatten()
+}
+
+/// The columns of `line`'s indentation, a tab to the next multiple of 4.
+fn columns(line: &str) -> usize {
+    let mut column = 0;
+    for b in line.bytes() {
+        match b {
+            b' ' => column += 1,
+            b'\t' => column += 4 - column % 4,
+            _ => break,
+        }
+    }
+    column
+}
+
+/// The column a line's text starts at: after its indentation, and after
+/// a list item's marker and the blanks that follow it (one when they are
+/// five or more, as CommonMark reads them); a quote's at its `>`.
+fn content_column(line: &str) -> usize {
+    let indent = columns(line);
+    let text = line.trim_start_matches([' ', '\t']);
+    let b = text.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let marker = match b {
+        [b'-' | b'*' | b'+', b' ' | b'\t', ..] => 1,
+        _ if digits > 0 && matches!(b.get(digits), Some(b'.' | b')')) => {
+            digits + 1
+        }
+        _ => return indent,
+    };
+    let blanks = columns(&text[marker..]);
+    indent + marker + if blanks >= 5 { 1 } else { blanks.max(1) }
+}
+
 fn starts_block(text: &str) -> bool {
     let b = text.as_bytes();
     let bullet = matches!(b, [b'-' | b'*' | b'+', b' ' | b'\t', ..]);
