@@ -21,6 +21,9 @@ pub struct Plan {
     /// A spinner on a terminal: documents read, then the check.
     pub progress: Option<ProgressBar>,
     pub errors: RunErrors,
+    /// The Sphinx `conf.py` files the walk met, whose unread settings
+    /// the report tells.
+    pub sphinx_confs: std::sync::Mutex<Vec<std::path::PathBuf>>,
 }
 
 /// Whether the run met an error; each is told on standard error as it
@@ -77,5 +80,6 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         sites,
         progress,
         errors: RunErrors::default(),
+        sphinx_confs: std::sync::Mutex::default(),
     })
 }

@@ -60,6 +60,13 @@ pub fn read(
             };
             let path = entry.path();
             let format = Format::from_path(path);
+            if path.file_name().is_some_and(|n| n == "conf.py") {
+                let mut confs = plan
+                    .sphinx_confs
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                confs.push(path.to_path_buf());
+            }
             if format == Format::Text && !cfg.include_text {
                 return Flow::Continue;
             }

@@ -141,6 +141,9 @@ fn write_all(
         {
             let _ = writeln!(io::stderr().lock(), "{sites}");
         }
+        for line in sphinx_notes(plan) {
+            let _ = writeln!(io::stderr().lock(), "{line}");
+        }
         let _ = writeln!(
             io::stderr().lock(),
             "{} in {:.2} s",
@@ -149,6 +152,27 @@ fn write_all(
         );
     }
     Ok(Some(counts.broken > 0 || cfg.deny_warnings && counts.warnings > 0))
+}
+
+/// For each Sphinx `conf.py` the walk met that sets a setting the check
+/// reads otherwise than by a simple assignment, a line that says which,
+/// and what was used instead.
+fn sphinx_notes(plan: &Plan) -> Vec<String> {
+    let mut confs =
+        plan.sphinx_confs.lock().map(|c| c.clone()).unwrap_or_default();
+    confs.sort();
+    confs
+        .iter()
+        .filter_map(|conf| {
+            let notes = conf
+                .parent()
+                .map(uriscan::checking::sphinx_conf_notes)
+                .unwrap_or_default();
+            (!notes.is_empty()).then(|| {
+                format!("sphinx: {}: {}", conf.display(), notes.join("; "))
+            })
+        })
+        .collect()
 }
 
 /// The summary's counts, without the time: on standard error for the

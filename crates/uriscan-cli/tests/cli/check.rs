@@ -680,6 +680,34 @@ fn a_myst_projects_settings_are_read() {
     assert!(!out.contains("missing.png"), "{out}");
 }
 
+/// A `conf.py` setting the check reads, set by code rather than a
+/// simple assignment, is told on standard error with the default used.
+#[test]
+fn conf_py_settings_that_are_code_are_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "conf.py",
+        "extensions = ['myst_parser']\nmyst_heading_anchors = levels()\n",
+    );
+    write(d, "index.md", "# Home\n\n[a](#home)\n");
+    let (_, err, _) = check_err(d, &["."]);
+    assert!(
+        err.contains(
+            "sphinx: ./conf.py: myst_heading_anchors: not a literal, 0 used\n"
+        ),
+        "{err}"
+    );
+    write(
+        d,
+        "conf.py",
+        "extensions = ['myst_parser']\nmyst_heading_anchors = 2\n",
+    );
+    let (_, err, _) = check_err(d, &["."]);
+    assert!(!err.contains("sphinx:"), "{err}");
+}
+
 /// MyST's `{include}` with `:relative-images:` resolves the included
 /// file's images against that file, and `:relative-docs:` its
 /// `project:` links under the prefix; without them, against the

@@ -50,7 +50,9 @@ pub use local::{Checker, CheckerBuilder, Reason, Status, Verdict};
 pub use remap::{
     Mapped, MappedBy, RemapError, RemapRule, Remapper, RepoViews,
 };
-pub use sphinx::{FormatDetector, included_files};
+pub use sphinx::{
+    FormatDetector, conf_notes as sphinx_conf_notes, included_files,
+};
 
 /// Writes `text` to `name` under `root`, with the directories it needs:
 /// the trees the tests build.

@@ -56,12 +56,12 @@ impl SphinxConf {
             if line.contains("myst_parser") || line.contains("myst_nb") {
                 conf.myst = true;
             }
-            if let Some((name, value)) = line.split_once('=')
-                && name.trim() == "autosectionlabel_prefix_document"
-            {
-                conf.prefix_document = value.trim() == "True";
-            }
         }
+        conf.prefix_document = crate::links::conf_assigned(
+            text,
+            "autosectionlabel_prefix_document",
+        )
+        .is_some_and(|v| v.trim() == "True");
         conf.myst_settings = MystSettings::from_conf_py(text);
         conf
     }
@@ -274,6 +274,27 @@ pub(crate) fn source_of(path: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// What the check could not read of the `conf.py` of `srcdir`: one line
+/// for each setting it reads that the file sets otherwise than by a
+/// top-level assignment of a literal, with what was used instead.
+pub fn conf_notes(srcdir: &Path) -> Vec<String> {
+    let text = read_conf(srcdir);
+    let unread = |name| crate::links::unread_setting(&text, name);
+    let mut notes = vec![];
+    if let Some(why) = unread("extensions") {
+        notes.push(format!(
+            "extensions: {why}, only the names conf.py writes as strings read"
+        ));
+    }
+    if let Some(why) = unread("autosectionlabel_prefix_document") {
+        notes.push(format!(
+            "autosectionlabel_prefix_document: {why}, False used"
+        ));
+    }
+    notes.extend(MystSettings::unread_in_conf_py(&text));
+    notes
+}
+
 /// The text of the `conf.py` of `dir`.
 fn read_conf(dir: &Path) -> String {
     let text = std::fs::read(dir.join("conf.py")).unwrap_or_default();
@@ -307,6 +328,31 @@ mod tests {
             conf.docname(Path::new("/p/docs/usage/guide.rst")).as_deref(),
             Some("usage/guide")
         );
+    }
+
+    #[test]
+    fn settings_set_by_code_are_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        super::super::write_test_file(
+            root,
+            "conf.py",
+            "extensions = BASE + ['myst_parser']\n\
+             if x:\n    autosectionlabel_prefix_document = True\n\
+             myst_heading_anchors = depth()\n",
+        );
+        assert_eq!(
+            conf_notes(root),
+            [
+                "extensions: not a literal, only the names conf.py writes as strings read",
+                "autosectionlabel_prefix_document: set inside a block, False used",
+                "myst_heading_anchors: not a literal, 0 used",
+            ]
+        );
+        let conf = SphinxConf::parse(root, &read_conf(root));
+        assert!(conf.myst && !conf.prefix_document);
+        super::super::write_test_file(root, "conf.py", "extensions = []\n");
+        assert!(conf_notes(root).is_empty());
     }
 
     #[test]

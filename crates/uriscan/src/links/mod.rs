@@ -148,7 +148,10 @@ pub(crate) use myst::hooks as myst_hooks;
 pub use myst::relative_includes;
 pub use myst::{MystKind, MystSettings, RelativeInclude};
 #[cfg(feature = "check")]
-pub(crate) use myst::{anchors as myst_anchors, labels as myst_labels};
+pub(crate) use myst::{
+    anchors as myst_anchors, conf_assigned, labels as myst_labels,
+    unread_setting,
+};
 pub use page::{Format, Page};
 pub use rst::RstKind;
 #[cfg(feature = "internals")]

@@ -55,14 +55,15 @@ impl MystSettings {
     /// assignment keeps its default.
     pub fn from_conf_py(text: &str) -> MystSettings {
         let mut settings = MystSettings::default();
-        if let Some(v) = assigned(text, "myst_enable_extensions") {
+        let literal = |name| assigned(text, name).filter(|v| is_literal(v));
+        if let Some(v) = literal("myst_enable_extensions") {
             settings.colon_fence =
                 strings(v).iter().any(|e| e == "colon_fence");
         }
-        if let Some(v) = assigned(text, "myst_url_schemes") {
+        if let Some(v) = literal("myst_url_schemes") {
             settings.url_schemes = Some(strings(v));
         }
-        if let Some(v) = assigned(text, "myst_heading_anchors") {
+        if let Some(v) = literal("myst_heading_anchors") {
             settings.heading_anchors =
                 v.trim().parse::<u32>().map_or(0, |n| n.min(6) as u8);
         }
@@ -76,12 +77,84 @@ impl MystSettings {
         let Some((scheme, _)) = value.split_once(':') else { return false };
         schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
     }
+
+    /// What of the settings [`from_conf_py`](Self::from_conf_py) reads
+    /// the `conf.py` `text` sets otherwise than by a top-level assignment
+    /// of a literal: one line for each, with the default used.
+    #[cfg(any(test, feature = "check"))]
+    pub(crate) fn unread_in_conf_py(text: &str) -> Vec<String> {
+        let defaults = [
+            ("myst_enable_extensions", "[]"),
+            ("myst_url_schemes", "['http', 'https', 'mailto', 'ftp']"),
+            ("myst_heading_anchors", "0"),
+        ];
+        defaults
+            .iter()
+            .filter_map(|(name, default)| {
+                let why = unread_setting(text, name)?;
+                Some(format!("{name}: {why}, {default} used"))
+            })
+            .collect()
+    }
+}
+
+/// How the `conf.py` `text` sets `name` otherwise than by top-level
+/// assignments of literals (which is all that is read), when it does:
+/// `None` when it does not, or does not set it at all.
+#[cfg(any(test, feature = "check"))]
+pub(crate) fn unread_setting(text: &str, name: &str) -> Option<&'static str> {
+    for line in text.lines() {
+        let code = line.trim_start_matches([' ', '\t']);
+        let Some(rest) = code.strip_prefix(name) else { continue };
+        let op = rest.trim_start_matches([' ', '\t']);
+        let assigns = op.starts_with('=') && !op.starts_with("==");
+        let changes = ["+=", ".append(", ".extend(", "[", "|=", ".add("]
+            .iter()
+            .any(|o| op.starts_with(o));
+        if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if changes {
+            return Some("changed by code");
+        }
+        if assigns && code.len() < line.len() {
+            return Some("set inside a block");
+        }
+    }
+    assigned(text, name).filter(|v| !is_literal(v)).map(|_| "not a literal")
+}
+
+/// Whether `value` (an assignment's, as [`assigned`] gives it) is a
+/// literal: strings, numbers, `True`, `False` and `None`, in brackets,
+/// with commas and colons between. A name or a call is code.
+fn is_literal(value: &str) -> bool {
+    let mut strings = vec![];
+    literal_len(value, &mut |_, start, end| strings.push((start, end)));
+    // The text outside the strings and comments.
+    let mut rest = String::new();
+    let mut at = 0;
+    for (start, end) in strings {
+        rest.push_str(&value[at..start.saturating_sub(1).max(at)]);
+        at = (end + 1).min(value.len()).max(at);
+    }
+    rest.push_str(&value[at.min(value.len())..]);
+    let rest: String =
+        rest.lines().map(|l| l.split('#').next().unwrap_or("")).collect();
+    !value.trim().is_empty()
+        && rest
+            .split(|c: char| "[](){},: \t\r-+.".contains(c))
+            .filter(|w| !w.is_empty())
+            .all(|w| {
+                matches!(w, "True" | "False" | "None")
+                    || w.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+                    || w.bytes().all(|b| b"rbuRBUfF".contains(&b))
+            })
 }
 
 /// The value of the last top-level assignment to `name` in `text`: from
 /// after its `=` to where its brackets close (a value may span lines),
 /// comments removed.
-fn assigned<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+pub(crate) fn assigned<'t>(text: &'t str, name: &str) -> Option<&'t str> {
     let mut found = None;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
@@ -183,6 +256,26 @@ mod tests {
         );
         assert_eq!(other.heading_anchors, 0);
         assert!(MystSettings::lenient().is_external("anything:x"));
+        // Code keeps the defaults, and says so.
+        let code = "myst_url_schemes = BASE_SCHEMES\n\
+                    myst_heading_anchors = 2 if x else 3\n\
+                    myst_enable_extensions = ['deflist']\n\
+                    myst_enable_extensions.append('colon_fence')\n";
+        assert_eq!(MystSettings::from_conf_py(code), MystSettings::default());
+        assert_eq!(
+            MystSettings::unread_in_conf_py(code),
+            [
+                "myst_enable_extensions: changed by code, [] used",
+                "myst_url_schemes: not a literal, ['http', 'https', 'mailto', 'ftp'] used",
+                "myst_heading_anchors: not a literal, 0 used",
+            ]
+        );
+        assert!(MystSettings::unread_in_conf_py(conf).is_empty());
+        assert!(
+            is_literal("{'a': None, \"b\": 'x#y'}  # note")
+                && is_literal(" 3")
+        );
+        assert!(!is_literal(" get()") && !is_literal(" [a, 'b']"));
         for malformed in [
             "myst_url_schemes = ['a\\",
             "myst_url_schemes = {'é': ",
