@@ -68,7 +68,7 @@ fn includes_take_their_parts_as_asciidoctor_does() {
 /// cases.
 fn cases_as_rendered(dir: &Path, follow: bool) -> usize {
     let mut cases = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "adoc") {
             continue;
