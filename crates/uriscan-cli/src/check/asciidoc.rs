@@ -22,6 +22,26 @@ pub fn may_include(format: Format, doc: &[u8]) -> bool {
         && memchr::memmem::find(doc, b"include::").is_some()
 }
 
+/// The ids of the files that the AsciiDoc document `includer`, whose
+/// bytes are `doc`, includes (none outside `root`), each read with the
+/// attributes where it is included: ids of the includer's own.
+pub fn included_ids(
+    cfg: &CheckConfig,
+    includer: &Loaded,
+    doc: &[u8],
+    root: &Path,
+) -> Vec<String> {
+    let text = String::from_utf8_lossy(doc);
+    let mut ids = vec![];
+    for included in asciidoc_included_by(includer, &text, root) {
+        let page = Page::new(included.text.as_bytes(), Format::AsciiDoc)
+            .attributes(&included.attributes);
+        let (_, found) = cfg.sources.extractor.extract_with_anchors(&page);
+        ids.extend(found.unwrap_or_default());
+    }
+    ids
+}
+
 /// Reads, for each AsciiDoc document of `includers` (with its root), each
 /// file it includes as one more document, none outside the root. A file
 /// of the includer's own format is a document the walk reads itself, as

@@ -83,18 +83,24 @@ pub fn read(
                 } else {
                     uriscan::checking::disabled_lines(reader.doc())
                 };
+                let root =
+                    loaded.root.clone().unwrap_or_else(|| loaded.abs.clone());
+                let included_ids =
+                    super::asciidoc::may_include(loaded.format, reader.doc())
+                        .then(|| {
+                            super::asciidoc::included_ids(
+                                cfg,
+                                &loaded,
+                                reader.doc(),
+                                &root,
+                            )
+                        });
                 let place = Place {
                     site: super::site::site_of(&plan.sites, &loaded.abs),
                     path: loaded.abs.clone(),
-                    root: loaded
-                        .root
-                        .clone()
-                        .unwrap_or_else(|| loaded.abs.clone()),
+                    root,
                     disabled,
-                    includes: super::asciidoc::may_include(
-                        loaded.format,
-                        reader.doc(),
-                    ),
+                    included_ids,
                 };
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
@@ -105,7 +111,7 @@ pub fn read(
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
-                if place.includes {
+                if place.included_ids.is_some() {
                     let mut all = adoc_includers
                         .lock()
                         .unwrap_or_else(|e| e.into_inner());
@@ -349,9 +355,9 @@ struct Place {
     path: PathBuf,
     root: PathBuf,
     disabled: Vec<std::ops::RangeInclusive<u64>>,
-    /// An AsciiDoc document that may include files: its ids are those of
-    /// the files too, which the checker reads when a link asks.
-    includes: bool,
+    /// For an AsciiDoc document that may include files, the ids of the
+    /// files it includes, which are its own too.
+    included_ids: Option<Vec<String>>,
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
@@ -408,7 +414,13 @@ fn digest(
             &mut kept,
         );
     }
-    let ids = ids.filter(|_| !place.includes);
+    let ids = match (ids, place.included_ids) {
+        (Some(mut ids), Some(more)) => {
+            ids.extend(more);
+            Some(ids)
+        }
+        (ids, _) => ids,
+    };
     d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
 }
 

@@ -836,6 +836,38 @@ fn an_asciidoc_include_is_followed() {
     assert!(row.contains("\"include_selection\":\"tag=x\""), "{row}");
 }
 
+/// The ids of an Antora page that includes a partial are its own and the
+/// partial's, both made with the component's attributes.
+#[test]
+fn an_antora_pages_ids_take_its_partials_and_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "antora.yml",
+        "name: demo\nversion: ~\nasciidoc:\n  attributes:\n    idprefix: ''\n",
+    );
+    write(
+        d,
+        "modules/ROOT/pages/index.adoc",
+        "= Demo\n\n== Top\n\ninclude::partial$part.adoc[tag=x]\n\n\
+         <<top>> <<in_part>> <<left_out>>\n",
+    );
+    write(
+        d,
+        "modules/ROOT/partials/part.adoc",
+        "== Left Out\n\n// tag::x[]\n== In Part\n// end::x[]\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./modules/ROOT/pages/index.adoc:7:23: broken link '#left_out': no anchor '#left_out' in the target",
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
 /// Antora's `antora.yml` is read: the component's attributes expand in
 /// its pages (a hard set wins over the page's entry, a soft set `@` does
 /// not), and another component's resource ids resolve when that
