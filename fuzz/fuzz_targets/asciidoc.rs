@@ -35,7 +35,10 @@ fuzz_target!(|data: &[u8]| {
         if let Some(selection) = &include.selection {
             let taken = selection.select(&text).text;
             assert_eq!(taken.len(), text.len());
-            assert_eq!(taken.matches('\n').count(), text.matches('\n').count());
+            assert_eq!(
+                taken.matches('\n').count(),
+                text.matches('\n').count()
+            );
         }
     }
 });
