@@ -329,6 +329,9 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
             // The partial Tabs imports and renders puts its heading there.
             "./docs/01-intro.md:13 md:link guide/tabs.mdx#shared-part: ok",
+            // Its MDX comment id, and a partial imported by `@site/`.
+            "./docs/01-intro.md:14 md:link guide/tabs.mdx#shared-id: ok",
+            "./docs/01-intro.md:14 md:link guide/tabs.mdx#imported-from-the-sites-folder: ok",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
             // Docusaurus renders a level-1 heading without its id.
@@ -342,14 +345,15 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             // MDX: imports (a partial is imported, not linked), `<Link
             // to>`, `require`; an expression's text is no link.
             "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",
-            "./docs/guide/tabs.mdx:6 mdx:import @site/static/img/logo.png: ok (mapped)",
-            "./docs/guide/tabs.mdx:7 mdx:import ./gone.png: broken: no such file or directory",
-            "./docs/guide/tabs.mdx:13 md:link install.md#setup: ok",
-            "./docs/guide/tabs.mdx:14 mdx:link /docs/intro: ok (mapped)",
-            "./docs/guide/tabs.mdx:14 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
-            "./docs/guide/tabs.mdx:15 md:link #the-tabs: ok",
-            "./docs/guide/tabs.mdx:17 mdx:require ../../static/img/logo.png: ok",
-            "./docs/guide/tabs.mdx:18 mdx:require ./missing.png: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:6 mdx:import @site/docs/_site_part.mdx: ok (mapped)",
+            "./docs/guide/tabs.mdx:7 mdx:import @site/static/img/logo.png: ok (mapped)",
+            "./docs/guide/tabs.mdx:8 mdx:import ./gone.png: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:14 md:link install.md#setup: ok",
+            "./docs/guide/tabs.mdx:15 mdx:link /docs/intro: ok (mapped)",
+            "./docs/guide/tabs.mdx:15 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
+            "./docs/guide/tabs.mdx:16 md:link #the-tabs: ok",
+            "./docs/guide/tabs.mdx:18 mdx:require ../../static/img/logo.png: ok",
+            "./docs/guide/tabs.mdx:19 mdx:require ./missing.png: broken: no such file or directory",
             "./sidebars.json:3 site:nav intro: ok",
             "./sidebars.json:4 site:nav guide/install: ok",
             "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
