@@ -109,6 +109,12 @@ def main():
                     os.path.join(sources, doc), link)
         for m in re.finditer(r"A reference to '([^']+)' is included in the 'nav'", text):
             said.add(("mkdocs.yml", m.group(1)))
+        # A link to a page exclude_docs leaves out: by its target.
+        for m in re.finditer(
+            r"Doc file '([^']+)' contains a link to '([^']+)' which is excluded", text
+        ):
+            doc, target = m.groups()
+            said.add(("excluded", os.path.join(sources, doc), os.path.join(sources, target)))
         ours = set()
         for r in broken:
             path = os.path.normpath(r["path"])
@@ -117,6 +123,10 @@ def main():
                 # An include is no link MkDocs validates.
                 continue
             if r["kind"] != "site:nav" and not link.split("#")[0].endswith(".md"):
+                continue
+            if r["kind"] != "site:nav" and "excluded from the built site" in r.get("reason", ""):
+                target = os.path.normpath(os.path.join(os.path.dirname(path), link.split("#")[0]))
+                ours.add(("excluded", path, target))
                 continue
             if r.get("via"):
                 # Checked on the page that includes the file, whose

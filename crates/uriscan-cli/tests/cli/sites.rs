@@ -76,6 +76,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
         rows,
         [
             "./README.md:3 md:link docs/index.md: ok",
+            "./docs/drafts/kept.md:3 md:link ../index.md: ok",
+            "./docs/drafts/wip.md:3 md:link ../index.md: ok",
             "./docs/guide/install.md:5 md:link ../index.md: ok",
             // Served at guide/install/: `../usage/` is guide/usage/.
             "./docs/guide/install.md:5 md:link ../usage/: ok (mapped)",
@@ -101,11 +103,16 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             // The included headings are the including page's anchors.
             "./docs/index.md:12 md:link guide/usage.md#a-note: ok",
             "./docs/index.md:12 md:link guide/usage.md#a-part: ok",
+            // exclude_docs, from the file mkdocs.yml INHERITs: a page
+            // MkDocs does not build, but for one a pattern takes back.
+            "./docs/index.md:13 md:link drafts/wip.md: broken: not on the site: excluded from the built site (exclude_docs)",
+            "./docs/index.md:13 md:link drafts/kept.md: ok",
             "./mkdocs.yml:10 site:nav index.md: ok",
             "./mkdocs.yml:12 site:nav guide/install.md: ok",
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
             "./mkdocs.yml:14 site:nav guide/gone.md: broken: no such file or directory",
             "./mkdocs.yml:15 site:nav https://www.mkdocs.org/: skipped",
+            "./mkdocs.yml:17 site:nav drafts/wip.md: broken: not on the site: excluded from the built site (exclude_docs)",
             // A snippet's links are those of each page that includes it
             // (MkDocs inserts its text as it is), at its own lines.
             "./snippets/note.md:4 md:link install.md#setup: ok (via ./docs/guide/install.md)",
@@ -202,10 +209,15 @@ fn orphans_know_the_navigation() {
     let (out, _, _) = human(&sample("mkdocs"), &["--orphans", "."]);
     let orphans: Vec<&str> =
         out.lines().filter(|l| l.contains("orphan")).collect();
-    // The theme's template, not a page: no document links it.
+    // A page exclude_docs leaves out, whose links and nav entry are
+    // broken (as a chapter in no SUMMARY.md is below); the theme's
+    // template, not a page: no document links it.
     assert_eq!(
         orphans,
-        ["./theme/main.html: orphan: no other document links here"]
+        [
+            "./docs/drafts/wip.md: orphan: no other document links here",
+            "./theme/main.html: orphan: no other document links here"
+        ]
     );
     let (out, _, _) = human(&sample("mdbook"), &["--orphans", "."]);
     let orphans: Vec<&str> =

@@ -128,10 +128,8 @@ mod tests {
     fn rendered_partials_give_their_text() {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path();
-        let write = |f: &str, body: &str| {
-            std::fs::create_dir_all(top.join(f).parent().unwrap()).unwrap();
-            std::fs::write(top.join(f), body).unwrap();
-        };
+        let write =
+            |f: &str, body: &str| super::super::write_test_file(top, f, body);
         write(
             "docs/_a.mdx",
             "import B from '../shared/_b.md';\n\n## From A\n\n<B />\n",
