@@ -105,7 +105,7 @@ def main():
             # site URL, which (b) holds to the built page.
             if link.split("#")[0].endswith(".md"):
                 said.add((os.path.join(sources, doc), link))
-                said_targets[(os.path.join(sources, doc), os.path.join(sources, target))] = (
+                said_targets[(os.path.join(sources, doc), os.path.normpath(os.path.join(sources, target)))] = (
                     os.path.join(sources, doc), link)
         for m in re.finditer(r"A reference to '([^']+)' is included in the 'nav'", text):
             said.add(("mkdocs.yml", m.group(1)))

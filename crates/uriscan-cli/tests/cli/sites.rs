@@ -91,6 +91,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/guide/usage.md:8 mkdocs:snippet snippets/note.md: ok (mapped)",
             "./docs/guide/usage.md:10 mkdocs:include-markdown ../../snippets/part.md: ok (mapped)",
             "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no snippet 'snippets/missing.md' under the base path '.', 'snippets': the page leaves it out in silence",
+            // A glob: the plugin includes every match, sorted.
+            "./docs/guide/usage.md:14 mkdocs:include-markdown ../../snippets/parts/*.md: ok (mapped)",
             "./docs/index.md:3 md:link guide/install.md#setup: ok",
             "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
             "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
@@ -107,6 +109,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             // MkDocs does not build, but for one a pattern takes back.
             "./docs/index.md:13 md:link drafts/wip.md: broken: not on the site: excluded from the built site (exclude_docs)",
             "./docs/index.md:13 md:link drafts/kept.md: ok",
+            "./docs/index.md:14 md:link guide/usage.md#part-one: ok",
+            "./docs/index.md:14 md:link guide/usage.md#part-two: ok",
             "./mkdocs.yml:10 site:nav index.md: ok",
             "./mkdocs.yml:12 site:nav guide/install.md: ok",
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
@@ -126,6 +130,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./snippets/part.md:4 md:link ../docs/guide/install.md#setup: ok (via ./docs/guide/usage.md)",
             "./snippets/part.md:5 md:link #a-part: ok (via ./docs/guide/usage.md)",
             "./snippets/part.md:5 md:link ../docs/guide/gone.md: broken: no such file or directory (via ./docs/guide/usage.md)",
+            "./snippets/parts/1-one.md:3 md:link ../../docs/guide/install.md#setup: ok (via ./docs/guide/usage.md)",
+            "./snippets/parts/2-two.md:3 md:link ../gone.md: broken: no such file or directory (via ./docs/guide/usage.md)",
         ]
     );
 }
@@ -688,5 +694,49 @@ fn hugo_include_shortcodes() {
             "./content/p.md:6 hugo:include ../outside.md: broken: a shortcode may not read outside the site's folder",
             "./content/p.md:7 hugo:include x.png: broken: not a page bundle: the page has no resources",
         ]
+    );
+}
+
+/// `include-markdown` from a URL is downloaded by the build: skipped,
+/// never fetched, never broken (but where `include_from_url` is off,
+/// which fails the build); a glob includes every file it matches, in
+/// order, and one that matches none fails the build.
+#[test]
+fn include_markdown_urls_and_globs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &dir.path().join("site");
+    write(d, "mkdocs.yml", "site_name: x\nplugins:\n  - include-markdown\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n{% include-markdown \"https://127.0.0.1:9/x.md\" %}\n{% include-markdown \"parts/*.md\" %}\n{% include-markdown \"parts/*.txt\" %}\n{% include-markdown \"../../*.md\" %}\n\n[b](#from-b) [a](#from-a) [no](#from-c)\n",
+    );
+    write(d, "docs/parts/b.md", "## From B\n\n[gone](gone.md)\n");
+    write(d, "docs/parts/a.md", "## From A\n");
+    let (found, err, code) = rows(d, &["--remote"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        found,
+        [
+            "./docs/index.md:3 mkdocs:include-markdown https://127.0.0.1:9/x.md: skipped: downloaded by the build (include-markdown): not fetched",
+            "./docs/index.md:4 mkdocs:include-markdown parts/*.md: ok (mapped)",
+            "./docs/index.md:5 mkdocs:include-markdown parts/*.txt: broken: no file matches 'parts/*.txt': the build fails",
+            "./docs/index.md:6 mkdocs:include-markdown ../../*.md: broken: an include may not leave the project's folder 'site'",
+            "./docs/index.md:8 md:link #from-b: ok",
+            "./docs/index.md:8 md:link #from-a: ok",
+            "./docs/index.md:8 md:link #from-c: broken: no anchor '#from-c' in the target",
+            "./docs/parts/b.md:3 md:link gone.md: broken: no such file or directory",
+            "./docs/parts/b.md:3 md:link gone.md: broken: no such file or directory (via ./docs/index.md)",
+        ]
+    );
+    write(
+        d,
+        "mkdocs.yml",
+        "site_name: x\nplugins:\n  - include-markdown:\n      include_from_url: false\n",
+    );
+    let (off, _, _) = rows(d, &[]);
+    assert_eq!(
+        off[0],
+        "./docs/index.md:3 mkdocs:include-markdown https://127.0.0.1:9/x.md: broken: include_from_url is false: the build fails"
     );
 }

@@ -20,6 +20,7 @@ mod docusaurus;
 mod front_matter;
 mod hugo;
 mod hugo_includes;
+mod include_glob;
 pub(crate) mod includes;
 mod indexed;
 mod jekyll;
@@ -169,6 +170,9 @@ pub enum Mapped {
     /// Not checked offline, nor fetched: a file the generator downloads
     /// while it builds (a snippet with `url_download`).
     Downloaded,
+    /// Not checked offline, nor fetched: a URL that the
+    /// `include-markdown` plugin downloads while it builds.
+    IncludedUrl,
 }
 
 /// The raw configuration values that the generators' own heading slug
@@ -686,7 +690,24 @@ impl Site {
                 );
                 Mapped::Local { path: file, fragment: None, reason }
             }
+            includes::Target::Files(files) => {
+                let shown: Vec<String> = files
+                    .iter()
+                    .map(|f| {
+                        let f = f.strip_prefix(folder).unwrap_or(f);
+                        format!("'{}'", f.display())
+                    })
+                    .collect();
+                let reason = format!(
+                    "{} '{path}' includes {}",
+                    kind.as_str(),
+                    shown.join(", ")
+                );
+                let path = files.into_iter().next()?;
+                Mapped::Local { path, fragment: None, reason }
+            }
             includes::Target::Download => Mapped::Downloaded,
+            includes::Target::Url => Mapped::IncludedUrl,
             includes::Target::Refused(reason) => {
                 Mapped::Unavailable { reason }
             }
