@@ -20,9 +20,16 @@
 //!   and a root-relative path, which it leaves as they are.
 //! - The plugin runs on the page's Markdown before the extensions do: an
 //!   `include-markdown` directive inside a snippet's text is never seen.
+//!
+//! An included file is read once a run (`ReadOnce`, shared by every copy
+//! of the rules): the walk of a page's includes reads it for its links,
+//! the page's expansion for its anchors, and many pages include the same
+//! file.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::include_glob;
 use super::yaml::{Node, Value};
@@ -34,6 +41,10 @@ const MAX_DEPTH: usize = 8;
 
 /// How much included text one page takes in at most.
 const MAX_BYTES: usize = 16 << 20;
+
+/// How much included text a run keeps for its second reader, at most:
+/// past it, a file is read again.
+const MAX_KEPT: usize = 64 << 20;
 
 /// The include rules of an MkDocs project: its folder, its docs_dir and
 /// the settings of the two include extensions, as its mkdocs.yml has
@@ -58,6 +69,55 @@ pub struct Includes {
     rewrite_urls: bool,
     /// The `include-markdown` plugin's `include_from_url`.
     from_url: bool,
+    /// The files read so far.
+    read: ReadOnce,
+}
+
+/// The included files' bytes, read once a run by whichever copy of the
+/// rules reads first.
+#[derive(Clone, Default)]
+struct ReadOnce(Arc<Mutex<Kept>>);
+
+#[derive(Default)]
+struct Kept {
+    files: HashMap<PathBuf, Arc<[u8]>>,
+    bytes: usize,
+}
+
+impl ReadOnce {
+    /// The bytes of `path`, from what was read if it was.
+    fn read(&self, path: &Path) -> Option<Arc<[u8]>> {
+        if let Some(bytes) = self.kept().files.get(path) {
+            return Some(bytes.clone());
+        }
+        let bytes: Arc<[u8]> = std::fs::read(path).ok()?.into();
+        let mut kept = self.kept();
+        if kept.bytes + bytes.len() <= MAX_KEPT {
+            kept.bytes += bytes.len();
+            kept.files.insert(path.to_path_buf(), bytes.clone());
+        }
+        Some(bytes)
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What was read is no rule: two sets of rules are equal by their
+/// settings.
+impl PartialEq for ReadOnce {
+    fn eq(&self, _: &ReadOnce) -> bool {
+        true
+    }
+}
+
+impl Eq for ReadOnce {}
+
+impl std::fmt::Debug for ReadOnce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadOnce")
+    }
 }
 
 /// Where an include directive leads.
@@ -132,6 +192,7 @@ impl Includes {
             url_download: flag("url_download", false),
             rewrite_urls,
             from_url,
+            read: ReadOnce::default(),
         }
     }
 
@@ -289,6 +350,21 @@ impl Includes {
         }
     }
 
+    /// The bytes of the included file `path`, when it is read within the
+    /// `budget` of bytes left (which it takes from).
+    fn read_within(
+        &self,
+        path: &Path,
+        budget: &mut usize,
+    ) -> Option<Arc<[u8]>> {
+        let bytes = self.read.read(path)?;
+        if bytes.len() > *budget {
+            return None;
+        }
+        *budget -= bytes.len();
+        Some(bytes)
+    }
+
     /// Whether the `include-markdown` directive (with its own option, if
     /// it has one) rewrites the included relative links.
     fn rewrites(&self, option: Option<bool>) -> bool {
@@ -356,7 +432,7 @@ impl Includes {
                 if open.contains(&path) {
                     continue;
                 }
-                let Some(bytes) = read_within(&path, budget) else {
+                let Some(bytes) = self.read_within(&path, budget) else {
                     continue;
                 };
                 let included = String::from_utf8_lossy(&bytes);
@@ -467,17 +543,6 @@ impl Target {
     }
 }
 
-/// The bytes of the included file `path`, when it is read within the
-/// `budget` of bytes left (which it takes from).
-fn read_within(path: &Path, budget: &mut usize) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(path).ok()?;
-    if bytes.len() > *budget {
-        return None;
-    }
-    *budget -= bytes.len();
-    Some(bytes)
-}
-
 /// The settings of the Markdown extension `name` in mkdocs.yml's
 /// `markdown_extensions` (a list of names and one-key maps, or a map).
 fn extension<'c>(config: &'c Node, name: &str) -> Option<&'c Node> {
@@ -544,7 +609,9 @@ fn expand<'t>(
             if open.contains(&path) {
                 continue;
             }
-            let Some(bytes) = read_within(&path, budget) else { continue };
+            let Some(bytes) = includes.read_within(&path, budget) else {
+                continue;
+            };
             let included = String::from_utf8_lossy(&bytes);
             let snippet =
                 snippet_text || d.kind == GeneratorKind::MkdocsSnippet;
@@ -742,6 +809,28 @@ mod tests {
         ] {
             assert_eq!(rewritten(link, file, page).as_deref(), want, "{link}");
         }
+    }
+
+    /// An included file is read once a run: the walk of a page's
+    /// includes (for its links) and the page's expansion (for its
+    /// anchors) see the same bytes, here though the file changed between.
+    #[test]
+    fn an_included_file_is_read_once() {
+        let (_dir, top, includes) = project(
+            &[("site/docs/i.md", ""), ("site/a.md", "## From A\n")],
+            "",
+        );
+        let doc = top.join("site/docs/i.md");
+        let text = "--8<-- \"a.md\"\n";
+        let mut read = vec![];
+        includes.each_included(text, &doc, &mut |one, bytes| {
+            read.push((one.file, bytes.to_vec()))
+        });
+        assert_eq!(read, [(top.join("site/a.md"), b"## From A\n".to_vec())]);
+        std::fs::write(top.join("site/a.md"), "## Changed\n").unwrap();
+        // The copy the checker holds shares what was read.
+        let theirs = includes.clone();
+        assert_eq!(expanded(text, &doc, &theirs), "## From A\n\n");
     }
 
     #[cfg(unix)]
