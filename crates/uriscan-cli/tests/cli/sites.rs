@@ -740,3 +740,35 @@ fn include_markdown_urls_and_globs() {
         "./docs/index.md:3 mkdocs:include-markdown https://127.0.0.1:9/x.md: broken: include_from_url is false: the build fails"
     );
 }
+
+/// A sidebars file in TypeScript, where the configuration's
+/// `sidebarPath` names it (`require.resolve`, read, never run): its doc
+/// ids are entries, a missing one broken, at their lines; the lists of
+/// an item's classes and properties name no doc.
+#[test]
+fn docusaurus_sidebars_in_typescript() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "docusaurus.config.ts",
+        "export default { presets: [['classic', { docs: { sidebarPath: require.resolve('./sidebars/main.ts') } }]] };\n",
+    );
+    write(d, "docs/intro.md", "# Intro\n");
+    write(d, "docs/guide/index.md", "# Guide\n");
+    write(
+        d,
+        "sidebars/main.ts",
+        "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\n\nconst sidebars: SidebarsConfig = {\n  docs: [\n    'intro',\n    {\n      type: 'category',\n      label: 'Guide',\n      link: {type: 'doc', id: 'guide/index'},\n      className: ['wide'],\n      customProps: {badges: ['new']},\n      items: [{type: 'doc', id: 'guide/gone'}],\n    },\n  ],\n};\n\nexport default sidebars;\n",
+    );
+    let (found, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        found,
+        [
+            "./sidebars/main.ts:5 site:nav intro: ok",
+            "./sidebars/main.ts:9 site:nav guide/index: ok",
+            "./sidebars/main.ts:12 site:nav guide/gone: broken: no such file or directory",
+        ]
+    );
+}
