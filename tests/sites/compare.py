@@ -281,7 +281,19 @@ def docusaurus_strip(copy, source, messages):
         if said != ours:
             print(f"docusaurus: MISMATCH (a) Docusaurus {said}, uriscan {ours}")
             sys.exit(1)
-        sidebars = os.path.join(copy, "sidebars.json")
+        # The sidebars file as uriscan read it (its entries' path).
+        named = {os.path.normpath(r["path"]) for r in broken if r["kind"] == "site:nav"}
+        sidebars = os.path.join(copy, named.pop() if len(named) == 1 else "sidebars.json")
+        if not sidebars.endswith(".json"):
+            # JavaScript: each id's string is cut, with its comma (a
+            # trailing comma is valid JavaScript).
+            with open(sidebars, encoding="utf-8") as f:
+                text = f.read()
+            for i in said:
+                text = re.sub(r"""(['"])%s\1\s*,?""" % re.escape(i), "", text)
+            with open(sidebars, "w", encoding="utf-8") as f:
+                f.write(text)
+            sys.exit(0)
         with open(sidebars, encoding="utf-8") as f:
             tree = json.load(f)
 

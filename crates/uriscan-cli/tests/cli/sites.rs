@@ -372,9 +372,10 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/guide/tabs.mdx:16 md:link #the-tabs: ok",
             "./docs/guide/tabs.mdx:18 mdx:require ../../static/img/logo.png: ok",
             "./docs/guide/tabs.mdx:19 mdx:require ./missing.png: broken: no such file or directory",
-            "./sidebars.json:3 site:nav intro: ok",
-            "./sidebars.json:4 site:nav guide/install: ok",
-            "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
+            // The sidebars the configuration names, in JavaScript.
+            "./sidebars.js:6 site:nav intro: ok",
+            "./sidebars.js:7 site:nav guide/install: ok",
+            "./sidebars.js:7 site:nav guide/missing: broken: no such file or directory",
             // The pages plugin.
             "./src/pages/index.md:3 md:link /docs/intro: ok (mapped)",
             "./src/pages/index.md:3 md:link /docs/guide/install#setup: ok (mapped)",
@@ -743,8 +744,8 @@ fn include_markdown_urls_and_globs() {
 
 /// A sidebars file in TypeScript, where the configuration's
 /// `sidebarPath` names it (`require.resolve`, read, never run): its doc
-/// ids are entries, a missing one broken, at their lines; the lists of
-/// an item's classes and properties name no doc.
+/// ids are entries, a missing one broken, at their lines; the lists in
+/// an item's properties name no doc.
 #[test]
 fn docusaurus_sidebars_in_typescript() {
     let dir = tempfile::tempdir().unwrap();
@@ -759,7 +760,7 @@ fn docusaurus_sidebars_in_typescript() {
     write(
         d,
         "sidebars/main.ts",
-        "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\n\nconst sidebars: SidebarsConfig = {\n  docs: [\n    'intro',\n    {\n      type: 'category',\n      label: 'Guide',\n      link: {type: 'doc', id: 'guide/index'},\n      className: ['wide'],\n      customProps: {badges: ['new']},\n      items: [{type: 'doc', id: 'guide/gone'}],\n    },\n  ],\n};\n\nexport default sidebars;\n",
+        "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\n\nconst sidebars: SidebarsConfig = {\n  docs: [\n    'intro',\n    {\n      type: 'category',\n      label: 'Guide',\n      link: {type: 'doc', id: 'guide/index'},\n      className: 'wide',\n      customProps: {badges: ['new']},\n      items: [{type: 'doc', id: 'guide/gone'}],\n    },\n  ],\n};\n\nexport default sidebars;\n",
     );
     let (found, err, code) = rows(d, &[]);
     assert_eq!(code, 1, "{err}");

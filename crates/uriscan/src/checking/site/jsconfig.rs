@@ -162,8 +162,8 @@ pub(crate) fn object_end(toks: &[(u32, Token)], from: usize) -> usize {
 }
 
 /// The keys whose values name no doc, though they may hold lists of
-/// strings: an item's CSS classes and its free-form properties.
-const NOT_DOC_IDS: [&str; 2] = ["className", "customProps"];
+/// strings: an item's free-form properties.
+const NOT_DOC_IDS: [&str; 1] = ["customProps"];
 
 /// The doc ids a sidebar names, with their lines: the strings that are
 /// items of a list (`['intro', 'guide/a']`), and the values of `id:`
@@ -254,7 +254,7 @@ const config = {
             sidebar_ids(&tokens(js)).into_iter().map(|(_, s)| s).collect();
         assert_eq!(ids, ["intro", "guide/a", "guide/b"]);
         // TypeScript, a category's own doc, and lists that name no doc.
-        let ts = "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\nconst sidebars: SidebarsConfig = { docs: [{type: 'category', label: 'G', link: {type: 'doc', id: 'guide/index'}, className: ['a', 'b'], customProps: {tags: ['x', 'y'], more: {id: 'z'}}, items: ['guide/c']}, 'last'] } satisfies SidebarsConfig;\nexport default sidebars;";
+        let ts = "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\nconst sidebars: SidebarsConfig = { docs: [{type: 'category', label: 'G', link: {type: 'doc', id: 'guide/index'}, className: 'a', customProps: {tags: ['x', 'y'], more: {id: 'z'}}, items: ['guide/c']}, 'last'] } satisfies SidebarsConfig;\nexport default sidebars;";
         let ids: Vec<String> =
             sidebar_ids(&tokens(ts)).into_iter().map(|(_, s)| s).collect();
         assert_eq!(ids, ["guide/index", "guide/c", "last"]);
