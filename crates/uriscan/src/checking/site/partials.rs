@@ -4,8 +4,9 @@
 //! file gives it (each MDX file is compiled apart: its slugs are counted
 //! apart too), `{#id}` or the MDX comment `{/* #id */}`. Only an import
 //! of a `.md` or `.mdx` file that is relative (`./`, `../`) or from the
-//! site's folder (`@site/`) is followed; partials nest, a cycle cut. Nothing is read outside
-//! the site's folder, by `..` or by symbolic link.
+//! site's folder (`@site/`) is followed; partials nest, a cycle cut.
+//! Nothing is read outside the site's folder, by `..` or by symbolic
+//! link.
 
 use std::path::{Path, PathBuf};
 
