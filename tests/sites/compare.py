@@ -105,10 +105,16 @@ def main():
             # site URL, which (b) holds to the built page.
             if link.split("#")[0].endswith(".md"):
                 said.add((os.path.join(sources, doc), link))
-                said_targets[(os.path.join(sources, doc), os.path.join(sources, target))] = (
+                said_targets[(os.path.join(sources, doc), os.path.normpath(os.path.join(sources, target)))] = (
                     os.path.join(sources, doc), link)
         for m in re.finditer(r"A reference to '([^']+)' is included in the 'nav'", text):
             said.add(("mkdocs.yml", m.group(1)))
+        # A link to a page exclude_docs leaves out: by its target.
+        for m in re.finditer(
+            r"Doc file '([^']+)' contains a link to '([^']+)' which is excluded", text
+        ):
+            doc, target = m.groups()
+            said.add(("excluded", os.path.join(sources, doc), os.path.join(sources, target)))
         ours = set()
         for r in broken:
             path = os.path.normpath(r["path"])
@@ -117,6 +123,10 @@ def main():
                 # An include is no link MkDocs validates.
                 continue
             if r["kind"] != "site:nav" and not link.split("#")[0].endswith(".md"):
+                continue
+            if r["kind"] != "site:nav" and "excluded from the built site" in r.get("reason", ""):
+                target = os.path.normpath(os.path.join(os.path.dirname(path), link.split("#")[0]))
+                ours.add(("excluded", path, target))
                 continue
             if r.get("via"):
                 # Checked on the page that includes the file, whose
@@ -271,7 +281,19 @@ def docusaurus_strip(copy, source, messages):
         if said != ours:
             print(f"docusaurus: MISMATCH (a) Docusaurus {said}, uriscan {ours}")
             sys.exit(1)
-        sidebars = os.path.join(copy, "sidebars.json")
+        # The sidebars file as uriscan read it (its entries' path).
+        named = {os.path.normpath(r["path"]) for r in broken if r["kind"] == "site:nav"}
+        sidebars = os.path.join(copy, named.pop() if len(named) == 1 else "sidebars.json")
+        if not sidebars.endswith(".json"):
+            # JavaScript: each id's string is cut, with its comma (a
+            # trailing comma is valid JavaScript).
+            with open(sidebars, encoding="utf-8") as f:
+                text = f.read()
+            for i in said:
+                text = re.sub(r"""(['"])%s\1\s*,?""" % re.escape(i), "", text)
+            with open(sidebars, "w", encoding="utf-8") as f:
+                f.write(text)
+            sys.exit(0)
         with open(sidebars, encoding="utf-8") as f:
             tree = json.load(f)
 

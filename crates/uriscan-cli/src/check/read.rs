@@ -280,6 +280,8 @@ fn nav_document(
             && is_excluded(&cfg.exclude, l.as_ref(), site.sources())
         {
             d.push_excluded(l.as_ref());
+        } else if let Some(reason) = site.nav_unavailable(l.as_ref()) {
+            d.push_unavailable(l.as_ref(), &reason);
         } else {
             d.push(l.as_ref());
         }

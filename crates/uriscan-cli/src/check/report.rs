@@ -258,8 +258,8 @@ fn is_antora_nav(path: &Path) -> bool {
 /// The documents no other document links to, in path order: a link to a
 /// directory counts for its index files; README.md, index.html,
 /// index.htm, index.rst (Sphinx's root document, whose toctree links the
-/// others), the entries and what `never` says (a site's configuration,
-/// mdBook's SUMMARY.md) are never orphans.
+/// others), the entries, a file a page includes, and what `never` says
+/// (a site's configuration, mdBook's SUMMARY.md) are never orphans.
 fn orphans<'a>(
     docs: &'a ReadDocs,
     entries: &[PathBuf],
@@ -277,6 +277,11 @@ fn orphans<'a>(
     docs.labels
         .iter()
         .zip(&docs.checked.documents)
+        .zip(&docs.kept)
+        // A file read where a page includes it (each match of a glob
+        // too) is linked by the directive.
+        .filter(|(_, kept)| kept.via().is_none())
+        .map(|(doc, _)| doc)
         .filter(|(_, d)| {
             let name =
                 d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");

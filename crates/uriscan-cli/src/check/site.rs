@@ -176,6 +176,7 @@ pub fn push_as<T>(
         }
         Some(Mapped::Unavailable { reason }) => d.push_unavailable(l, &reason),
         Some(Mapped::Downloaded) => d.push_downloaded(l),
+        Some(Mapped::IncludedUrl) => d.push_included_url(l),
         _ => d.push(l),
     }
 }

@@ -76,6 +76,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
         rows,
         [
             "./README.md:3 md:link docs/index.md: ok",
+            "./docs/drafts/kept.md:3 md:link ../index.md: ok",
+            "./docs/drafts/wip.md:3 md:link ../index.md: ok",
             "./docs/guide/install.md:5 md:link ../index.md: ok",
             // Served at guide/install/: `../usage/` is guide/usage/.
             "./docs/guide/install.md:5 md:link ../usage/: ok (mapped)",
@@ -89,6 +91,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./docs/guide/usage.md:8 mkdocs:snippet snippets/note.md: ok (mapped)",
             "./docs/guide/usage.md:10 mkdocs:include-markdown ../../snippets/part.md: ok (mapped)",
             "./docs/guide/usage.md:12 mkdocs:snippet snippets/missing.md: broken: no snippet 'snippets/missing.md' under the base path '.', 'snippets': the page leaves it out in silence",
+            // A glob: the plugin includes every match, sorted.
+            "./docs/guide/usage.md:14 mkdocs:include-markdown ../../snippets/parts/*.md: ok (mapped)",
             "./docs/index.md:3 md:link guide/install.md#setup: ok",
             "./docs/index.md:4 md:link guide/usage/: ok (mapped)",
             "./docs/index.md:5 md:link /sample/guide/usage/#options: ok (mapped)",
@@ -101,11 +105,18 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             // The included headings are the including page's anchors.
             "./docs/index.md:12 md:link guide/usage.md#a-note: ok",
             "./docs/index.md:12 md:link guide/usage.md#a-part: ok",
+            // exclude_docs, from the file mkdocs.yml INHERITs: a page
+            // MkDocs does not build, but for one a pattern takes back.
+            "./docs/index.md:13 md:link drafts/wip.md: broken: not on the site: excluded from the built site (exclude_docs)",
+            "./docs/index.md:13 md:link drafts/kept.md: ok",
+            "./docs/index.md:14 md:link guide/usage.md#part-one: ok",
+            "./docs/index.md:14 md:link guide/usage.md#part-two: ok",
             "./mkdocs.yml:10 site:nav index.md: ok",
             "./mkdocs.yml:12 site:nav guide/install.md: ok",
             "./mkdocs.yml:13 site:nav guide/usage.md: ok",
             "./mkdocs.yml:14 site:nav guide/gone.md: broken: no such file or directory",
             "./mkdocs.yml:15 site:nav https://www.mkdocs.org/: skipped",
+            "./mkdocs.yml:17 site:nav drafts/wip.md: broken: not on the site: excluded from the built site (exclude_docs)",
             // A snippet's links are those of each page that includes it
             // (MkDocs inserts its text as it is), at its own lines.
             "./snippets/note.md:4 md:link install.md#setup: ok (via ./docs/guide/install.md)",
@@ -119,6 +130,8 @@ fn mkdocs_links_resolve_as_mkdocs_serves_them() {
             "./snippets/part.md:4 md:link ../docs/guide/install.md#setup: ok (via ./docs/guide/usage.md)",
             "./snippets/part.md:5 md:link #a-part: ok (via ./docs/guide/usage.md)",
             "./snippets/part.md:5 md:link ../docs/guide/gone.md: broken: no such file or directory (via ./docs/guide/usage.md)",
+            "./snippets/parts/1-one.md:3 md:link ../../docs/guide/install.md#setup: ok (via ./docs/guide/usage.md)",
+            "./snippets/parts/2-two.md:3 md:link ../gone.md: broken: no such file or directory (via ./docs/guide/usage.md)",
         ]
     );
 }
@@ -202,10 +215,15 @@ fn orphans_know_the_navigation() {
     let (out, _, _) = human(&sample("mkdocs"), &["--orphans", "."]);
     let orphans: Vec<&str> =
         out.lines().filter(|l| l.contains("orphan")).collect();
-    // The theme's template, not a page: no document links it.
+    // A page exclude_docs leaves out, whose links and nav entry are
+    // broken (as a chapter in no SUMMARY.md is below); the theme's
+    // template, not a page: no document links it.
     assert_eq!(
         orphans,
-        ["./theme/main.html: orphan: no other document links here"]
+        [
+            "./docs/drafts/wip.md: orphan: no other document links here",
+            "./theme/main.html: orphan: no other document links here"
+        ]
     );
     let (out, _, _) = human(&sample("mdbook"), &["--orphans", "."]);
     let orphans: Vec<&str> =
@@ -329,6 +347,9 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             "./docs/01-intro.md:12 md:link guide/tabs.mdx#answer: broken: no anchor '#answer' in the target",
             // The partial Tabs imports and renders puts its heading there.
             "./docs/01-intro.md:13 md:link guide/tabs.mdx#shared-part: ok",
+            // Its MDX comment id, and a partial imported by `@site/`.
+            "./docs/01-intro.md:14 md:link guide/tabs.mdx#shared-id: ok",
+            "./docs/01-intro.md:14 md:link guide/tabs.mdx#imported-from-the-sites-folder: ok",
             "./docs/guide/install.md:5 md:link 01-intro.md: ok (mapped)",
             "./docs/guide/install.md:5 md:link ../nothing.md: broken: no such file or directory",
             // Docusaurus renders a level-1 heading without its id.
@@ -342,17 +363,19 @@ fn docusaurus_hugo_and_jekyll_links_resolve_as_served() {
             // MDX: imports (a partial is imported, not linked), `<Link
             // to>`, `require`; an expression's text is no link.
             "./docs/guide/tabs.mdx:5 mdx:import ../_snippet.md: ok",
-            "./docs/guide/tabs.mdx:6 mdx:import @site/static/img/logo.png: ok (mapped)",
-            "./docs/guide/tabs.mdx:7 mdx:import ./gone.png: broken: no such file or directory",
-            "./docs/guide/tabs.mdx:13 md:link install.md#setup: ok",
-            "./docs/guide/tabs.mdx:14 mdx:link /docs/intro: ok (mapped)",
-            "./docs/guide/tabs.mdx:14 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
-            "./docs/guide/tabs.mdx:15 md:link #the-tabs: ok",
-            "./docs/guide/tabs.mdx:17 mdx:require ../../static/img/logo.png: ok",
-            "./docs/guide/tabs.mdx:18 mdx:require ./missing.png: broken: no such file or directory",
-            "./sidebars.json:3 site:nav intro: ok",
-            "./sidebars.json:4 site:nav guide/install: ok",
-            "./sidebars.json:4 site:nav guide/missing: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:6 mdx:import @site/docs/_site_part.mdx: ok (mapped)",
+            "./docs/guide/tabs.mdx:7 mdx:import @site/static/img/logo.png: ok (mapped)",
+            "./docs/guide/tabs.mdx:8 mdx:import ./gone.png: broken: no such file or directory",
+            "./docs/guide/tabs.mdx:14 md:link install.md#setup: ok",
+            "./docs/guide/tabs.mdx:15 mdx:link /docs/intro: ok (mapped)",
+            "./docs/guide/tabs.mdx:15 mdx:link /docs/nowhere: broken: no page at the site URL '/docs/nowhere'",
+            "./docs/guide/tabs.mdx:16 md:link #the-tabs: ok",
+            "./docs/guide/tabs.mdx:18 mdx:require ../../static/img/logo.png: ok",
+            "./docs/guide/tabs.mdx:19 mdx:require ./missing.png: broken: no such file or directory",
+            // The sidebars the configuration names, in JavaScript.
+            "./sidebars.js:6 site:nav intro: ok",
+            "./sidebars.js:7 site:nav guide/install: ok",
+            "./sidebars.js:7 site:nav guide/missing: broken: no such file or directory",
             // The pages plugin.
             "./src/pages/index.md:3 md:link /docs/intro: ok (mapped)",
             "./src/pages/index.md:3 md:link /docs/guide/install#setup: ok (mapped)",
@@ -671,6 +694,82 @@ fn hugo_include_shortcodes() {
             "./content/p.md:5 hugo:include guide/none: broken: no page 'guide/none' under the content folder (GetPage)",
             "./content/p.md:6 hugo:include ../outside.md: broken: a shortcode may not read outside the site's folder",
             "./content/p.md:7 hugo:include x.png: broken: not a page bundle: the page has no resources",
+        ]
+    );
+}
+
+/// `include-markdown` from a URL is downloaded by the build: skipped,
+/// never fetched, never broken (but where `include_from_url` is off,
+/// which fails the build); a glob includes every file it matches, in
+/// order, and one that matches none fails the build.
+#[test]
+fn include_markdown_urls_and_globs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &dir.path().join("site");
+    write(d, "mkdocs.yml", "site_name: x\nplugins:\n  - include-markdown\n");
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n{% include-markdown \"https://127.0.0.1:9/x.md\" %}\n{% include-markdown \"parts/*.md\" %}\n{% include-markdown \"parts/*.txt\" %}\n{% include-markdown \"../../*.md\" %}\n\n[b](#from-b) [a](#from-a) [no](#from-c)\n",
+    );
+    write(d, "docs/parts/b.md", "## From B\n\n[gone](gone.md)\n");
+    write(d, "docs/parts/a.md", "## From A\n");
+    let (found, err, code) = rows(d, &["--remote"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        found,
+        [
+            "./docs/index.md:3 mkdocs:include-markdown https://127.0.0.1:9/x.md: skipped: downloaded by the build (include-markdown): not fetched",
+            "./docs/index.md:4 mkdocs:include-markdown parts/*.md: ok (mapped)",
+            "./docs/index.md:5 mkdocs:include-markdown parts/*.txt: broken: no file matches 'parts/*.txt': the build fails",
+            "./docs/index.md:6 mkdocs:include-markdown ../../*.md: broken: an include may not leave the project's folder 'site'",
+            "./docs/index.md:8 md:link #from-b: ok",
+            "./docs/index.md:8 md:link #from-a: ok",
+            "./docs/index.md:8 md:link #from-c: broken: no anchor '#from-c' in the target",
+            "./docs/parts/b.md:3 md:link gone.md: broken: no such file or directory",
+            "./docs/parts/b.md:3 md:link gone.md: broken: no such file or directory (via ./docs/index.md)",
+        ]
+    );
+    write(
+        d,
+        "mkdocs.yml",
+        "site_name: x\nplugins:\n  - include-markdown:\n      include_from_url: false\n",
+    );
+    let (off, _, _) = rows(d, &[]);
+    assert_eq!(
+        off[0],
+        "./docs/index.md:3 mkdocs:include-markdown https://127.0.0.1:9/x.md: broken: include_from_url is false: the build fails"
+    );
+}
+
+/// A sidebars file in TypeScript, where the configuration's
+/// `sidebarPath` names it (`require.resolve`, read, never run): its doc
+/// ids are entries, a missing one broken, at their lines; the lists in
+/// an item's properties name no doc.
+#[test]
+fn docusaurus_sidebars_in_typescript() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "docusaurus.config.ts",
+        "export default { presets: [['classic', { docs: { sidebarPath: require.resolve('./sidebars/main.ts') } }]] };\n",
+    );
+    write(d, "docs/intro.md", "# Intro\n");
+    write(d, "docs/guide/index.md", "# Guide\n");
+    write(
+        d,
+        "sidebars/main.ts",
+        "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\n\nconst sidebars: SidebarsConfig = {\n  docs: [\n    'intro',\n    {\n      type: 'category',\n      label: 'Guide',\n      link: {type: 'doc', id: 'guide/index'},\n      className: 'wide',\n      customProps: {badges: ['new']},\n      items: [{type: 'doc', id: 'guide/gone'}],\n    },\n  ],\n};\n\nexport default sidebars;\n",
+    );
+    let (found, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        found,
+        [
+            "./sidebars/main.ts:5 site:nav intro: ok",
+            "./sidebars/main.ts:9 site:nav guide/index: ok",
+            "./sidebars/main.ts:12 site:nav guide/gone: broken: no such file or directory",
         ]
     );
 }

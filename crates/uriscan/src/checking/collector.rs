@@ -298,6 +298,14 @@ impl<T> DocumentDigest<'_, T> {
         self.take(link, f);
     }
 
+    /// Takes the document's next link, skipped: a URL that its site's
+    /// `include-markdown` plugin downloads while it builds, which the
+    /// check never fetches.
+    pub fn push_included_url(&mut self, link: LinkRef<'_>) {
+        let f = self.collector.shared.table.included_url();
+        self.take(link, f);
+    }
+
     /// Takes the document's next link, left out of the check (an
     /// exclusion of the caller's): its local path still counts as linked.
     pub fn push_excluded(&mut self, link: LinkRef<'_>) {

@@ -96,6 +96,9 @@ pub(crate) enum TargetKind {
     /// A file the site's generator downloads while it builds: neither
     /// checked offline nor fetched.
     Downloaded,
+    /// A URL that the `include-markdown` plugin downloads while the site
+    /// builds: neither checked offline nor fetched.
+    IncludedUrl,
 }
 
 /// One document's links as facts, with what other links may look up in
@@ -230,6 +233,15 @@ impl LinkTable {
     pub(crate) fn downloaded(&self) -> LinkFacts {
         LinkFacts {
             what: TargetKind::Downloaded,
+            path: NO_PATH,
+            text: NO_PATH,
+        }
+    }
+
+    /// The facts of a URL that the `include-markdown` plugin downloads.
+    pub(crate) fn included_url(&self) -> LinkFacts {
+        LinkFacts {
+            what: TargetKind::IncludedUrl,
             path: NO_PATH,
             text: NO_PATH,
         }

@@ -615,6 +615,11 @@ impl Checker {
                     "downloaded by the build (url_download): not fetched";
                 return Verdict::skipped_for(Reason::NotOffline(why));
             }
+            TargetKind::IncludedUrl => {
+                let why =
+                    "downloaded by the build (include-markdown): not fetched";
+                return Verdict::skipped_for(Reason::NotOffline(why));
+            }
             TargetKind::UnusedDefinition => {
                 return Verdict::warning(Reason::UnusedDefinition);
             }

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use super::front_matter::field;
+use super::includes::{confined, lexical};
 use super::indexed::{Indexed, markdown_sources};
 use super::jsconfig::{self, Literal, Token};
 use super::nav::Entry;
@@ -144,7 +145,8 @@ pub(crate) fn load(dir: &Path, text: &str) -> Loaded {
         table.page(&rel, &join(under, ""));
     }
     table.copied("static/", "");
-    let (nav, nav_file) = sidebar(dir, &docs, &ids, &mut notes);
+    let sidebar_path = sidebar_path(&toks, docs_span, &mut notes);
+    let (nav, nav_file) = sidebar(dir, sidebar_path, &docs, &ids, &mut notes);
     let site_url = (!url.is_empty())
         .then(|| format!("{}{}", url.trim_end_matches('/'), base_url));
     let site_url = site_url.or_else(|| Some(base_url.clone()));
@@ -275,18 +277,78 @@ fn strip_number(s: &str) -> &str {
     }
 }
 
+/// The docs plugin's `sidebarPath`, as written: a string, or
+/// `require.resolve('...')` of one (as the classic template writes it);
+/// `Some("")` for `false` (no sidebars); `None` when it is not there, or
+/// not read (said in `notes`).
+fn sidebar_path(
+    toks: &[(u32, Token)],
+    (from, until): (usize, usize),
+    notes: &mut Vec<String>,
+) -> Option<String> {
+    match jsconfig::value_of(toks, "sidebarPath", from, until) {
+        Ok(Some(Literal::Str(s))) => Some(s),
+        Ok(Some(Literal::Bool(false))) => Some(String::new()),
+        Ok(_) => None,
+        Err(()) => {
+            let at = jsconfig::key_at(toks, "sidebarPath", from, until)?;
+            let value: Vec<&Token> =
+                toks.iter().skip(at + 2).take(4).map(|(_, t)| t).collect();
+            match value.as_slice() {
+                [
+                    Token::Word(f),
+                    Token::Punct('('),
+                    Token::Str(s),
+                    Token::Punct(')'),
+                ] if f == "require.resolve" => Some(s.clone()),
+                _ => {
+                    notes.push(
+                        "sidebarPath: not a literal, the default sidebars file used"
+                            .into(),
+                    );
+                    None
+                }
+            }
+        }
+    }
+}
+
 /// The doc ids the sidebars file names, pointing at their sources (an
-/// unknown id at its own name under the docs, which names no file).
+/// unknown id at its own name under the docs, which names no file): the
+/// file `configured` names (relative to the site's folder, never out of
+/// it), else the first of `sidebars.json`, `.js` and `.ts` there.
 fn sidebar(
     dir: &Path,
+    configured: Option<String>,
     docs: &str,
     ids: &[(String, String)],
     notes: &mut Vec<String>,
 ) -> (Vec<Entry>, Option<PathBuf>) {
-    let Some((file, text)) = ["sidebars.json", "sidebars.js", "sidebars.ts"]
-        .iter()
-        .find_map(|f| Some((dir.join(f), std::fs::read(dir.join(f)).ok()?)))
+    let candidates: Vec<PathBuf> = match configured.as_deref() {
+        Some("") => return (vec![], None),
+        Some(written) => match lexical(dir, Path::new(written))
+            .and_then(|p| confined(p, dir))
+        {
+            Some(file) => vec![file],
+            None => {
+                notes.push(format!(
+                    "sidebarPath: '{written}' is outside the site's folder, not read"
+                ));
+                return (vec![], None);
+            }
+        },
+        None => ["sidebars.json", "sidebars.js", "sidebars.ts"]
+            .iter()
+            .map(|f| dir.join(f))
+            .collect(),
+    };
+    let Some((file, text)) = candidates
+        .into_iter()
+        .find_map(|f| Some((f.clone(), std::fs::read(f).ok()?)))
     else {
+        if let Some(written) = configured {
+            notes.push(format!("sidebarPath: '{written}' not found"));
+        }
         return (vec![], None);
     };
     (sidebar_entries(&text, docs, ids, "", notes), Some(file))
@@ -415,6 +477,76 @@ mod tests {
         assert_eq!(
             l.rules.url_of("versioned_docs/version-2.0/intro.md").as_deref(),
             Some("docs/2.0/intro")
+        );
+    }
+
+    /// The docs plugin's `sidebarPath`: a string, `require.resolve` of
+    /// one (read, never run), `false`; only inside the site's folder; the
+    /// default files without it.
+    #[test]
+    fn the_sidebars_file_the_configuration_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("site");
+        let write =
+            |f: &str, body: &str| super::super::write_test_file(&d, f, body);
+        write("docs/intro.md", "");
+        write("sidebars.json", "{\"docs\": [\"stale\"]}");
+        write(
+            "config/sidebars.ts",
+            "const s: SidebarsConfig = {\n  docs: ['intro',\n    'gone'],\n};\nexport default s;\n",
+        );
+        write("../outside.js", "module.exports = {docs: ['intro']};");
+        let nav = |config: &str| {
+            let l = load(&d, config);
+            let entries: Vec<(u32, String, String)> = l
+                .nav
+                .iter()
+                .map(|e| (e.line, e.written.clone(), e.to.clone()))
+                .collect();
+            (entries, l.nav_file, l.notes)
+        };
+        let (entries, file, notes) = nav(
+            "module.exports = { presets: [['classic', { docs: { sidebarPath: require.resolve('./config/sidebars.ts') } }]] };",
+        );
+        assert_eq!(
+            entries,
+            [
+                (2, "intro".into(), "docs/intro.md".into()),
+                (3, "gone".into(), "docs/gone".into())
+            ]
+        );
+        assert_eq!(file, Some(d.join("config/sidebars.ts")));
+        assert!(notes.is_empty(), "{notes:?}");
+        let (entries, _, _) = nav(
+            "module.exports = { docs: { sidebarPath: 'config/sidebars.ts' } };",
+        );
+        assert_eq!(entries.len(), 2);
+        let (entries, file, _) =
+            nav("module.exports = { docs: { sidebarPath: false } };");
+        assert!(entries.is_empty() && file.is_none());
+        // The default files, without the key.
+        let (entries, file, _) = nav("module.exports = {};");
+        assert_eq!(entries[0].1, "stale");
+        assert_eq!(file, Some(d.join("sidebars.json")));
+        let (entries, _, notes) = nav(
+            "module.exports = { docs: { sidebarPath: '../outside.js' } };",
+        );
+        assert!(entries.is_empty());
+        assert_eq!(
+            notes,
+            [
+                "sidebarPath: '../outside.js' is outside the site's folder, not read"
+            ]
+        );
+        let (_, _, notes) =
+            nav("module.exports = { docs: { sidebarPath: './gone.js' } };");
+        assert_eq!(notes, ["sidebarPath: './gone.js' not found"]);
+        let (entries, _, notes) =
+            nav("module.exports = { docs: { sidebarPath: path.join(x) } };");
+        assert_eq!(entries[0].1, "stale");
+        assert_eq!(
+            notes,
+            ["sidebarPath: not a literal, the default sidebars file used"]
         );
     }
 }

@@ -11,16 +11,27 @@
 //!   base. It inserts the text as it is: its links are the page's.
 //! - `mkdocs-include-markdown-plugin` reads a path that starts with `./`
 //!   or `../` from the including file's folder, any other from
-//!   `docs_dir`. It rewrites the included relative links so that they
+//!   `docs_dir`; a path that names no file as it is may be a glob
+//!   pattern, whose every match it includes, sorted (`include_glob`),
+//!   and a URL it downloads (`include_from_url`, on by default), which is
+//!   not fetched here. It rewrites the included relative links so that they
 //!   still lead where they did (`rewrite-relative-urls`, by default):
 //!   its links resolve against their own file, but for a bare `#anchor`
 //!   and a root-relative path, which it leaves as they are.
 //! - The plugin runs on the page's Markdown before the extensions do: an
 //!   `include-markdown` directive inside a snippet's text is never seen.
+//!
+//! An included file is read once a run (`ReadOnce`, shared by every copy
+//! of the rules): the walk of a page's includes reads it for its links,
+//! the page's expansion for its anchors, and many pages include the same
+//! file.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
+use super::include_glob;
 use super::yaml::{Node, Value};
 use crate::links::{GeneratorKind, directives};
 
@@ -30,6 +41,10 @@ const MAX_DEPTH: usize = 8;
 
 /// How much included text one page takes in at most.
 const MAX_BYTES: usize = 16 << 20;
+
+/// How much included text a run keeps for its second reader, at most:
+/// past it, a file is read again.
+const MAX_KEPT: usize = 64 << 20;
 
 /// The include rules of an MkDocs project: its folder, its docs_dir and
 /// the settings of the two include extensions, as its mkdocs.yml has
@@ -52,6 +67,57 @@ pub struct Includes {
     url_download: bool,
     /// The `include-markdown` plugin's `rewrite-relative-urls`.
     rewrite_urls: bool,
+    /// The `include-markdown` plugin's `include_from_url`.
+    from_url: bool,
+    /// The files read so far.
+    read: ReadOnce,
+}
+
+/// The included files' bytes, read once a run by whichever copy of the
+/// rules reads first.
+#[derive(Clone, Default)]
+struct ReadOnce(Arc<Mutex<Kept>>);
+
+#[derive(Default)]
+struct Kept {
+    files: HashMap<PathBuf, Arc<[u8]>>,
+    bytes: usize,
+}
+
+impl ReadOnce {
+    /// The bytes of `path`, from what was read if it was.
+    fn read(&self, path: &Path) -> Option<Arc<[u8]>> {
+        if let Some(bytes) = self.kept().files.get(path) {
+            return Some(bytes.clone());
+        }
+        let bytes: Arc<[u8]> = std::fs::read(path).ok()?.into();
+        let mut kept = self.kept();
+        if kept.bytes + bytes.len() <= MAX_KEPT {
+            kept.bytes += bytes.len();
+            kept.files.insert(path.to_path_buf(), bytes.clone());
+        }
+        Some(bytes)
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What was read is no rule: two sets of rules are equal by their
+/// settings.
+impl PartialEq for ReadOnce {
+    fn eq(&self, _: &ReadOnce) -> bool {
+        true
+    }
+}
+
+impl Eq for ReadOnce {}
+
+impl std::fmt::Debug for ReadOnce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadOnce")
+    }
 }
 
 /// Where an include directive leads.
@@ -59,8 +125,14 @@ pub struct Includes {
 pub(crate) enum Target {
     /// A local file (that may not exist).
     File(PathBuf),
+    /// The files a glob pattern matches, sorted, one at least
+    /// (`include-markdown`).
+    Files(Vec<PathBuf>),
     /// A URL that the extension downloads: not fetched here.
     Download,
+    /// A URL that the `include-markdown` plugin downloads: not fetched
+    /// here.
+    Url,
     /// Nothing may be read there, for this reason.
     Refused(String),
 }
@@ -101,13 +173,16 @@ impl Includes {
                 .collect(),
             _ => vec![".".to_string()],
         };
-        let rewrite_urls = plugin(config, "include-markdown")
-            .and_then(|p| {
-                p.get("rewrite_relative_urls")
-                    .or_else(|| p.get("rewrite-relative-urls"))
-            })
-            .and_then(Node::as_bool)
-            .unwrap_or(true);
+        let plugin_flag = |key: &str| {
+            plugin(config, "include-markdown")
+                .and_then(|p| {
+                    p.get(key).or_else(|| p.get(&key.replace('_', "-")))
+                })
+                .and_then(Node::as_bool)
+                .unwrap_or(true)
+        };
+        let rewrite_urls = plugin_flag("rewrite_relative_urls");
+        let from_url = plugin_flag("include_from_url");
         Includes {
             folder: folder.to_path_buf(),
             docs_dir: docs_dir.to_path_buf(),
@@ -116,6 +191,8 @@ impl Includes {
             check_paths: flag("check_paths", false),
             url_download: flag("url_download", false),
             rewrite_urls,
+            from_url,
+            read: ReadOnce::default(),
         }
     }
 
@@ -203,18 +280,45 @@ impl Includes {
         }
     }
 
-    /// An `include-markdown` path: `./` and `../` from the including
-    /// file's folder, any other from docs_dir.
+    /// An `include-markdown` path: a URL; `./` and `../` from the
+    /// including file's folder, any other from docs_dir, a file as it is
+    /// named, else every file its glob pattern matches.
     fn include_markdown(&self, holder: &Path, path: &str) -> Target {
+        if is_url(path) {
+            return match self.from_url {
+                true => Target::Url,
+                false => Target::Refused(
+                    "include_from_url is false: the build fails".into(),
+                ),
+            };
+        }
         let relative = path.starts_with("./") || path.starts_with("../");
         let base = if relative {
             holder.parent().unwrap_or(&self.folder)
         } else {
             &self.docs_dir
         };
-        match self.joined(base, path) {
-            Some(file) => Target::File(file),
-            None => Target::Refused(self.leaves()),
+        let Some(file) = self.joined(base, path) else {
+            return Target::Refused(self.leaves());
+        };
+        if !include_glob::is_glob(path) || file.is_file() {
+            return Target::File(file);
+        }
+        let folder_of = |base: &Path, rel: &str| self.joined(base, rel);
+        match include_glob::matches(base, path, &folder_of) {
+            Ok(found) => {
+                let found: Vec<PathBuf> = found
+                    .into_iter()
+                    .filter_map(|f| self.inside(&f))
+                    .collect();
+                match found.is_empty() {
+                    true => Target::Refused(format!(
+                        "no file matches '{path}': the build fails"
+                    )),
+                    false => Target::Files(found),
+                }
+            }
+            Err(why) => Target::Refused(format!("'{path}' is {why}")),
         }
     }
 
@@ -244,6 +348,21 @@ impl Includes {
             Ok(rel) => rel.to_string_lossy().into_owned(),
             Err(_) => dir.to_string_lossy().into_owned(),
         }
+    }
+
+    /// The bytes of the included file `path`, when it is read within the
+    /// `budget` of bytes left (which it takes from).
+    fn read_within(
+        &self,
+        path: &Path,
+        budget: &mut usize,
+    ) -> Option<Arc<[u8]>> {
+        let bytes = self.read.read(path)?;
+        if bytes.len() > *budget {
+            return None;
+        }
+        *budget -= bytes.len();
+        Some(bytes)
     }
 
     /// Whether the `include-markdown` directive (with its own option, if
@@ -308,29 +427,29 @@ impl Includes {
             if snippet_text && d.kind == GeneratorKind::MkdocsIncludeMarkdown {
                 continue;
             }
-            let Target::File(path) = self.target(d.kind, holder, &d.path)
-            else {
-                continue;
-            };
-            // A cycle includes nothing more.
-            if open.contains(&path) {
-                continue;
+            for path in self.target(d.kind, holder, &d.path).files() {
+                // A cycle includes nothing more.
+                if open.contains(&path) {
+                    continue;
+                }
+                let Some(bytes) = self.read_within(&path, budget) else {
+                    continue;
+                };
+                let included = String::from_utf8_lossy(&bytes);
+                let snippet = d.kind == GeneratorKind::MkdocsSnippet;
+                let against_page = snippet || !self.rewrites(d.rewrite_urls);
+                each(&path, against_page, &bytes);
+                open.push(path.clone());
+                self.walk(
+                    &included,
+                    &path,
+                    snippet || snippet_text,
+                    open,
+                    budget,
+                    each,
+                );
+                open.pop();
             }
-            let Some(bytes) = read_within(&path, budget) else { continue };
-            let included = String::from_utf8_lossy(&bytes);
-            let snippet = d.kind == GeneratorKind::MkdocsSnippet;
-            let against_page = snippet || !self.rewrites(d.rewrite_urls);
-            each(&path, against_page, &bytes);
-            open.push(path.clone());
-            self.walk(
-                &included,
-                &path,
-                snippet || snippet_text,
-                open,
-                budget,
-                each,
-            );
-            open.pop();
         }
     }
 }
@@ -375,12 +494,7 @@ pub(crate) fn rewritten(
     file: &Path,
     page: &Path,
 ) -> Option<String> {
-    let scheme = link.find(':').filter(|&i| i > 1).is_some_and(|i| {
-        link[..i]
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
-    });
-    if link.is_empty() || scheme || link.starts_with(['/', '#']) {
+    if link.is_empty() || is_url(link) || link.starts_with(['/', '#']) {
         return None;
     }
     let cut = link.find(['?', '#']).unwrap_or(link.len());
@@ -408,15 +522,25 @@ pub(crate) fn rewritten(
     Some(rel)
 }
 
-/// The bytes of the included file `path`, when it is read within the
-/// `budget` of bytes left (which it takes from).
-fn read_within(path: &Path, budget: &mut usize) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(path).ok()?;
-    if bytes.len() > *budget {
-        return None;
+/// Whether the plugin takes `path` for a URL: a scheme of two characters
+/// or more before a colon (a drive letter is one).
+fn is_url(path: &str) -> bool {
+    path.find(':').filter(|&i| i > 1).is_some_and(|i| {
+        path[..i]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
+    })
+}
+
+impl Target {
+    /// The files it reads: none for a URL or a refusal.
+    fn files(self) -> Vec<PathBuf> {
+        match self {
+            Target::File(file) => vec![file],
+            Target::Files(files) => files,
+            Target::Download | Target::Url | Target::Refused(_) => vec![],
+        }
     }
-    *budget -= bytes.len();
-    Some(bytes)
 }
 
 /// The settings of the Markdown extension `name` in mkdocs.yml's
@@ -480,24 +604,26 @@ fn expand<'t>(
         }
         out.push_str(&text[at..d.whole.start]);
         at = d.whole.end;
-        let Target::File(path) = includes.target(d.kind, doc, &d.path) else {
-            continue;
-        };
-        // A cycle includes nothing more.
-        if open.contains(&path) {
-            continue;
-        }
-        let Some(bytes) = read_within(&path, budget) else { continue };
-        let included = String::from_utf8_lossy(&bytes);
-        let snippet = snippet_text || d.kind == GeneratorKind::MkdocsSnippet;
-        open.push(path.clone());
-        out.push_str(&expand(
-            &included, &path, includes, snippet, open, budget,
-        ));
-        open.pop();
-        // The included text ends its line, as the directive's did.
-        if !out.ends_with('\n') {
-            out.push('\n');
+        for path in includes.target(d.kind, doc, &d.path).files() {
+            // A cycle includes nothing more.
+            if open.contains(&path) {
+                continue;
+            }
+            let Some(bytes) = includes.read_within(&path, budget) else {
+                continue;
+            };
+            let included = String::from_utf8_lossy(&bytes);
+            let snippet =
+                snippet_text || d.kind == GeneratorKind::MkdocsSnippet;
+            open.push(path.clone());
+            out.push_str(&expand(
+                &included, &path, includes, snippet, open, budget,
+            ));
+            open.pop();
+            // The included text ends its line, as the directive's did.
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
         }
     }
     out.push_str(&text[at..]);
@@ -683,6 +809,28 @@ mod tests {
         ] {
             assert_eq!(rewritten(link, file, page).as_deref(), want, "{link}");
         }
+    }
+
+    /// An included file is read once a run: the walk of a page's
+    /// includes (for its links) and the page's expansion (for its
+    /// anchors) see the same bytes, here though the file changed between.
+    #[test]
+    fn an_included_file_is_read_once() {
+        let (_dir, top, includes) = project(
+            &[("site/docs/i.md", ""), ("site/a.md", "## From A\n")],
+            "",
+        );
+        let doc = top.join("site/docs/i.md");
+        let text = "--8<-- \"a.md\"\n";
+        let mut read = vec![];
+        includes.each_included(text, &doc, &mut |one, bytes| {
+            read.push((one.file, bytes.to_vec()))
+        });
+        assert_eq!(read, [(top.join("site/a.md"), b"## From A\n".to_vec())]);
+        std::fs::write(top.join("site/a.md"), "## Changed\n").unwrap();
+        // The copy the checker holds shares what was read.
+        let theirs = includes.clone();
+        assert_eq!(expanded(text, &doc, &theirs), "## From A\n\n");
     }
 
     #[cfg(unix)]

@@ -161,13 +161,38 @@ pub(crate) fn object_end(toks: &[(u32, Token)], from: usize) -> usize {
     toks.len()
 }
 
+/// The keys whose values name no doc, though they may hold lists of
+/// strings: an item's free-form properties.
+const NOT_DOC_IDS: [&str; 1] = ["customProps"];
+
 /// The doc ids a sidebar names, with their lines: the strings that are
 /// items of a list (`['intro', 'guide/a']`), and the values of `id:`
-/// keys (`{type: 'doc', id: 'intro'}`).
+/// keys (`{type: 'doc', id: 'intro'}`); none inside the value of a key
+/// of [`NOT_DOC_IDS`].
 pub(crate) fn sidebar_ids(toks: &[(u32, Token)]) -> Vec<(u32, String)> {
     let mut out = vec![];
+    // For each open bracket, whether it opens the value of such a key.
+    let mut open: Vec<bool> = vec![];
     for (i, (line, t)) in toks.iter().enumerate() {
+        match t {
+            Token::Punct('[' | '{' | '(') => {
+                let key = i.checked_sub(2).map(|k| &toks[k].1);
+                let keyed = i >= 1 && toks[i - 1].1 == Token::Punct(':');
+                let not_ids = keyed
+                    && matches!(key, Some(Token::Word(w) | Token::Str(w)) if NOT_DOC_IDS.contains(&w.as_str()));
+                open.push(not_ids);
+                continue;
+            }
+            Token::Punct(']' | '}' | ')') => {
+                open.pop();
+                continue;
+            }
+            _ => {}
+        }
         let Token::Str(s) = t else { continue };
+        if open.iter().any(|&n| n) {
+            continue;
+        }
         let prev = i.checked_sub(1).map(|p| &toks[p].1);
         let next = toks.get(i + 1).map(|(_, t)| t);
         let item = matches!(prev, Some(Token::Punct('[' | ',')))
@@ -228,6 +253,11 @@ const config = {
         let ids: Vec<String> =
             sidebar_ids(&tokens(js)).into_iter().map(|(_, s)| s).collect();
         assert_eq!(ids, ["intro", "guide/a", "guide/b"]);
+        // TypeScript, a category's own doc, and lists that name no doc.
+        let ts = "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\nconst sidebars: SidebarsConfig = { docs: [{type: 'category', label: 'G', link: {type: 'doc', id: 'guide/index'}, className: 'a', customProps: {tags: ['x', 'y'], more: {id: 'z'}}, items: ['guide/c']}, 'last'] } satisfies SidebarsConfig;\nexport default sidebars;";
+        let ids: Vec<String> =
+            sidebar_ids(&tokens(ts)).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(ids, ["guide/index", "guide/c", "last"]);
         let json = r#"{"docs": {"Intro": ["intro", "more"]}}"#;
         let ids: Vec<String> =
             sidebar_ids(&tokens(json)).into_iter().map(|(_, s)| s).collect();

@@ -20,6 +20,7 @@ mod docusaurus;
 mod front_matter;
 mod hugo;
 mod hugo_includes;
+mod include_glob;
 pub(crate) mod includes;
 mod indexed;
 mod jekyll;
@@ -169,6 +170,9 @@ pub enum Mapped {
     /// Not checked offline, nor fetched: a file the generator downloads
     /// while it builds (a snippet with `url_download`).
     Downloaded,
+    /// Not checked offline, nor fetched: a URL that the
+    /// `include-markdown` plugin downloads while it builds.
+    IncludedUrl,
 }
 
 /// The raw configuration values that the generators' own heading slug
@@ -288,9 +292,22 @@ pub struct Site {
 
 impl Site {
     /// Loads the site that `config_file` configures, as `generator`.
+    /// Another file it names (MkDocs' `INHERIT`) is read only inside the
+    /// configuration's folder.
     pub fn load(
         generator: Generator,
         config_file: &Path,
+    ) -> Result<Site, SiteError> {
+        let top = config_file.parent().unwrap_or(Path::new("."));
+        Site::load_within(generator, config_file, top)
+    }
+
+    /// [`load`](Self::load), another file it names read only inside the
+    /// folder `top` (the project's).
+    pub(crate) fn load_within(
+        generator: Generator,
+        config_file: &Path,
+        top: &Path,
     ) -> Result<Site, SiteError> {
         let text =
             std::fs::read(config_file).map_err(|e| SiteError::Read {
@@ -300,7 +317,7 @@ impl Site {
         let text = String::from_utf8_lossy(&text);
         let dir = config_file.parent().unwrap_or(Path::new("."));
         let loaded = match generator {
-            Generator::Mkdocs => mkdocs::load(dir, &text),
+            Generator::Mkdocs => mkdocs::load(config_file, &text, top),
             Generator::Mdbook => mdbook::load(dir, &text),
             Generator::Docusaurus => Ok(docusaurus::load(dir, &text)),
             Generator::Hugo => hugo::load(dir, config_file, &text),
@@ -383,6 +400,21 @@ impl Site {
     /// [`nav_file`](Self::nav_file) (MkDocs `nav`, Docusaurus sidebars).
     pub fn nav_links(&self) -> Vec<Link> {
         nav::links(&self.loaded.sources, &self.loaded.nav)
+    }
+
+    /// Why the navigation entry `entry` (one of [`nav_links`]) names a
+    /// source that the site leaves out (MkDocs' `exclude_docs`), when it
+    /// does; `None` for any other, checked as a link to its file.
+    ///
+    /// [`nav_links`]: Self::nav_links
+    pub fn nav_unavailable(
+        &self,
+        entry: crate::links::LinkRef<'_>,
+    ) -> Option<String> {
+        let path = entry.file_path()?;
+        let rel = self.rel(&path)?;
+        let reason = self.loaded.rules.not_on_site(&rel)?;
+        path.is_file().then_some(reason)
     }
 
     /// Its other navigations, each with the file it is in, as links of
@@ -658,7 +690,24 @@ impl Site {
                 );
                 Mapped::Local { path: file, fragment: None, reason }
             }
+            includes::Target::Files(files) => {
+                let shown: Vec<String> = files
+                    .iter()
+                    .map(|f| {
+                        let f = f.strip_prefix(folder).unwrap_or(f);
+                        format!("'{}'", f.display())
+                    })
+                    .collect();
+                let reason = format!(
+                    "{} '{path}' includes {}",
+                    kind.as_str(),
+                    shown.join(", ")
+                );
+                let path = files.into_iter().next()?;
+                Mapped::Local { path, fragment: None, reason }
+            }
             includes::Target::Download => Mapped::Downloaded,
+            includes::Target::Url => Mapped::IncludedUrl,
             includes::Target::Refused(reason) => {
                 Mapped::Unavailable { reason }
             }
@@ -777,6 +826,14 @@ fn line_and_column(text: &str, at: usize) -> (u64, u64) {
     let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
     (line as u64, column as u64)
+}
+
+/// Writes the file `rel` under `top`, its folders made: the site
+/// tests' trees.
+#[cfg(test)]
+pub(super) fn write_test_file(top: &Path, rel: &str, body: &str) {
+    std::fs::create_dir_all(top.join(rel).parent().unwrap()).unwrap();
+    std::fs::write(top.join(rel), body).unwrap();
 }
 
 #[cfg(test)]

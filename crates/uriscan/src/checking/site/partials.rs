@@ -2,13 +2,16 @@
 //! (`import Part from './_part.mdx'`) and renders as a component
 //! (`<Part />`) puts its headings on that page, each with the id its own
 //! file gives it (each MDX file is compiled apart: its slugs are counted
-//! apart too). Only a relative import (`./`, `../`) of a `.md` or `.mdx`
-//! file is followed; partials nest, a cycle cut. Nothing is read outside
-//! the site's folder, by `..` or by symbolic link.
+//! apart too), `{#id}` or the MDX comment `{/* #id */}`. Only an import
+//! of a `.md` or `.mdx` file that is relative (`./`, `../`) or from the
+//! site's folder (`@site/`) is followed; partials nest, a cycle cut.
+//! Nothing is read outside the site's folder, by `..` or by symbolic
+//! link.
 
 use std::path::{Path, PathBuf};
 
 use super::includes::{confined, lexical};
+use crate::checking::anchors::mdx_comment_ids;
 
 use crate::links::{GeneratorKind, Kind, mdx_links};
 
@@ -51,7 +54,8 @@ fn walk(
         open.push(path.clone());
         walk(&partial, &path, top, open, out);
         open.pop();
-        out.push(crate::links::mdx_markdown(&partial));
+        // Its MDX comment ids (`{/* #id */}`) as `{#id}`, as the page's.
+        out.push(crate::links::mdx_markdown(&mdx_comment_ids(&partial)));
     }
 }
 
@@ -63,8 +67,12 @@ fn rendered(text: &str, doc: &Path, top: &Path) -> Vec<PathBuf> {
     let bytes = text.as_bytes();
     let mut out = vec![];
     for (kind, start, path) in mdx_links(text) {
+        // Docusaurus' alias of the site's folder, or a relative path.
+        let from_site = path.strip_prefix("@site/");
         if kind != Kind::Generator(GeneratorKind::MdxImport)
-            || !(path.starts_with("./") || path.starts_with("../"))
+            || !(from_site.is_some()
+                || path.starts_with("./")
+                || path.starts_with("../"))
             || !(path.ends_with(".md") || path.ends_with(".mdx"))
         {
             continue;
@@ -75,9 +83,11 @@ fn rendered(text: &str, doc: &Path, top: &Path) -> Vec<PathBuf> {
         if !renders(bytes, name) {
             continue;
         }
-        let Some(file) = lexical(dir, Path::new(&path))
-            .and_then(|file| confined(file, top))
-        else {
+        let joined = match from_site {
+            Some(rest) => lexical(top, Path::new(rest)),
+            None => lexical(dir, Path::new(&path)),
+        };
+        let Some(file) = joined.and_then(|file| confined(file, top)) else {
             continue;
         };
         out.push(file);
@@ -119,10 +129,8 @@ mod tests {
     fn rendered_partials_give_their_text() {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path();
-        let write = |f: &str, body: &str| {
-            std::fs::create_dir_all(top.join(f).parent().unwrap()).unwrap();
-            std::fs::write(top.join(f), body).unwrap();
-        };
+        let write =
+            |f: &str, body: &str| super::super::write_test_file(top, f, body);
         write(
             "docs/_a.mdx",
             "import B from '../shared/_b.md';\n\n## From A\n\n<B />\n",
@@ -132,18 +140,38 @@ mod tests {
             "## From B {#b-id}\n\nimport A from '../docs/_a.mdx';\n\n<A/>\n",
         );
         write("docs/_unused.mdx", "## Unused\n");
+        write(
+            "docs/_c.md",
+            "## By a comment {/* #c-id */}\n\nimport A from './_a.mdx';\n",
+        );
         let page = top.join("docs/page.mdx");
-        let text = "import A from './_a.mdx';\nimport Unused from './_unused.mdx';\nimport Pic from './pic.png';\nimport {X} from './_x.mdx';\n\n# Page\n\n<A />\n\n<Unusedx />\n";
+        let text = "import A from './_a.mdx';\nimport Unused from './_unused.mdx';\nimport Pic from './pic.png';\nimport {X} from './_x.mdx';\nimport C from './_c.md';\n\n# Page\n\n<A />\n\n<Unusedx />\n<C/>\n";
         let texts = rendered_texts(text, &page, top);
         // B nested in A, A's own import of B's cycle cut; the unused one
         // and the named import left out.
-        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert_eq!(texts.len(), 3, "{texts:?}");
         assert!(texts[0].contains("## From B {#b-id}"), "{texts:?}");
         assert!(texts[1].contains("## From A"), "{texts:?}");
+        // A partial's MDX comment id is its heading's id, as the page's.
+        assert!(texts[2].starts_with("## By a comment {#c-id}"), "{texts:?}");
         assert_eq!(default_import("import Part from '"), Some("Part"));
         assert_eq!(default_import("import part from '"), None);
         assert_eq!(default_import("import * as P from '"), None);
         assert_eq!(default_import("  import  P  from  \""), Some("P"));
+    }
+
+    /// `@site/` names a partial from the site's folder, as Docusaurus'
+    /// webpack alias does; never out of it.
+    #[test]
+    fn partials_from_the_site_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        std::fs::create_dir_all(site.join("docs/a")).unwrap();
+        std::fs::write(site.join("docs/_p.mdx"), "## Part\n").unwrap();
+        std::fs::write(dir.path().join("_out.md"), "## Out\n").unwrap();
+        let page = site.join("docs/a/page.mdx");
+        let text = "import P from '@site/docs/_p.mdx';\nimport O from '@site/../_out.md';\n\n<P />\n<O />\n";
+        assert_eq!(rendered_texts(text, &page, &site), ["## Part\n"]);
     }
 
     #[test]

@@ -99,7 +99,12 @@ impl Sites {
         if let Some((_, site)) = loaded.iter().find(|(p, _)| *p == config) {
             return site.clone();
         }
-        let site = match Site::load(g, &config) {
+        // A file the configuration names is read only inside the tree.
+        let top = match config.starts_with(&self.top) {
+            true => self.top.as_path(),
+            false => config.parent().unwrap_or(&self.top),
+        };
+        let site = match Site::load_within(g, &config, top) {
             Ok(s) => Some(Arc::new(s)),
             Err(e) => {
                 self.errors.lock().unwrap_or_else(|e| e.into_inner()).push(e);

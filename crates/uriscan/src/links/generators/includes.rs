@@ -10,8 +10,9 @@
 //!   `url_download`;
 //! - `mkdocs-include-markdown-plugin`: `{% include-markdown "path" %}`
 //!   and `{% include "path" %}`, with any options after the path
-//!   (`rewrite-relative-urls=false` is kept); a URL or a glob is no
-//!   single local file.
+//!   (`rewrite-relative-urls=false` is kept). Its path may be a URL,
+//!   which the plugin downloads, or a glob pattern, which names every
+//!   file it matches: the site resolves both.
 
 use super::GeneratorKind;
 use crate::Span;
@@ -161,8 +162,7 @@ fn include_markdown(b: &[u8], out: &mut Vec<Directive>) {
     }
 }
 
-/// A directive, unless its path names no single local file, with the
-/// `rewrite-relative-urls` option it sets, if any.
+/// A directive, with the `rewrite-relative-urls` option it sets, if any.
 fn push(
     out: &mut Vec<Directive>,
     b: &[u8],
@@ -174,13 +174,6 @@ fn push(
     let text = String::from_utf8_lossy(&b[written.range()]);
     let lower = text.to_ascii_lowercase();
     let url = lower.starts_with("http://") || lower.starts_with("https://");
-    // A snippet's URL is the site's to judge (`url_download`); the
-    // plugin downloads its URLs, and reads a glob as many files.
-    if kind == GeneratorKind::MkdocsIncludeMarkdown
-        && (url || text.contains(['*', '?', '[']))
-    {
-        return;
-    }
     // `file.md:3:5` or `file.md:section`: the file.
     let path = match kind {
         GeneratorKind::MkdocsSnippet if !url => snippet_file(&text),
@@ -307,6 +300,8 @@ mod tests {
                     "../README.md".into()
                 ),
                 ("mkdocs:include-markdown", "i.md".into(), "i.md".into()),
+                // A glob: every file it matches, as the site finds them.
+                ("mkdocs:include-markdown", "*.md".into(), "*.md".into()),
             ]
         );
         for none in [

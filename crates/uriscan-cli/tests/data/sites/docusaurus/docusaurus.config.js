@@ -4,5 +4,5 @@ module.exports = {
   title: 'Sample',
   url: 'https://docu.example.org',
   baseUrl: process.env.BASE_URL || '/',
-  presets: [['classic', { docs: { sidebarPath: './sidebars.json' } }]],
+  presets: [['classic', { docs: { sidebarPath: require.resolve('./sidebars.js') } }]],
 };
