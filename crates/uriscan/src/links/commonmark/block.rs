@@ -914,23 +914,13 @@ impl Blocks<'_> {
             std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
         let mut k = 0;
         while k < starts.len() && bytes[starts[k]] == b'[' {
-            let first = starts[k];
-            let end = if k + 1 == starts.len() {
-                p.end
-            } else {
-                memchr::memchr(b'\n', &bytes[first..])
-                    .map_or(bytes.len(), |n| first + n)
-            };
-            match definitions::read(
-                bytes,
-                first,
-                trimmed_end(bytes, first, end),
-                p.end,
-            )? {
-                Opened::Definition(d) => self.defs.push(d),
+            match definitions::read(bytes, &starts[k..], p.end)? {
+                Opened::Definition(d, lines) => {
+                    self.defs.push(d);
+                    k += lines;
+                }
                 Opened::Text => break,
             }
-            k += 1;
         }
         if k == 0 {
             return Ok(Some(p));
@@ -953,7 +943,6 @@ impl Blocks<'_> {
             || bytes[head..first].contains(&b'\t')
             || list_marker(rest).is_some()
             || html_start(bytes, first, end, false).is_some()
-            || matches!(rest[0], b'"' | b'\'' | b'(')
         {
             return Err(declined());
         }

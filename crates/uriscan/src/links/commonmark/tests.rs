@@ -160,6 +160,24 @@ const TABLE_PIECES: &[&str] = &[
     "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
 ];
 
+/// The pieces of definition-like input: labels, destinations and titles
+/// and the line ends, containers and blocks between and around them.
+#[rustfmt::skip]
+const DEFINITION_PIECES: &[&str] = &[
+    "[a]:", "[b]:", "[a]", "[b]", "\n", "\n", "\n", "\n\n", " ", "  ", "    ", "\t",
+    "/u", "/v(w)", "(", ")", "<x y>", "<", ">", "\\", "\\)", "&amp;", "\"", "'",
+    "\"t\"", "'t'", "(t)", "t", "> ", "- ", "1. ", "2. ", "===", "---", "# ",
+    "```", "<div>", "|", "|---|\n", "[^1]:", "x", "é",
+];
+
+fn definition_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(
+        proptest::sample::select(DEFINITION_PIECES),
+        0..30,
+    )
+    .prop_map(|p| p.concat())
+}
+
 fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
         .prop_map(|p| p.concat())
@@ -178,6 +196,16 @@ proptest! {
     #[test]
     fn markdown_like_input_reads_as_pulldown_reads_it(
         md in markdown_like(),
+        gfm in any::<bool>(),
+    ) {
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn definition_like_input_reads_as_pulldown_reads_it(
+        md in definition_like(),
         gfm in any::<bool>(),
     ) {
         if let Err(e) = compare(&md, gfm) {
@@ -282,6 +310,39 @@ fn definitions_over_an_underline_read_as_pulldown_reads_them() {
         compare_both_ways(md);
     }
     assert_eq!(compare("[a]: /u\n===\n[a]\n", true), Ok(true));
+}
+
+/// Definitions across lines: the destination on the label's next line,
+/// the title on the destination's next line or across lines, and what
+/// ends them there; each compared, and read by ours.
+#[test]
+fn definitions_across_lines_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]:\n  http://x\n\n[a]\n",
+        "[a]:\n<x y>\n[a]\n",
+        "[a]:\n/u \"t\"\n[a]\n",
+        "[a]:\n/u\n\"t\"\n[a]\n",
+        "[a]: /u\n't'\n[a]\n",
+        "[a]: /u\n't' x\n[a]\n",
+        "[a]: /u 't\nu'\n[a]\n",
+        "[a]: /u 't\n\nu'\n[a]\n",
+        "[a]: /u\n't\nu' x\n[a]\n",
+        "[a]: /u (t\nu) x\n[a]\n",
+        "[a]:\n/u\n[b]:\n/v\n[a] [b]\n",
+        "[a]:\n\n/u\n[a]\n",
+        "[a]:\n# h\n[a]\n",
+        "[a]:\n===\n[a]\n",
+        "> [a]:\n> /u\n> 't'\n\n[a]\n",
+        "- [a]:\n  /u\n  [a]\n",
+        "[a]: /v(w)\n[b]: /x\\)y\n[c]: /(((z\n[a] [b] [c]\n",
+        "[a]: <x\\>y>\n[a]\n",
+        "[a]: /u \"t\"\"\n[a]\n",
+    ] {
+        compare_both_ways(md);
+    }
+    for md in ["[a]:\n  http://x\n\n[a]\n", "[a]: /u\n'a\nb'\n[a]\n"] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
 }
 
 /// Definitions whose titles hold escapes or parentheses, each compared.
