@@ -819,15 +819,15 @@ impl Blocks<'_> {
         if !one_line {
             return Ok(false);
         }
-        if !self.containers.is_empty() {
-            return Err(declined());
-        }
-        // The header row is the line before, its delimiter row this one,
-        // already read.
-        let header_end = pos.saturating_sub(1);
-        if bytes.get(header_end) != Some(&b'\n')
-            || table::header_columns(bytes, header, header_end, false)?
-                != Some(columns)
+        // The header row is the line before (its containers' markers
+        // read), its delimiter row this one, already read.
+        let Some(header_end) =
+            memchr::memchr(b'\n', &bytes[header..pos]).map(|n| header + n)
+        else {
+            return Ok(false);
+        };
+        if table::header_columns(bytes, header, header_end, false)?
+            != Some(columns)
         {
             return Ok(false);
         }

@@ -157,7 +157,8 @@ const TABLE_PIECES: &[&str] = &[
     "|", "|", " | ", "a", "b c", "-", "--", ":", "\n", "\n", "\r\n", "`", "[",
     "](", ")", "<", ">", "\\", "*", "> ", "- ", "1. ", "# ", "    ", "\t",
     "[a]: /u\n", "http://x.y", "[a]", "<http://a>", "<div>", "<!--", "```",
-    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
+    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n", "  ", "[ ] ",
+    "> ", "\n> ", "\n- ", "\n  ", "\n   ", "-\n",
 ];
 
 /// The pieces of definition-like input: labels, destinations and titles
@@ -342,6 +343,33 @@ fn definitions_across_lines_read_as_pulldown_reads_them() {
     }
     for md in ["[a]:\n  http://x\n\n[a]\n", "[a]: /u\n'a\nb'\n[a]\n"] {
         assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+}
+
+/// Tables in block quotes, list items and footnote definitions, each
+/// compared; the first ones read by ours.
+#[test]
+fn tables_in_containers_read_as_pulldown_reads_them() {
+    let read = [
+        "- x\n\n  | a | b |\n  |---|---|\n  | [c](d) | e |\n\n- y\n",
+        "> a | b\n> --|--\n> [c](d) | e\n",
+        "1. | a |\n   |---|\n   | <http://x> |\n",
+    ];
+    for md in read {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+    for md in read.into_iter().chain([
+        "- | a |\n  |---|\n| b |\n",
+        "- | a |\n  |---|\n  - b\n",
+        "- | a |\n |---|\n",
+        "- [ ] a | b\n  --|--\n  c | d\n",
+        "> | a |\n|---|\n",
+        "> | a |\n> |---|\n> > b\n",
+        "[^1]: | a |\n    |---|\n    | [b](c) |\n",
+        "- a\n  | b |\n  |---|\n",
+        "> a\n> | b |\n> |---|\n",
+    ]) {
+        compare_both_ways(md);
     }
 }
 
