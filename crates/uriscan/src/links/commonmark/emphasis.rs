@@ -1,6 +1,8 @@
-//! Emphasis delimiters (`*` and `_`), matched by CommonMark's "process
-//! emphasis" (6.2), for the one thing links read of them: the delimiters
-//! that open or close emphasis end a text run; the rest are text.
+//! Emphasis delimiters (`*` and `_`, and with the GitHub extensions the
+//! strikethrough's `~` and `~~`), matched by CommonMark's "process
+//! emphasis" (6.2) as pulldown-cmark matches them, for the one thing
+//! links read of them: the delimiters that open or close emphasis end a
+//! text run; the rest are text.
 
 use super::inline::{Item, What};
 use super::{Declined, declined};
@@ -42,7 +44,23 @@ impl Delim {
         let right =
             !space(before) && (!punct(before) || space(after) || punct(after));
         let byte = bytes[at];
-        let (can_open, can_close) = if byte == b'_' {
+        let (can_open, can_close) = if byte == b'~' {
+            // pulldown-cmark's rules: `~~` may open and close within a
+            // word, and so may a `~` beside another.
+            let double = n > 1;
+            (
+                !space(after)
+                    && (double
+                        || (before == b'~' && !punct(after))
+                        || space(before)
+                        || punct(before)),
+                !space(before)
+                    && ((double && !punct(before))
+                        || before == b'~'
+                        || space(after)
+                        || punct(after)),
+            )
+        } else if byte == b'_' {
             (
                 left && (!right || punct(before)),
                 right && (!left || punct(after)),
@@ -75,6 +93,9 @@ pub(super) fn process(
     // The lowest opener worth looking at, by the closer's byte, length
     // modulo 3 and whether it can open.
     let mut openers_bottom = [[bottom; 2]; 6];
+    // A `~` closer looks for an opener of its own length, above one
+    // bound for every `~` (pulldown-cmark keeps one).
+    let mut tildes_bottom = bottom;
     let key = |d: &Delim| usize::from(d.byte == b'_') * 3 + d.written % 3;
     let mut closer = bottom;
     while closer < delims.len() {
@@ -87,13 +108,25 @@ pub(super) fn process(
             continue;
         }
         let k = key(&delims[closer]);
-        let floor = openers_bottom[k][usize::from(c_open)];
+        let tilde = c_byte == b'~';
+        let floor = if tilde {
+            tildes_bottom
+        } else {
+            openers_bottom[k][usize::from(c_open)]
+        };
         let mut found = None;
         let mut o = closer;
         while o > floor {
             o -= 1;
             let d = &delims[o];
             if d.byte != c_byte || !d.can_open || d.len() == 0 {
+                continue;
+            }
+            if tilde {
+                if d.written == delims[closer].written {
+                    found = Some(o);
+                    break;
+                }
                 continue;
             }
             let odd = (d.can_close || c_open)
@@ -106,7 +139,11 @@ pub(super) fn process(
             }
         }
         let Some(o) = found else {
-            openers_bottom[k][usize::from(c_open)] = closer;
+            if tilde {
+                tildes_bottom = closer;
+            } else {
+                openers_bottom[k][usize::from(c_open)] = closer;
+            }
             if !c_open {
                 delims[closer].can_close = false;
             }

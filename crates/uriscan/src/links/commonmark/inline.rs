@@ -97,7 +97,6 @@ pub(super) fn read<'s>(
             Ok(())
         }
     };
-    let mut tildes = 0;
     let mut i = start;
     while i < end {
         i = skip::to_next(&SPECIAL, bytes, i, end);
@@ -177,14 +176,9 @@ pub(super) fn read<'s>(
             }
             b'*' | b'_' | b'~' => {
                 let n = run_len(bytes, i, end, c);
-                if c == b'~' {
-                    if gfm {
-                        tildes += 1;
-                        // Strikethrough is not read yet.
-                        if tildes > 1 {
-                            return Err(declined());
-                        }
-                    }
+                // Without the GitHub extensions a `~` is text, and so is
+                // a run of more than two.
+                if c == b'~' && (!gfm || n > 2) {
                     i += n;
                     continue;
                 }

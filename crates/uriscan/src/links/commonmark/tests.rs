@@ -171,6 +171,20 @@ const DEFINITION_PIECES: &[&str] = &[
     "```", "<div>", "|", "|---|\n", "[^1]:", "x", "é",
 ];
 
+/// The pieces of emphasis-like input: runs of `~`, `*` and `_` beside
+/// words, spaces, punctuation and the brackets of links.
+#[rustfmt::skip]
+const EMPHASIS_PIECES: &[&str] = &[
+    "~", "~~", "~~~", "~", "~~", "*", "**", "_", "__", "a", "b c", " ", "\n",
+    ".", "(", ")", "[", "](/u)", "]", "[a]: /u\n", "`", "\\", "\\~", "<http://x>",
+    "|", "\n|-|\n", "> ",
+];
+
+fn emphasis_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(EMPHASIS_PIECES), 0..30)
+        .prop_map(|p| p.concat())
+}
+
 fn definition_like() -> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(
         proptest::sample::select(DEFINITION_PIECES),
@@ -210,6 +224,13 @@ proptest! {
         gfm in any::<bool>(),
     ) {
         if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn emphasis_like_input_reads_as_pulldown_reads_it(md in emphasis_like()) {
+        if let Err(e) = compare(&md, true) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -370,6 +391,27 @@ fn tables_in_containers_read_as_pulldown_reads_them() {
         "> a\n> | b |\n> |---|\n",
     ]) {
         compare_both_ways(md);
+    }
+}
+
+/// Strikethrough, which ends text runs where it opens and closes, each
+/// compared, and read by ours.
+#[test]
+fn strikethrough_reads_as_pulldown_reads_it() {
+    for md in [
+        "~~a [b](c) d~~ e\n",
+        "a~~b~~c ~d~ e~ ~f\n",
+        "~~a~ b~~ [c](d)\n",
+        "~a~~ b~ ~~c~~~d~~~\n",
+        "*a ~~b* c~~ http://x\n",
+        "\\~~a~~ \\~~~b~\n",
+        "[a ~~b](c)~~ d\n",
+        "| ~~a | b~~ |\n|---|---|\n| ~c~ | ~~[d](e)~~ |\n",
+        "> ~~a\n> b~~\n",
+        "~~.a~~. .~a.~\n",
+    ] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+        compare(md, false).unwrap();
     }
 }
 
