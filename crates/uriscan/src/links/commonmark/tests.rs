@@ -415,6 +415,23 @@ fn strikethrough_reads_as_pulldown_reads_it() {
     }
 }
 
+/// References whose labels cross a block quote's lines, whose markers
+/// are no part of the label, each compared, and read by ours.
+#[test]
+fn labels_across_quoted_lines_read_as_pulldown_reads_them() {
+    for md in [
+        "> [a\n> b] [c\n>d][] [x][a\n> b]\n\n[a b]: /u\n[c d]: /v\n",
+        "> - [a\n>   b]\n\n[a b]: /u\n",
+        "> [a\nb] lazy\n\n[a b]: /u\n",
+        "> > [a\n> b]\n\n[a b]: /u\n",
+        "> [a\n>    b]\n\n[a b]: /u\n",
+    ] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+        compare(md, false).unwrap();
+    }
+    compare_both_ways("> [x][a\n> > b]\n\n[a b]: /u\n");
+}
+
 /// Definitions whose titles hold escapes or parentheses, each compared.
 #[test]
 fn titles_with_escapes_read_as_pulldown_reads_them() {
