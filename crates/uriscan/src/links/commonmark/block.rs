@@ -186,6 +186,10 @@ struct Blocks<'s> {
     /// whether a blank line has followed it (a list item begins with at
     /// most one blank line: the next line that is not blank ends it).
     empty_item: Option<(usize, bool)>,
+    /// An indented HTML block in a list item ended on the line before:
+    /// in a tight list, pulldown-cmark's text run goes on from its
+    /// indentation into a paragraph right after it, which is not read.
+    after_indented_html: bool,
 }
 
 /// Reads the blocks of `src`.
@@ -213,6 +217,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         skip_to: None,
         footnotes: vec![],
         empty_item: None,
+        after_indented_html: false,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -287,6 +292,8 @@ impl Blocks<'_> {
     ) -> Result<(), Declined> {
         let bytes = self.bytes;
         let empty_item = self.empty_item.take();
+        let after_indented_html =
+            std::mem::take(&mut self.after_indented_html);
         // The open containers this line continues.
         let mut pos = start;
         let mut matched = 0;
@@ -660,6 +667,9 @@ impl Blocks<'_> {
                 return Err(declined());
             }
         }
+        if after_indented_html {
+            return Err(declined());
+        }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
     }
@@ -849,7 +859,13 @@ impl Blocks<'_> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::None => {}
             Leaf::Paragraph(p) => self.inlines(p, false)?,
-            Leaf::Html { start, end, indented, .. } => {
+            Leaf::Html { end_tag, start, end, indented } => {
+                self.after_indented_html = indented
+                    && end_tag.is_some()
+                    && self
+                        .containers
+                        .iter()
+                        .any(|c| matches!(c, Container::Item { .. }));
                 self.ranges.push(start..end);
                 self.out.push(if indented {
                     Block::IndentedHtml(start, end)

@@ -1,8 +1,8 @@
 //! Link reference definitions (CommonMark 4.7), read as pulldown-cmark
 //! reads them: `[label]:`, a destination (on the label's line or the
 //! next), and an optional title (on the destination's line or the next,
-//! and across lines), over a paragraph's lines. A label across lines or
-//! with an escape in it declines the document.
+//! and across lines), over a paragraph's lines. A label across lines
+//! declines the document.
 
 use std::borrow::Cow;
 
@@ -65,8 +65,7 @@ pub(super) fn read(
     let lines = Lines { bytes, starts, paragraph_end };
     let at = starts[0];
     // The label: up to the first `]` not escaped. A `[` there, or no `]`,
-    // is no definition; one whose label crosses a line or holds an
-    // escape is not read.
+    // is no definition; one whose label crosses a line is not read.
     let (mut k, mut unread) = (at + 1, false);
     let close = loop {
         match bytes[..paragraph_end].get(k) {
@@ -74,17 +73,16 @@ pub(super) fn read(
             Some(b']') => break k,
             Some(b'[') => return Ok(Opened::Text),
             Some(b'\\') => {
-                unread = true;
-                k += 2;
+                let escapes = bytes[..paragraph_end]
+                    .get(k + 1)
+                    .is_some_and(u8::is_ascii_punctuation);
+                k += if escapes { 2 } else { 1 };
             }
             Some(b'\n') => {
                 unread = true;
                 k += 1;
             }
             Some(_) => k += 1,
-        }
-        if k - at > 500 {
-            return Err(declined());
         }
     };
     if bytes.get(close + 1) != Some(&b':') {
@@ -93,11 +91,11 @@ pub(super) fn read(
     if unread {
         return Err(declined());
     }
+    if is_too_long(bytes, at + 1..close, None) {
+        return Ok(Opened::Text);
+    }
     let raw =
         std::str::from_utf8(&bytes[at + 1..close]).map_err(|_| declined())?;
-    if raw.len() > 500 {
-        return Err(declined());
-    }
     let Some(label) = normalize(raw) else { return Ok(Opened::Text) };
     let label = label.into_owned();
     // The destination, after spaces and at most one line end.
@@ -259,6 +257,49 @@ pub(super) fn normalize(raw: &str) -> Option<Cow<'_, str>> {
         out.push_str(word);
     }
     (!out.is_empty()).then_some(Cow::Owned(out))
+}
+
+/// Whether the label written at `range` is too long to be one, by
+/// pulldown-cmark's count: a byte outside ASCII one, an escape two, a
+/// space one, a longer run of whitespace (a line's end and its container
+/// markers with it) its bytes; other bytes nothing. `lines`, where a
+/// paragraph's lines do not meet: where each starts its content.
+pub(super) fn is_too_long(
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    lines: Option<&[usize]>,
+) -> bool {
+    let space =
+        |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C);
+    let (mut count, mut ix) = (0, range.start);
+    while ix < range.end {
+        let b = bytes[ix];
+        if b == b'\\'
+            && ix + 1 < range.end
+            && bytes[ix + 1].is_ascii_punctuation()
+        {
+            ix += 2;
+            count += 2;
+        } else if space(b) {
+            let (run_start, mut weight) = (ix, 0);
+            while ix < range.end && space(bytes[ix]) {
+                weight += if bytes[ix] == b' ' { 1 } else { 2 };
+                if bytes[ix] == b'\n'
+                    && let Some(lines) = lines
+                {
+                    let k = lines.partition_point(|&l| l <= ix);
+                    ix = lines.get(k).map_or(range.end, |&l| l.min(range.end));
+                } else {
+                    ix += 1;
+                }
+            }
+            count += if weight > 1 { ix - run_start } else { 1 };
+        } else {
+            ix += 1;
+            count += usize::from(b >= 0x80);
+        }
+    }
+    count >= 1000
 }
 
 /// The first byte at or after `i` that is no space or tab, up to `end`.

@@ -291,14 +291,21 @@ fn reference(
         );
     }
     let from = at + 2;
-    let Some(k) = bytes[from..end]
-        .iter()
-        .position(|&b| matches!(b, b']' | b'[' | b'\\'))
-    else {
-        return Err(declined());
-    };
-    if bytes[from + k] != b']' {
-        return Err(declined());
+    // The label's `]`, past escapes; one with a `[` in it, or none, is
+    // not read.
+    let mut k = 0;
+    loop {
+        match bytes[from..end].get(k) {
+            None | Some(b'[') => return Err(declined()),
+            Some(b']') => break,
+            Some(b'\\') => {
+                let escapes = bytes[..end]
+                    .get(from + k + 1)
+                    .is_some_and(u8::is_ascii_punctuation);
+                k += if escapes { 2 } else { 1 };
+            }
+            Some(_) => k += 1,
+        }
     }
     if k == 0 {
         // pulldown-cmark's range of a collapsed reference ends before its
@@ -315,6 +322,13 @@ fn reference(
         );
     }
     let label = from..from + k;
+    // pulldown-cmark reads a label too long as none: the text is a
+    // shortcut then.
+    if definitions::is_too_long(bytes, label.clone(), lines) {
+        return Ok(
+            find(bytes, text, lines, sink)?.map(|d| (d, at + 1, at + 1))
+        );
+    }
     Ok(find(bytes, label, lines, sink)?.map(|d| (d, close, close)))
 }
 
@@ -327,11 +341,9 @@ fn find(
     sink: &Sink<'_, '_>,
 ) -> Result<Option<usize>, Declined> {
     let label = &bytes[range.clone()];
-    if label.len() > 500 {
-        return Err(declined());
-    }
     if !sink.has_definitions()
-        || label.iter().any(|b| matches!(b, b'[' | b']'))
+        || has_bracket(label)
+        || definitions::is_too_long(bytes, range.clone(), lines)
     {
         return Ok(None);
     }
@@ -346,6 +358,22 @@ fn find(
     let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
     let Some(label) = definitions::normalize(label) else { return Ok(None) };
     Ok(sink.find_reference(&label))
+}
+
+/// Whether `label` holds a bracket no backslash escapes: no label does.
+fn has_bracket(label: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) =
+        label[i..].iter().position(|&b| matches!(b, b'[' | b']' | b'\\'))
+    {
+        let at = i + k;
+        if label[at] != b'\\' {
+            return true;
+        }
+        let escapes = label.get(at + 1).is_some_and(u8::is_ascii_punctuation);
+        i = at + if escapes { 2 } else { 1 };
+    }
+    false
 }
 
 /// The bytes of `range` without what stands before each line's content

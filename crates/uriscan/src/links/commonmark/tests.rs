@@ -432,6 +432,25 @@ fn labels_across_quoted_lines_read_as_pulldown_reads_them() {
     compare_both_ways("> [x][a\n> > b]\n\n[a b]: /u\n");
 }
 
+/// Long labels, as pulldown-cmark counts them (bytes outside ASCII,
+/// escapes and runs of whitespace), each compared, and read by ours.
+#[test]
+fn long_labels_read_as_pulldown_reads_them() {
+    let ascii = "a".repeat(1200);
+    let wide = "é".repeat(499);
+    let wider = "é".repeat(500);
+    let spaced = "a  ".repeat(333);
+    let escaped = "\\.".repeat(500);
+    for label in [&ascii, &wide, &wider, &spaced, &escaped] {
+        let md = format!(
+            "[{label}] [x][{label}] [{label}][]\n> [x][{label}\n> b]\n\n\
+             [x]: /x\n[{label}]: /u\n"
+        );
+        assert_eq!(compare(&md, true), Ok(true), "{label:?}");
+        compare(&md, false).unwrap();
+    }
+}
+
 /// Definitions whose titles hold escapes or parentheses, each compared.
 #[test]
 fn titles_with_escapes_read_as_pulldown_reads_them() {
@@ -491,6 +510,10 @@ fn the_findings_read_as_pulldown_reads_them() {
         "|[a]: /u\n|\\\n---|\n",
         "```\r\na\r\n\r\nb\r\n```\r\n",
         "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
+        "*\n   <!--> \n  |",
+        "[x][a\\]] [x][a\\b] [x][a\\\\] [x][\\\\]] [x][a\\\n\n[a\\]]: /u\n[a\\b]: /v\n",
+        "[a\\]]: /u\n[a\\b]: /v\n[a\\[]: /w\n[a\\\\]: /x\n\n[a\\]] [a\\b] [a\\\\]\n",
+        "- a\n   <!-- -->\n  b\n- c\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
