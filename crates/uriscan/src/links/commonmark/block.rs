@@ -186,10 +186,11 @@ struct Blocks<'s> {
     /// whether a blank line has followed it (a list item begins with at
     /// most one blank line: the next line that is not blank ends it).
     empty_item: Option<(usize, bool)>,
-    /// An indented HTML block in a list item ended on the line before:
-    /// in a tight list, pulldown-cmark's text run goes on from its
-    /// indentation into a paragraph right after it, which is not read.
-    after_indented_html: bool,
+    /// An indented HTML block in a list item ended on the line before,
+    /// with this many containers open: in a tight list, pulldown-cmark's
+    /// text run goes on from its indentation into a paragraph right after
+    /// it in the same item, which is not read.
+    after_indented_html: Option<usize>,
 }
 
 /// Reads the blocks of `src`.
@@ -217,7 +218,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         skip_to: None,
         footnotes: vec![],
         empty_item: None,
-        after_indented_html: false,
+        after_indented_html: None,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -334,6 +335,7 @@ impl Blocks<'_> {
             matched += 1;
         }
         let mut all = matched == self.containers.len();
+        let continued = all;
         // Front matter takes every line its containers continue, up to its
         // closing line (read from the line's very start).
         if all && let Leaf::Metadata { fence, lines, .. } = &mut self.leaf {
@@ -667,7 +669,7 @@ impl Blocks<'_> {
                 return Err(declined());
             }
         }
-        if after_indented_html {
+        if continued && after_indented_html == Some(self.containers.len()) {
             return Err(declined());
         }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
@@ -860,12 +862,13 @@ impl Blocks<'_> {
             Leaf::None => {}
             Leaf::Paragraph(p) => self.inlines(p, false)?,
             Leaf::Html { end_tag, start, end, indented } => {
-                self.after_indented_html = indented
-                    && end_tag.is_some()
-                    && self
-                        .containers
-                        .iter()
-                        .any(|c| matches!(c, Container::Item { .. }));
+                let in_item = self
+                    .containers
+                    .iter()
+                    .any(|c| matches!(c, Container::Item { .. }));
+                self.after_indented_html =
+                    (indented && end_tag.is_some() && in_item)
+                        .then_some(self.containers.len());
                 self.ranges.push(start..end);
                 self.out.push(if indented {
                     Block::IndentedHtml(start, end)

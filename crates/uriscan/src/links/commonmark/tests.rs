@@ -514,6 +514,7 @@ fn the_findings_read_as_pulldown_reads_them() {
         "[x][a\\]] [x][a\\b] [x][a\\\\] [x][\\\\]] [x][a\\\n\n[a\\]]: /u\n[a\\b]: /v\n",
         "[a\\]]: /u\n[a\\b]: /v\n[a\\[]: /w\n[a\\\\]: /x\n\n[a\\]] [a\\b] [a\\\\]\n",
         "- a\n   <!-- -->\n  b\n- c\n",
+        "* a\n    <!-- b -->\n* [c](d)\n  <!-- e -->\n  > f\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
