@@ -5,7 +5,7 @@
 //! text run; the rest are text.
 
 use super::inline::{Item, What};
-use super::{Declined, declined};
+use super::punctuation;
 
 /// A run of `*` or `_`; `start..end` what is left of it unmatched.
 #[derive(Debug)]
@@ -20,8 +20,8 @@ pub(super) struct Delim {
 }
 
 impl Delim {
-    /// The run of `n` at `at`, in inline content `start..end`; declined
-    /// beside a character outside ASCII (whose class is not looked up).
+    /// The run of `n` at `at`, in inline content `start..end`; `lines`,
+    /// where the lines do not meet, where each starts its content.
     pub(super) fn new(
         bytes: &[u8],
         start: usize,
@@ -29,16 +29,22 @@ impl Delim {
         at: usize,
         n: usize,
         lines: Option<&[usize]>,
-    ) -> Result<Delim, Declined> {
+    ) -> Delim {
         let line_start = lines.is_some_and(|l| l.binary_search(&at).is_ok());
-        let before =
-            if at == start || line_start { b'\n' } else { bytes[at - 1] };
-        let after = if at + n >= end { b'\n' } else { bytes[at + n] };
-        if !before.is_ascii() || !after.is_ascii() {
-            return Err(declined());
-        }
-        let space = |b: u8| b.is_ascii_whitespace() || b == 0x0B;
-        let punct = |b: u8| b.is_ascii_punctuation();
+        let before = if at == start || line_start {
+            '\n'
+        } else {
+            char_before(bytes, at)
+        };
+        let after = if at + n >= end { '\n' } else { char_at(bytes, at + n) };
+        let space = char::is_whitespace;
+        let punct = |c: char| {
+            if c.is_ascii() {
+                c.is_ascii_punctuation()
+            } else {
+                punctuation::is_punctuation(c)
+            }
+        };
         let left =
             !space(after) && (!punct(after) || space(before) || punct(before));
         let right =
@@ -51,12 +57,12 @@ impl Delim {
             (
                 !space(after)
                     && (double
-                        || (before == b'~' && !punct(after))
+                        || (before == '~' && !punct(after))
                         || space(before)
                         || punct(before)),
                 !space(before)
                     && ((double && !punct(before))
-                        || before == b'~'
+                        || before == '~'
                         || space(after)
                         || punct(after)),
             )
@@ -68,14 +74,7 @@ impl Delim {
         } else {
             (left, right)
         };
-        Ok(Delim {
-            byte,
-            start: at,
-            end: at + n,
-            written: n,
-            can_open,
-            can_close,
-        })
+        Delim { byte, start: at, end: at + n, written: n, can_open, can_close }
     }
 
     fn len(&self) -> usize {
@@ -174,4 +173,40 @@ pub(super) fn process(
             closer += 1;
         }
     }
+}
+
+/// The character that ends before `at` in `bytes` (UTF-8).
+fn char_before(bytes: &[u8], at: usize) -> char {
+    let b = bytes[at - 1];
+    if b.is_ascii() {
+        return char::from(b);
+    }
+    // Back over the continuation bytes to the character's first.
+    let mut from = at - 1;
+    while from > 0 && at - from < 4 && bytes[from] & 0xC0 == 0x80 {
+        from -= 1;
+    }
+    decode(&bytes[from..at])
+}
+
+/// The character that starts at `at` in `bytes` (UTF-8).
+fn char_at(bytes: &[u8], at: usize) -> char {
+    let b = bytes[at];
+    if b.is_ascii() {
+        return char::from(b);
+    }
+    let len = match b {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        _ => 2,
+    };
+    decode(&bytes[at..(at + len).min(bytes.len())])
+}
+
+/// The one character `bytes` hold (U+FFFD if they do not).
+fn decode(bytes: &[u8]) -> char {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|s| s.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
 }

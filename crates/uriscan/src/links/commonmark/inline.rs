@@ -182,7 +182,7 @@ pub(super) fn read<'s>(
                     i += n;
                     continue;
                 }
-                delims.push(Delim::new(bytes, start, end, i, n, lines)?);
+                delims.push(Delim::new(bytes, start, end, i, n, lines));
                 i += n;
             }
             _ => i += 1,

@@ -177,7 +177,7 @@ const DEFINITION_PIECES: &[&str] = &[
 const EMPHASIS_PIECES: &[&str] = &[
     "~", "~~", "~~~", "~", "~~", "*", "**", "_", "__", "a", "b c", " ", "\n",
     ".", "(", ")", "[", "](/u)", "]", "[a]: /u\n", "`", "\\", "\\~", "<http://x>",
-    "|", "\n|-|\n", "> ",
+    "|", "\n|-|\n", "> ", "é", "。", "\u{a0}", "€", "—", "\u{3000}", "😀",
 ];
 
 fn emphasis_like() -> impl proptest::strategy::Strategy<Value = String> {
@@ -449,6 +449,21 @@ fn long_labels_read_as_pulldown_reads_them() {
         assert_eq!(compare(&md, true), Ok(true), "{label:?}");
         compare(&md, false).unwrap();
     }
+}
+
+/// Every character past ASCII beside emphasis (and strikethrough): as a
+/// run's next character, and as its previous, where a letter, a space
+/// and punctuation each flank differently; all compared in one document.
+#[test]
+fn emphasis_beside_every_character_reads_as_pulldown_reads_it() {
+    let mut md = String::new();
+    for c in (0x80..0x2_0000).filter_map(char::from_u32) {
+        for probe in ["a*C b*", ".*a C*.", "a_C b_", "._a C_.", "a~~C b~~"] {
+            md.push_str(&probe.replace('C', c.encode_utf8(&mut [0; 4])));
+            md.push_str("\n\n");
+        }
+    }
+    assert_eq!(compare(&md, true), Ok(true));
 }
 
 /// Definitions whose titles hold escapes or parentheses, each compared.
