@@ -475,14 +475,21 @@ impl Blocks<'_> {
             // An empty item's content is indented by one column past its
             // marker, whatever spaces follow it.
             let width = (first - pos) + len + if empty { 1 } else { spaces };
-            if empty {
+            // A task list marker alone on the line begins the item as an
+            // empty one does (its content indented as written).
+            let content = first + len + spaces;
+            let task_alone = self.gfm
+                && !empty
+                && task_marker(&bytes[content..next])
+                    .is_some_and(|k| content + k >= end);
+            if empty || task_alone {
                 self.empty_item = Some((self.containers.len(), false));
             }
             self.containers.push(Container::Item { width });
             matched += 1;
             all = true;
             new_item = true;
-            pos = if empty { end } else { first + len + spaces };
+            pos = if empty || task_alone { end } else { content };
         }
         let (ind, mut first) = self.indentation(start, pos, end)?;
         let blank = first == end;

@@ -311,6 +311,34 @@ fn empty_list_items_read_as_pulldown_reads_them() {
     }
 }
 
+/// A task list marker alone on its line, which begins an item as an
+/// empty one does, and what follows it, each compared; the first ones
+/// read by ours.
+#[test]
+fn a_task_marker_alone_reads_as_pulldown_reads_it() {
+    let read = [
+        "- [ ]\n  [a](b)\n",
+        "- [x]\n\n  foo [a](b)\n",
+        "- [ ]\nfoo [a](b)\n",
+        "-   [X]  \n    foo\n",
+    ];
+    for md in read {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+    for md in read.into_iter().chain([
+        "- [ ]\n\n\n  foo\n",
+        "- a\n- [ ]\n- b\n",
+        "a\n- [ ]\nb\n",
+        "> - [ ]\n>   x\n",
+        "- [ ]\n      code\n",
+        "- [ ]\t\n  x\n",
+        "1. [ ]\n   x\n",
+        "- [ ]",
+    ]) {
+        compare_both_ways(md);
+    }
+}
+
 /// Definitions alone over a setext underline, which is then read as a
 /// block of its own, each compared.
 #[test]
