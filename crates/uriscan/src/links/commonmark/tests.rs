@@ -108,6 +108,13 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
     );
 }
 
+/// The corpus as one document, compared: ours reads it whole.
+#[test]
+fn the_whole_corpus_reads_as_pulldown_reads_it() {
+    let Some((text, _)) = corpus_in_4k_pieces() else { return };
+    assert_eq!(compare(&text, true), Ok(true));
+}
+
 /// The corpus in pieces with `\r\n` line ends, each compared: ours reads
 /// them as it reads the `\n` pieces.
 #[test]
