@@ -186,6 +186,11 @@ struct Blocks<'s> {
     /// whether a blank line has followed it (a list item begins with at
     /// most one blank line: the next line that is not blank ends it).
     empty_item: Option<(usize, bool)>,
+    /// An indented HTML block in a list item ended on the line before,
+    /// with this many containers open: in a tight list, pulldown-cmark's
+    /// text run goes on from its indentation into a paragraph right after
+    /// it in the same item, which is not read.
+    after_indented_html: Option<usize>,
 }
 
 /// Reads the blocks of `src`.
@@ -213,6 +218,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         skip_to: None,
         footnotes: vec![],
         empty_item: None,
+        after_indented_html: None,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -287,6 +293,8 @@ impl Blocks<'_> {
     ) -> Result<(), Declined> {
         let bytes = self.bytes;
         let empty_item = self.empty_item.take();
+        let after_indented_html =
+            std::mem::take(&mut self.after_indented_html);
         // The open containers this line continues.
         let mut pos = start;
         let mut matched = 0;
@@ -327,6 +335,7 @@ impl Blocks<'_> {
             matched += 1;
         }
         let mut all = matched == self.containers.len();
+        let continued = all;
         // Front matter takes every line its containers continue, up to its
         // closing line (read from the line's very start).
         if all && let Leaf::Metadata { fence, lines, .. } = &mut self.leaf {
@@ -466,14 +475,21 @@ impl Blocks<'_> {
             // An empty item's content is indented by one column past its
             // marker, whatever spaces follow it.
             let width = (first - pos) + len + if empty { 1 } else { spaces };
-            if empty {
+            // A task list marker alone on the line begins the item as an
+            // empty one does (its content indented as written).
+            let content = first + len + spaces;
+            let task_alone = self.gfm
+                && !empty
+                && task_marker(&bytes[content..next])
+                    .is_some_and(|k| content + k >= end);
+            if empty || task_alone {
                 self.empty_item = Some((self.containers.len(), false));
             }
             self.containers.push(Container::Item { width });
             matched += 1;
             all = true;
             new_item = true;
-            pos = if empty { end } else { first + len + spaces };
+            pos = if empty || task_alone { end } else { content };
         }
         let (ind, mut first) = self.indentation(start, pos, end)?;
         let blank = first == end;
@@ -660,6 +676,9 @@ impl Blocks<'_> {
                 return Err(declined());
             }
         }
+        if continued && after_indented_html == Some(self.containers.len()) {
+            return Err(declined());
+        }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
     }
@@ -819,15 +838,15 @@ impl Blocks<'_> {
         if !one_line {
             return Ok(false);
         }
-        if !self.containers.is_empty() {
-            return Err(declined());
-        }
-        // The header row is the line before, its delimiter row this one,
-        // already read.
-        let header_end = pos.saturating_sub(1);
-        if bytes.get(header_end) != Some(&b'\n')
-            || table::header_columns(bytes, header, header_end, false)?
-                != Some(columns)
+        // The header row is the line before (its containers' markers
+        // read), its delimiter row this one, already read.
+        let Some(header_end) =
+            memchr::memchr(b'\n', &bytes[header..pos]).map(|n| header + n)
+        else {
+            return Ok(false);
+        };
+        if table::header_columns(bytes, header, header_end, false)?
+            != Some(columns)
         {
             return Ok(false);
         }
@@ -849,7 +868,14 @@ impl Blocks<'_> {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::None => {}
             Leaf::Paragraph(p) => self.inlines(p, false)?,
-            Leaf::Html { start, end, indented, .. } => {
+            Leaf::Html { end_tag, start, end, indented } => {
+                let in_item = self
+                    .containers
+                    .iter()
+                    .any(|c| matches!(c, Container::Item { .. }));
+                self.after_indented_html =
+                    (indented && end_tag.is_some() && in_item)
+                        .then_some(self.containers.len());
                 self.ranges.push(start..end);
                 self.out.push(if indented {
                     Block::IndentedHtml(start, end)
@@ -914,23 +940,13 @@ impl Blocks<'_> {
             std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
         let mut k = 0;
         while k < starts.len() && bytes[starts[k]] == b'[' {
-            let first = starts[k];
-            let end = if k + 1 == starts.len() {
-                p.end
-            } else {
-                memchr::memchr(b'\n', &bytes[first..])
-                    .map_or(bytes.len(), |n| first + n)
-            };
-            match definitions::read(
-                bytes,
-                first,
-                trimmed_end(bytes, first, end),
-                p.end,
-            )? {
-                Opened::Definition(d) => self.defs.push(d),
+            match definitions::read(bytes, &starts[k..], p.end)? {
+                Opened::Definition(d, lines) => {
+                    self.defs.push(d);
+                    k += lines;
+                }
                 Opened::Text => break,
             }
-            k += 1;
         }
         if k == 0 {
             return Ok(Some(p));
@@ -953,7 +969,6 @@ impl Blocks<'_> {
             || bytes[head..first].contains(&b'\t')
             || list_marker(rest).is_some()
             || html_start(bytes, first, end, false).is_some()
-            || matches!(rest[0], b'"' | b'\'' | b'(')
         {
             return Err(declined());
         }

@@ -1,9 +1,11 @@
-//! Emphasis delimiters (`*` and `_`), matched by CommonMark's "process
-//! emphasis" (6.2), for the one thing links read of them: the delimiters
-//! that open or close emphasis end a text run; the rest are text.
+//! Emphasis delimiters (`*` and `_`, and with the GitHub extensions the
+//! strikethrough's `~` and `~~`), matched by CommonMark's "process
+//! emphasis" (6.2) as pulldown-cmark matches them, for the one thing
+//! links read of them: the delimiters that open or close emphasis end a
+//! text run; the rest are text.
 
 use super::inline::{Item, What};
-use super::{Declined, declined};
+use super::punctuation;
 
 /// A run of `*` or `_`; `start..end` what is left of it unmatched.
 #[derive(Debug)]
@@ -18,8 +20,8 @@ pub(super) struct Delim {
 }
 
 impl Delim {
-    /// The run of `n` at `at`, in inline content `start..end`; declined
-    /// beside a character outside ASCII (whose class is not looked up).
+    /// The run of `n` at `at`, in inline content `start..end`; `lines`,
+    /// where the lines do not meet, where each starts its content.
     pub(super) fn new(
         bytes: &[u8],
         start: usize,
@@ -27,22 +29,44 @@ impl Delim {
         at: usize,
         n: usize,
         lines: Option<&[usize]>,
-    ) -> Result<Delim, Declined> {
+    ) -> Delim {
         let line_start = lines.is_some_and(|l| l.binary_search(&at).is_ok());
-        let before =
-            if at == start || line_start { b'\n' } else { bytes[at - 1] };
-        let after = if at + n >= end { b'\n' } else { bytes[at + n] };
-        if !before.is_ascii() || !after.is_ascii() {
-            return Err(declined());
-        }
-        let space = |b: u8| b.is_ascii_whitespace() || b == 0x0B;
-        let punct = |b: u8| b.is_ascii_punctuation();
+        let before = if at == start || line_start {
+            '\n'
+        } else {
+            char_before(bytes, at)
+        };
+        let after = if at + n >= end { '\n' } else { char_at(bytes, at + n) };
+        let space = char::is_whitespace;
+        let punct = |c: char| {
+            if c.is_ascii() {
+                c.is_ascii_punctuation()
+            } else {
+                punctuation::is_punctuation(c)
+            }
+        };
         let left =
             !space(after) && (!punct(after) || space(before) || punct(before));
         let right =
             !space(before) && (!punct(before) || space(after) || punct(after));
         let byte = bytes[at];
-        let (can_open, can_close) = if byte == b'_' {
+        let (can_open, can_close) = if byte == b'~' {
+            // pulldown-cmark's rules: `~~` may open and close within a
+            // word, and so may a `~` beside another.
+            let double = n > 1;
+            (
+                !space(after)
+                    && (double
+                        || (before == '~' && !punct(after))
+                        || space(before)
+                        || punct(before)),
+                !space(before)
+                    && ((double && !punct(before))
+                        || before == '~'
+                        || space(after)
+                        || punct(after)),
+            )
+        } else if byte == b'_' {
             (
                 left && (!right || punct(before)),
                 right && (!left || punct(after)),
@@ -50,14 +74,7 @@ impl Delim {
         } else {
             (left, right)
         };
-        Ok(Delim {
-            byte,
-            start: at,
-            end: at + n,
-            written: n,
-            can_open,
-            can_close,
-        })
+        Delim { byte, start: at, end: at + n, written: n, can_open, can_close }
     }
 
     fn len(&self) -> usize {
@@ -75,6 +92,9 @@ pub(super) fn process(
     // The lowest opener worth looking at, by the closer's byte, length
     // modulo 3 and whether it can open.
     let mut openers_bottom = [[bottom; 2]; 6];
+    // A `~` closer looks for an opener of its own length, above one
+    // bound for every `~` (pulldown-cmark keeps one).
+    let mut tildes_bottom = bottom;
     let key = |d: &Delim| usize::from(d.byte == b'_') * 3 + d.written % 3;
     let mut closer = bottom;
     while closer < delims.len() {
@@ -87,13 +107,25 @@ pub(super) fn process(
             continue;
         }
         let k = key(&delims[closer]);
-        let floor = openers_bottom[k][usize::from(c_open)];
+        let tilde = c_byte == b'~';
+        let floor = if tilde {
+            tildes_bottom
+        } else {
+            openers_bottom[k][usize::from(c_open)]
+        };
         let mut found = None;
         let mut o = closer;
         while o > floor {
             o -= 1;
             let d = &delims[o];
             if d.byte != c_byte || !d.can_open || d.len() == 0 {
+                continue;
+            }
+            if tilde {
+                if d.written == delims[closer].written {
+                    found = Some(o);
+                    break;
+                }
                 continue;
             }
             let odd = (d.can_close || c_open)
@@ -106,7 +138,11 @@ pub(super) fn process(
             }
         }
         let Some(o) = found else {
-            openers_bottom[k][usize::from(c_open)] = closer;
+            if tilde {
+                tildes_bottom = closer;
+            } else {
+                openers_bottom[k][usize::from(c_open)] = closer;
+            }
             if !c_open {
                 delims[closer].can_close = false;
             }
@@ -137,4 +173,40 @@ pub(super) fn process(
             closer += 1;
         }
     }
+}
+
+/// The character that ends before `at` in `bytes` (UTF-8).
+fn char_before(bytes: &[u8], at: usize) -> char {
+    let b = bytes[at - 1];
+    if b.is_ascii() {
+        return char::from(b);
+    }
+    // Back over the continuation bytes to the character's first.
+    let mut from = at - 1;
+    while from > 0 && at - from < 4 && bytes[from] & 0xC0 == 0x80 {
+        from -= 1;
+    }
+    decode(&bytes[from..at])
+}
+
+/// The character that starts at `at` in `bytes` (UTF-8).
+fn char_at(bytes: &[u8], at: usize) -> char {
+    let b = bytes[at];
+    if b.is_ascii() {
+        return char::from(b);
+    }
+    let len = match b {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        _ => 2,
+    };
+    decode(&bytes[at..(at + len).min(bytes.len())])
+}
+
+/// The one character `bytes` hold (U+FFFD if they do not).
+fn decode(bytes: &[u8]) -> char {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|s| s.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
 }

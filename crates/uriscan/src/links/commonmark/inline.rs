@@ -97,7 +97,6 @@ pub(super) fn read<'s>(
             Ok(())
         }
     };
-    let mut tildes = 0;
     let mut i = start;
     while i < end {
         i = skip::to_next(&SPECIAL, bytes, i, end);
@@ -168,7 +167,7 @@ pub(super) fn read<'s>(
                 i = close_bracket(
                     src,
                     (i, end),
-                    lines.is_some(),
+                    lines,
                     brackets,
                     delims,
                     items,
@@ -177,18 +176,13 @@ pub(super) fn read<'s>(
             }
             b'*' | b'_' | b'~' => {
                 let n = run_len(bytes, i, end, c);
-                if c == b'~' {
-                    if gfm {
-                        tildes += 1;
-                        // Strikethrough is not read yet.
-                        if tildes > 1 {
-                            return Err(declined());
-                        }
-                    }
+                // Without the GitHub extensions a `~` is text, and so is
+                // a run of more than two.
+                if c == b'~' && (!gfm || n > 2) {
                     i += n;
                     continue;
                 }
-                delims.push(Delim::new(bytes, start, end, i, n, lines)?);
+                delims.push(Delim::new(bytes, start, end, i, n, lines));
                 i += n;
             }
             _ => i += 1,
@@ -202,11 +196,12 @@ pub(super) fn read<'s>(
 
 /// A `]` at `at`: a link or image when an open bracket and an inline
 /// destination or a kept definition make one. Returns where the scan goes
-/// on. `quoted`: the lines do not meet (a label across them is not read).
+/// on. `lines`, where the lines do not meet: where each starts its
+/// content.
 fn close_bracket<'s>(
     src: &'s str,
     (at, end): (usize, usize),
-    quoted: bool,
+    lines: Option<&[usize]>,
     brackets: &mut Vec<Bracket>,
     delims: &mut Vec<Delim>,
     items: &mut Vec<Item<'s>>,
@@ -222,7 +217,7 @@ fn close_bracket<'s>(
         // Across a block quote's lines, a destination would be read with
         // the quote's markers, which is not read.
         Some(tail)
-            if quoted
+            if lines.is_some()
                 && memchr::memchr(b'\n', &bytes[at..tail.end]).is_some() =>
         {
             return Err(declined());
@@ -253,7 +248,7 @@ fn close_bracket<'s>(
                 None => {}
             }
             let Some((def, range_end, close_end)) =
-                reference(bytes, (text_start, at, end), quoted, sink)?
+                reference(bytes, (text_start, at, end), lines, sink)?
             else {
                 return Ok(at + 1);
             };
@@ -282,57 +277,123 @@ fn close_bracket<'s>(
 fn reference(
     bytes: &[u8],
     (text_start, at, end): (usize, usize, usize),
-    quoted: bool,
+    lines: Option<&[usize]>,
     sink: &Sink<'_, '_>,
 ) -> Result<Option<(usize, usize, usize)>, Declined> {
-    let text = &bytes[text_start..at];
+    let text = text_start..at;
     // pulldown-cmark reads `]\[` on as one reference, which is not read.
     if bytes.get(at + 1..at + 3) == Some(b"\\[") && at + 2 < end {
         return Err(declined());
     }
     if bytes.get(at + 1) != Some(&b'[') || at + 1 >= end {
-        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+        return Ok(
+            find(bytes, text, lines, sink)?.map(|d| (d, at + 1, at + 1))
+        );
     }
     let from = at + 2;
-    let Some(k) = bytes[from..end]
-        .iter()
-        .position(|&b| matches!(b, b']' | b'[' | b'\\'))
-    else {
-        return Err(declined());
-    };
-    if bytes[from + k] != b']' {
-        return Err(declined());
+    // The label's `]`, past escapes; one with a `[` in it, or none, is
+    // not read.
+    let mut k = 0;
+    loop {
+        match bytes[from..end].get(k) {
+            None | Some(b'[') => return Err(declined()),
+            Some(b']') => break,
+            Some(b'\\') => {
+                let escapes = bytes[..end]
+                    .get(from + k + 1)
+                    .is_some_and(u8::is_ascii_punctuation);
+                k += if escapes { 2 } else { 1 };
+            }
+            Some(_) => k += 1,
+        }
     }
     if k == 0 {
         // pulldown-cmark's range of a collapsed reference ends before its
         // `[]`.
-        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, from + 1)));
+        return Ok(
+            find(bytes, text, lines, sink)?.map(|d| (d, at + 1, from + 1))
+        );
     }
     let close = from + k + 1;
     // A blank label is none: the text is a shortcut then.
     if bytes[from..from + k].iter().all(u8::is_ascii_whitespace) {
-        return Ok(find(text, quoted, sink)?.map(|d| (d, at + 1, at + 1)));
+        return Ok(
+            find(bytes, text, lines, sink)?.map(|d| (d, at + 1, at + 1))
+        );
     }
-    Ok(find(&bytes[from..from + k], quoted, sink)?.map(|d| (d, close, close)))
+    let label = from..from + k;
+    // pulldown-cmark reads a label too long as none: the text is a
+    // shortcut then.
+    if definitions::is_too_long(bytes, label.clone(), lines) {
+        return Ok(
+            find(bytes, text, lines, sink)?.map(|d| (d, at + 1, at + 1))
+        );
+    }
+    Ok(find(bytes, label, lines, sink)?.map(|d| (d, close, close)))
 }
 
-/// The kept definition of `label` as written.
+/// The kept definition of the label written at `range`; `lines` as for
+/// [`close_bracket`].
 fn find(
-    label: &[u8],
-    quoted: bool,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    lines: Option<&[usize]>,
     sink: &Sink<'_, '_>,
 ) -> Result<Option<usize>, Declined> {
-    if label.len() > 500 || (quoted && label.contains(&b'\n')) {
-        return Err(declined());
-    }
+    let label = &bytes[range.clone()];
     if !sink.has_definitions()
-        || label.iter().any(|b| matches!(b, b'[' | b']'))
+        || has_bracket(label)
+        || definitions::is_too_long(bytes, range.clone(), lines)
     {
         return Ok(None);
     }
+    let joined;
+    let label = match lines {
+        Some(lines) if label.contains(&b'\n') => {
+            joined = without_prefixes(bytes, range, lines);
+            &joined[..]
+        }
+        _ => label,
+    };
     let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
     let Some(label) = definitions::normalize(label) else { return Ok(None) };
     Ok(sink.find_reference(&label))
+}
+
+/// Whether `label` holds a bracket no backslash escapes: no label does.
+fn has_bracket(label: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) =
+        label[i..].iter().position(|&b| matches!(b, b'[' | b']' | b'\\'))
+    {
+        let at = i + k;
+        if label[at] != b'\\' {
+            return true;
+        }
+        let escapes = label.get(at + 1).is_some_and(u8::is_ascii_punctuation);
+        i = at + if escapes { 2 } else { 1 };
+    }
+    false
+}
+
+/// The bytes of `range` without what stands before each line's content
+/// (a block quote's markers), as pulldown-cmark reads a label across
+/// lines.
+fn without_prefixes(
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    lines: &[usize],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(range.len());
+    let mut from = range.start;
+    while let Some(n) = memchr::memchr(b'\n', &bytes[from..range.end]) {
+        let nl = from + n;
+        out.extend_from_slice(&bytes[from..=nl]);
+        let k = lines.partition_point(|&l| l <= nl);
+        from = lines.get(k).map_or(range.end, |&l| l.min(range.end));
+    }
+    out.extend_from_slice(&bytes[from..range.end]);
+    out
 }
 
 /// The length of the run of `byte` at `at`.

@@ -4,11 +4,11 @@
 //! option.
 //!
 //! The reader is staged: where a document holds a construct it does not
-//! yet read exactly (strikethrough, tabs in container indentation, tables
-//! and footnote definitions inside containers, a `\r` alone, among
-//! others: `examples/markdown_declines.rs` counts them), it declines the
-//! whole document, and pulldown-cmark reads it, so the output is the
-//! oracle's either way.
+//! yet read exactly (tabs in container indentation, footnote definitions
+//! inside containers, a `\r` alone, among others:
+//! `examples/markdown_declines.rs` counts them), it declines the whole
+//! document, and pulldown-cmark reads it, so the output is the oracle's
+//! either way.
 
 mod block;
 mod definitions;
@@ -19,6 +19,7 @@ mod footnote;
 mod inline;
 mod line_ends;
 mod markup;
+mod punctuation;
 mod shapes;
 mod sink;
 mod skip;

@@ -108,6 +108,13 @@ fn the_corpus_in_pieces_reads_as_pulldown_reads_it() {
     );
 }
 
+/// The corpus as one document, compared: ours reads it whole.
+#[test]
+fn the_whole_corpus_reads_as_pulldown_reads_it() {
+    let Some((text, _)) = corpus_in_4k_pieces() else { return };
+    assert_eq!(compare(&text, true), Ok(true));
+}
+
 /// The corpus in pieces with `\r\n` line ends, each compared: ours reads
 /// them as it reads the `\n` pieces.
 #[test]
@@ -157,8 +164,41 @@ const TABLE_PIECES: &[&str] = &[
     "|", "|", " | ", "a", "b c", "-", "--", ":", "\n", "\n", "\r\n", "`", "[",
     "](", ")", "<", ">", "\\", "*", "> ", "- ", "1. ", "# ", "    ", "\t",
     "[a]: /u\n", "http://x.y", "[a]", "<http://a>", "<div>", "<!--", "```",
-    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
+    "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n", "  ", "[ ] ",
+    "> ", "\n> ", "\n- ", "\n  ", "\n   ", "-\n",
 ];
+
+/// The pieces of definition-like input: labels, destinations and titles
+/// and the line ends, containers and blocks between and around them.
+#[rustfmt::skip]
+const DEFINITION_PIECES: &[&str] = &[
+    "[a]:", "[b]:", "[a]", "[b]", "\n", "\n", "\n", "\n\n", " ", "  ", "    ", "\t",
+    "/u", "/v(w)", "(", ")", "<x y>", "<", ">", "\\", "\\)", "&amp;", "\"", "'",
+    "\"t\"", "'t'", "(t)", "t", "> ", "- ", "1. ", "2. ", "===", "---", "# ",
+    "```", "<div>", "|", "|---|\n", "[^1]:", "x", "é",
+];
+
+/// The pieces of emphasis-like input: runs of `~`, `*` and `_` beside
+/// words, spaces, punctuation and the brackets of links.
+#[rustfmt::skip]
+const EMPHASIS_PIECES: &[&str] = &[
+    "~", "~~", "~~~", "~", "~~", "*", "**", "_", "__", "a", "b c", " ", "\n",
+    ".", "(", ")", "[", "](/u)", "]", "[a]: /u\n", "`", "\\", "\\~", "<http://x>",
+    "|", "\n|-|\n", "> ", "é", "。", "\u{a0}", "€", "—", "\u{3000}", "😀",
+];
+
+fn emphasis_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(EMPHASIS_PIECES), 0..30)
+        .prop_map(|p| p.concat())
+}
+
+fn definition_like() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::collection::vec(
+        proptest::sample::select(DEFINITION_PIECES),
+        0..30,
+    )
+    .prop_map(|p| p.concat())
+}
 
 fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
@@ -181,6 +221,23 @@ proptest! {
         gfm in any::<bool>(),
     ) {
         if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn definition_like_input_reads_as_pulldown_reads_it(
+        md in definition_like(),
+        gfm in any::<bool>(),
+    ) {
+        if let Err(e) = compare(&md, gfm) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    #[test]
+    fn emphasis_like_input_reads_as_pulldown_reads_it(md in emphasis_like()) {
+        if let Err(e) = compare(&md, true) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -261,6 +318,34 @@ fn empty_list_items_read_as_pulldown_reads_them() {
     }
 }
 
+/// A task list marker alone on its line, which begins an item as an
+/// empty one does, and what follows it, each compared; the first ones
+/// read by ours.
+#[test]
+fn a_task_marker_alone_reads_as_pulldown_reads_it() {
+    let read = [
+        "- [ ]\n  [a](b)\n",
+        "- [x]\n\n  foo [a](b)\n",
+        "- [ ]\nfoo [a](b)\n",
+        "-   [X]  \n    foo\n",
+    ];
+    for md in read {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+    for md in read.into_iter().chain([
+        "- [ ]\n\n\n  foo\n",
+        "- a\n- [ ]\n- b\n",
+        "a\n- [ ]\nb\n",
+        "> - [ ]\n>   x\n",
+        "- [ ]\n      code\n",
+        "- [ ]\t\n  x\n",
+        "1. [ ]\n   x\n",
+        "- [ ]",
+    ]) {
+        compare_both_ways(md);
+    }
+}
+
 /// Definitions alone over a setext underline, which is then read as a
 /// block of its own, each compared.
 #[test]
@@ -282,6 +367,138 @@ fn definitions_over_an_underline_read_as_pulldown_reads_them() {
         compare_both_ways(md);
     }
     assert_eq!(compare("[a]: /u\n===\n[a]\n", true), Ok(true));
+}
+
+/// Definitions across lines: the destination on the label's next line,
+/// the title on the destination's next line or across lines, and what
+/// ends them there; each compared, and read by ours.
+#[test]
+fn definitions_across_lines_read_as_pulldown_reads_them() {
+    for md in [
+        "[a]:\n  http://x\n\n[a]\n",
+        "[a]:\n<x y>\n[a]\n",
+        "[a]:\n/u \"t\"\n[a]\n",
+        "[a]:\n/u\n\"t\"\n[a]\n",
+        "[a]: /u\n't'\n[a]\n",
+        "[a]: /u\n't' x\n[a]\n",
+        "[a]: /u 't\nu'\n[a]\n",
+        "[a]: /u 't\n\nu'\n[a]\n",
+        "[a]: /u\n't\nu' x\n[a]\n",
+        "[a]: /u (t\nu) x\n[a]\n",
+        "[a]:\n/u\n[b]:\n/v\n[a] [b]\n",
+        "[a]:\n\n/u\n[a]\n",
+        "[a]:\n# h\n[a]\n",
+        "[a]:\n===\n[a]\n",
+        "> [a]:\n> /u\n> 't'\n\n[a]\n",
+        "- [a]:\n  /u\n  [a]\n",
+        "[a]: /v(w)\n[b]: /x\\)y\n[c]: /(((z\n[a] [b] [c]\n",
+        "[a]: <x\\>y>\n[a]\n",
+        "[a]: /u \"t\"\"\n[a]\n",
+    ] {
+        compare_both_ways(md);
+    }
+    for md in ["[a]:\n  http://x\n\n[a]\n", "[a]: /u\n'a\nb'\n[a]\n"] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+}
+
+/// Tables in block quotes, list items and footnote definitions, each
+/// compared; the first ones read by ours.
+#[test]
+fn tables_in_containers_read_as_pulldown_reads_them() {
+    let read = [
+        "- x\n\n  | a | b |\n  |---|---|\n  | [c](d) | e |\n\n- y\n",
+        "> a | b\n> --|--\n> [c](d) | e\n",
+        "1. | a |\n   |---|\n   | <http://x> |\n",
+    ];
+    for md in read {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+    }
+    for md in read.into_iter().chain([
+        "- | a |\n  |---|\n| b |\n",
+        "- | a |\n  |---|\n  - b\n",
+        "- | a |\n |---|\n",
+        "- [ ] a | b\n  --|--\n  c | d\n",
+        "> | a |\n|---|\n",
+        "> | a |\n> |---|\n> > b\n",
+        "[^1]: | a |\n    |---|\n    | [b](c) |\n",
+        "- a\n  | b |\n  |---|\n",
+        "> a\n> | b |\n> |---|\n",
+    ]) {
+        compare_both_ways(md);
+    }
+}
+
+/// Strikethrough, which ends text runs where it opens and closes, each
+/// compared, and read by ours.
+#[test]
+fn strikethrough_reads_as_pulldown_reads_it() {
+    for md in [
+        "~~a [b](c) d~~ e\n",
+        "a~~b~~c ~d~ e~ ~f\n",
+        "~~a~ b~~ [c](d)\n",
+        "~a~~ b~ ~~c~~~d~~~\n",
+        "*a ~~b* c~~ http://x\n",
+        "\\~~a~~ \\~~~b~\n",
+        "[a ~~b](c)~~ d\n",
+        "| ~~a | b~~ |\n|---|---|\n| ~c~ | ~~[d](e)~~ |\n",
+        "> ~~a\n> b~~\n",
+        "~~.a~~. .~a.~\n",
+    ] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+        compare(md, false).unwrap();
+    }
+}
+
+/// References whose labels cross a block quote's lines, whose markers
+/// are no part of the label, each compared, and read by ours.
+#[test]
+fn labels_across_quoted_lines_read_as_pulldown_reads_them() {
+    for md in [
+        "> [a\n> b] [c\n>d][] [x][a\n> b]\n\n[a b]: /u\n[c d]: /v\n",
+        "> - [a\n>   b]\n\n[a b]: /u\n",
+        "> [a\nb] lazy\n\n[a b]: /u\n",
+        "> > [a\n> b]\n\n[a b]: /u\n",
+        "> [a\n>    b]\n\n[a b]: /u\n",
+    ] {
+        assert_eq!(compare(md, true), Ok(true), "{md:?}");
+        compare(md, false).unwrap();
+    }
+    compare_both_ways("> [x][a\n> > b]\n\n[a b]: /u\n");
+}
+
+/// Long labels, as pulldown-cmark counts them (bytes outside ASCII,
+/// escapes and runs of whitespace), each compared, and read by ours.
+#[test]
+fn long_labels_read_as_pulldown_reads_them() {
+    let ascii = "a".repeat(1200);
+    let wide = "é".repeat(499);
+    let wider = "é".repeat(500);
+    let spaced = "a  ".repeat(333);
+    let escaped = "\\.".repeat(500);
+    for label in [&ascii, &wide, &wider, &spaced, &escaped] {
+        let md = format!(
+            "[{label}] [x][{label}] [{label}][]\n> [x][{label}\n> b]\n\n\
+             [x]: /x\n[{label}]: /u\n"
+        );
+        assert_eq!(compare(&md, true), Ok(true), "{label:?}");
+        compare(&md, false).unwrap();
+    }
+}
+
+/// Every character past ASCII beside emphasis (and strikethrough): as a
+/// run's next character, and as its previous, where a letter, a space
+/// and punctuation each flank differently; all compared in one document.
+#[test]
+fn emphasis_beside_every_character_reads_as_pulldown_reads_it() {
+    let mut md = String::new();
+    for c in (0x80..0x2_0000).filter_map(char::from_u32) {
+        for probe in ["a*C b*", ".*a C*.", "a_C b_", "._a C_.", "a~~C b~~"] {
+            md.push_str(&probe.replace('C', c.encode_utf8(&mut [0; 4])));
+            md.push_str("\n\n");
+        }
+    }
+    assert_eq!(compare(&md, true), Ok(true));
 }
 
 /// Definitions whose titles hold escapes or parentheses, each compared.
@@ -343,6 +560,11 @@ fn the_findings_read_as_pulldown_reads_them() {
         "|[a]: /u\n|\\\n---|\n",
         "```\r\na\r\n\r\nb\r\n```\r\n",
         "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
+        "*\n   <!--> \n  |",
+        "[x][a\\]] [x][a\\b] [x][a\\\\] [x][\\\\]] [x][a\\\n\n[a\\]]: /u\n[a\\b]: /v\n",
+        "[a\\]]: /u\n[a\\b]: /v\n[a\\[]: /w\n[a\\\\]: /x\n\n[a\\]] [a\\b] [a\\\\]\n",
+        "- a\n   <!-- -->\n  b\n- c\n",
+        "* a\n    <!-- b -->\n* [c](d)\n  <!-- e -->\n  > f\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
