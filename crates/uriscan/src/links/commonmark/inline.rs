@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::footnote;
@@ -331,8 +330,7 @@ fn find(
         return Ok(None);
     }
     let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
-    let Some(label) = definitions::normalize(label) else { return Ok(None) };
-    Ok(sink.find_reference(&label))
+    Ok(sink.find_reference(label))
 }
 
 /// The length of the run of `byte` at `at`.
