@@ -8,6 +8,7 @@
 #                   the inline pass's byte class table; nothing built
 #   bare            our reader's bare parse (links and regions gathered)
 #   links           extraction on our reader (links kept and resolved)
+#   links-each      the same, each link handed out borrowed (for_each)
 #   pulldown        pulldown-cmark's bare parse, the oracle
 #   pulldown-links  extraction on pulldown-cmark
 #
@@ -22,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 passes=${PASSES:-20}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(floor bare links pulldown pulldown-links)
+[ ${#steps[@]} -gt 0 ] || steps=(floor bare links links-each pulldown pulldown-links)
 cargo build --quiet --release -p uriscan --example md_reader_profile --features internals
 bin="${CARGO_TARGET_DIR:-$root/target}/release/examples/md_reader_profile"
 for step in "${steps[@]}"; do

@@ -4,8 +4,10 @@
 //! (`valgrind --tool=callgrind`): the bench's steps, one at a time.
 //!
 //! `md_reader_profile STEP [PASSES] [CORPUS]`, STEP one of `bare` (our
-//! reader's bare parse), `links` (extraction on it), `pulldown` (the
-//! pulldown-cmark bare parse), `pulldown-links`, or `floor`: the least
+//! reader's bare parse), `links` (extraction on it, each link kept),
+//! `links-each` (each link handed out borrowed, as `links` prints them),
+//! `pulldown` (the pulldown-cmark bare parse), `pulldown-links`, or
+//! `floor`: the least
 //! pass any exact reader makes, every line found and every byte
 //! classified by the inline pass's byte table, nothing built. CORPUS
 //! defaults to `../shared/corpus/markdown.md` beside the repository.
@@ -75,6 +77,18 @@ fn pass(step: &str, read: &[&str]) -> usize {
             .iter()
             .map(|p| uriscan::internals::links::count_markdown_events(p))
             .sum(),
+        "links-each" => {
+            let extractor = LinkExtractor::new();
+            read.iter()
+                .map(|p| {
+                    let page = Page::new(p.as_bytes(), Format::Markdown)
+                        .url("https://example.com/a/b");
+                    let mut n = 0;
+                    extractor.for_each(&page, |_| n += 1);
+                    n
+                })
+                .sum()
+        }
         "links" | "pulldown-links" => {
             let parser = if step == "links" {
                 MarkdownParser::Uriscan

@@ -233,6 +233,18 @@ impl<'a> Decoded<'a> {
     /// The byte offset in the file of the text offset `at`.
     #[inline]
     pub(crate) fn byte_offset(&self, at: usize) -> usize {
+        // Twice for every link, and nearly every document is valid UTF-8:
+        // that case inlined, the others out of line.
+        match self.map {
+            Map::Same => at,
+            _ => self.mapped_offset(at),
+        }
+    }
+
+    /// [`byte_offset`](Decoded::byte_offset) where the text is not the
+    /// bytes.
+    #[inline(never)]
+    fn mapped_offset(&self, at: usize) -> usize {
         match &self.map {
             Map::Same => at,
             Map::Anchors(a) => {

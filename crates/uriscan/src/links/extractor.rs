@@ -221,8 +221,13 @@ impl LinkExtractor {
         sink.expect(raw.len());
         let base = resolution_base(page, html_base.as_deref());
         let own_base = html_base.is_some() && page.base.is_none();
-        // `<base href>` itself resolves against the page, not itself.
-        let page_base = target::Base::new(page.url, page.root);
+        // `<base href>` itself resolves against the page, not itself; a
+        // document with no `<base href>` of its own never needs that.
+        let page_base = if own_base {
+            target::Base::new(page.url, page.root)
+        } else {
+            None
+        };
         let resolver = base.as_ref().map(target::Base::resolver);
         let page_resolver = page_base.as_ref().map(target::Base::resolver);
         let standard_bases = StandardBases::default();

@@ -511,13 +511,15 @@ impl<'a> LinkRef<'a> {
     }
     /// The link, kept: its texts copied into one allocation.
     pub fn to_link(&self) -> Link {
+        // Most links are their raw text, the same slice: no comparison.
+        let same = std::ptr::eq(self.raw, self.link) || self.raw == self.link;
         Link::new(
             self.kind,
             self.span,
             self.place.get(),
             self.link,
             self.target,
-            (self.raw != self.link).then_some(self.raw),
+            (!same).then_some(self.raw),
             self.error.cloned(),
             self.extra.map(|e| Box::new(e.clone())),
         )

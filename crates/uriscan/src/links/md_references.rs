@@ -9,7 +9,9 @@
 //! line up to its `[` holds only container markers, and whose label a kept
 //! definition has.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use unicase::UniCase;
@@ -20,9 +22,11 @@ use crate::Span;
 /// uses as they are met.
 #[derive(Debug, Default)]
 pub(super) struct Definitions {
-    /// Each definition's label, folded as the parser folds it, to its
-    /// index.
-    by_label: HashMap<UniCase<String>, usize>,
+    /// Each definition's label key (see [`push_key`]) to its index.
+    by_label: HashMap<Vec<u8>, usize>,
+    /// The key of the label being looked up, its room kept from one
+    /// lookup to the next.
+    key: RefCell<Vec<u8>>,
     /// Each definition's byte range, in the order written.
     spans: Vec<Range<usize>>,
     /// Each definition's line.
@@ -53,19 +57,48 @@ impl Definitions {
         let by_label = order
             .iter()
             .enumerate()
-            .map(|(k, &i)| (UniCase::new(labelled[i].0.to_string()), k))
+            .map(|(k, &i)| (label_key(labelled[i].0), k))
             .collect();
         let lines = lines_at(src.as_bytes(), spans.iter().map(|s| s.start));
         let uses = vec![vec![]; spans.len()];
-        (Definitions { by_label, spans, lines, uses }, order)
+        let key = RefCell::default();
+        (Definitions { by_label, key, spans, lines, uses }, order)
     }
 
-    /// The index of the definition of `label`.
+    /// The index of the definition of `label` (case folded, its
+    /// whitespace as it is).
     pub(super) fn find(&self, label: &str) -> Option<usize> {
         if self.spans.is_empty() {
             return None;
         }
-        self.by_label.get(&UniCase::new(label.to_string())).copied()
+        self.find_by(|key| push_key(label, key))
+    }
+
+    /// The index of the definition of `label` as written: its runs of
+    /// whitespace one space, trimmed, then case folded, as
+    /// `commonmark::definitions::normalize` and [`find`](Self::find) do
+    /// in turn, with nothing allocated. `None` for a blank label too.
+    pub(super) fn find_written(&self, label: &str) -> Option<usize> {
+        if self.spans.is_empty() {
+            return None;
+        }
+        let mut words = label.split_ascii_whitespace();
+        let first = words.next()?;
+        self.find_by(|key| {
+            push_key(first, key);
+            for word in words {
+                key.push(b' ');
+                push_key(word, key);
+            }
+        })
+    }
+
+    /// The definition whose key `build` writes, in the kept room.
+    fn find_by(&self, build: impl FnOnce(&mut Vec<u8>)) -> Option<usize> {
+        let mut key = self.key.borrow_mut();
+        key.clear();
+        build(&mut key);
+        self.by_label.get(key.as_slice()).copied()
     }
 
     /// A use of definition `def` at offset `at`; the definition's line.
@@ -121,7 +154,7 @@ impl Definitions {
             if gfm && label.starts_with('^') {
                 continue;
             }
-            let Some(first) = self.find(&normalize_label(label)) else {
+            let Some(first) = self.find_written(label) else {
                 continue;
             };
             // The destination may stand on the next line, no further.
@@ -170,10 +203,48 @@ fn label_start(bytes: &[u8], close: usize) -> Option<usize> {
     open.filter(|&o| o + 1 < close)
 }
 
-/// A label as the parser keys it: its runs of whitespace one space,
-/// trimmed.
-fn normalize_label(label: &str) -> String {
-    label.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+/// Appends the key of `label` to `key`: its Unicode case folding, as
+/// pulldown-cmark matches labels (`UniCase`), in UTF-8. Two labels are
+/// the same label exactly when their keys are equal bytes.
+///
+/// The folding is `UniCase`'s own, taken from what it feeds a hasher:
+/// each byte of the folded text (ASCII lowercased, the rest by the
+/// Unicode table), then a `0xFF` that no UTF-8 holds, left off here. So
+/// the key is written with no string built, and is `UniCase`'s equality
+/// by construction, whichever of its two forms a label takes.
+fn push_key(label: &str, key: &mut Vec<u8>) {
+    if label.is_ascii() {
+        // `UniCase`'s ASCII form, in bulk: the bytes lowercased.
+        key.extend(label.bytes().map(|b| b.to_ascii_lowercase()));
+        return;
+    }
+    let start = key.len();
+    UniCase::new(label).hash(&mut KeyBytes(key));
+    if key.last() == Some(&0xFF) && key.len() > start {
+        key.pop();
+    }
+}
+
+/// The key of `label` (see [`push_key`]), for a set of labels.
+pub(super) fn label_key(label: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(label.len() + 1);
+    push_key(label, &mut key);
+    key
+}
+
+/// A [`Hasher`] that keeps the bytes it is fed: [`push_key`]'s.
+struct KeyBytes<'k>(&'k mut Vec<u8>);
+
+impl Hasher for KeyBytes<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    fn write_u8(&mut self, byte: u8) {
+        self.0.push(byte);
+    }
+    fn finish(&self) -> u64 {
+        0
+    }
 }
 
 /// The offset of the `\n` ending the line at `at`, or the end.
@@ -213,6 +284,60 @@ mod tests {
         assert_eq!(at("[a[b]: x"), None);
         assert_eq!(at("[a\\]b]: x"), Some(0));
         assert_eq!(at("[]: x"), None);
+    }
+
+    /// Labels of ASCII, whitespace, and the characters whose folding
+    /// is not one-to-one or not ASCII's (`ß` to `ss`, the Kelvin sign to
+    /// `k`, the long s, final sigma, `İ`, the `ﬀ` ligature).
+    fn label() -> impl proptest::strategy::Strategy<Value = String> {
+        "([aAkKsSbB]|[ \t\n]|ß|ẞ|\u{212A}|ſ|Σ|σ|ς|İ|i̇|ﬀ|ff|é|É){0,6}"
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(3000))]
+        /// A lookup finds what the map keyed by `UniCase` strings finds,
+        /// as written (whitespace collapsed first) and as given.
+        #[test]
+        fn keys_match_as_unicase_does(
+            labels in proptest::collection::vec(label(), 0..5),
+            asked in proptest::collection::vec(label(), 1..5),
+        ) {
+            let labelled: Vec<(&str, Range<usize>)> =
+                labels.iter().enumerate().map(|(k, l)| (l.as_str(), k..k)).collect();
+            let (defs, order) = Definitions::new("", &labelled);
+            // The simple reference: each label, folded by `UniCase`, to
+            // its index in the order written (the last of equal ones).
+            let simple: HashMap<UniCase<String>, usize> = order
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| (UniCase::new(labelled[i].0.to_string()), k))
+                .collect();
+            let collapse = |l: &str| {
+                let words: Vec<&str> = l.split_ascii_whitespace().collect();
+                (!words.is_empty()).then(|| words.join(" "))
+            };
+            for q in asked.iter().chain(&labels) {
+                let expected = (!labels.is_empty())
+                    .then(|| simple.get(&UniCase::new(q.clone())).copied())
+                    .flatten();
+                proptest::prop_assert_eq!(defs.find(q), expected, "{:?}", q);
+                let written = collapse(q)
+                    .filter(|_| !labels.is_empty())
+                    .and_then(|n| simple.get(&UniCase::new(n)).copied());
+                proptest::prop_assert_eq!(defs.find_written(q), written, "{:?}", q);
+            }
+        }
+    }
+
+    #[test]
+    fn folded_labels_meet() {
+        let labelled = [("Straße Fuß", 0..0), ("\u{212A}elvin", 1..1)];
+        let (defs, _) = Definitions::new("", &labelled);
+        assert_eq!(defs.find_written("STRASSE\n fuss"), Some(0));
+        assert_eq!(defs.find_written("kelvin"), Some(1));
+        assert_eq!(defs.find("strasse FUSS"), Some(0));
+        assert_eq!(defs.find("strasse  fuss"), None);
+        assert_eq!(defs.find_written("  "), None);
     }
 
     #[test]

@@ -102,8 +102,11 @@ impl LinkExtractor {
         }
         generators::read_markdown_runs(text, &regions.text, out);
         let directives = generators::read_includes(text, out);
+        let mut colons = Colons::new(text.as_bytes());
         for span in &regions.text {
-            self.find(text.as_bytes(), *span, Kind::Text, out);
+            if colons.any_in(*span) {
+                self.find(text.as_bytes(), *span, Kind::Text, out);
+            }
         }
         // A directive's line is replaced by the file it names: its URL is
         // no link of the page.
@@ -209,6 +212,66 @@ impl LinkExtractor {
                 m.as_str(),
                 None,
             ));
+        }
+    }
+}
+
+/// Where the next `:` of a text stands, for runs asked in document
+/// order: the finder's every match holds one, and most of a document's
+/// many short runs hold none, which one search forward over the text
+/// passes instead of one search per run.
+struct Colons<'t> {
+    bytes: &'t [u8],
+    /// Where the last search started, and the first `:` at or after it.
+    from: usize,
+    next: Option<usize>,
+}
+
+impl<'t> Colons<'t> {
+    fn new(bytes: &'t [u8]) -> Self {
+        Colons { bytes, from: 0, next: memchr::memchr(b':', bytes) }
+    }
+
+    /// Whether `span` holds a `:`.
+    fn any_in(&mut self, span: Span) -> bool {
+        // Searched again only when the `:` found lies before the run (or
+        // the run before the last search, for runs out of order).
+        if span.start < self.from || self.next.is_some_and(|c| c < span.start)
+        {
+            self.from = span.start;
+            self.next = self
+                .bytes
+                .get(span.start..)
+                .and_then(|rest| memchr::memchr(b':', rest))
+                .map(|i| span.start + i);
+        }
+        self.next.is_some_and(|c| c < span.end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The runs said to hold a `:` are those that hold one, in any
+        /// order they are asked.
+        #[test]
+        fn colons_are_found_in_every_run_that_holds_one(
+            text in "[a:\\n]{0,40}",
+            runs in proptest::collection::vec((0usize..44, 0usize..12), 0..12),
+        ) {
+            let bytes = text.as_bytes();
+            let mut colons = Colons::new(bytes);
+            for (start, len) in runs {
+                let start = start.min(bytes.len());
+                let end = (start + len).min(bytes.len());
+                let holds = bytes[start..end].contains(&b':');
+                proptest::prop_assert_eq!(
+                    colons.any_in(Span::new(start, end)),
+                    holds
+                );
+            }
         }
     }
 }

@@ -36,9 +36,9 @@ use crate::syntax::chars::{
 const PATH_PLAIN: Table =
     PCHAR.or(Table::new(b"/")).without(Table::new(b":%"));
 
-/// The bytes of a path's plain run: [`PATH_PLAIN`] but `.` and `/`,
-/// nearly every byte of a link.
-const PATH_RUN: Table = PATH_PLAIN.without(Table::new(b"./"));
+/// The bytes of a path's plain run: [`PATH_PLAIN`] but `.`, nearly every
+/// byte of a link (its `/` too, so that the runs are long).
+const PATH_RUN: Table = PATH_PLAIN.without(Table::new(b"."));
 
 /// The bytes of a plain host: RFC 3986's `unreserved`, a `reg-name`
 /// with neither `%` nor `sub-delims`.
@@ -155,6 +155,19 @@ impl Shortcut {
     }
 }
 
+/// Appends `link` to `out` when it is an absolute `http:` or `https:` URI
+/// that is its own target against any base (see [`is_plain_absolute`]);
+/// `false`, with `out` untouched, when it is not. No base's prefixes are
+/// needed for it: a document of such links never finds them.
+pub(crate) fn plain_absolute_into(link: &str, out: &mut String) -> bool {
+    let b = link.as_bytes();
+    if b.first() != Some(&b'h') || !is_plain_absolute(b) {
+        return false;
+    }
+    out.push_str(link);
+    true
+}
+
 /// Whether `b` is an absolute `http:` or `https:` URI that is its own
 /// target (see the module):
 ///
@@ -213,9 +226,6 @@ fn plain_end(b: &[u8]) -> Option<usize> {
 /// at its `?` or `#`, or its end. `None` when the path holds a byte that
 /// is not plain, a `%` without two hex digits, or a `.` or `..` segment.
 fn path_end(b: &[u8]) -> Option<usize> {
-    if b.first() == Some(&b'.') && is_dot_segment(b) {
-        return None;
-    }
     let mut i = 0;
     loop {
         // Every link passes here: the plain run in a tight loop, a branch
@@ -223,14 +233,12 @@ fn path_end(b: &[u8]) -> Option<usize> {
         i += PATH_RUN.prefix_len(&b[i..]);
         match b.get(i) {
             None => return Some(i),
-            // A dot within a segment: a segment's first byte is checked
-            // after its `/`.
-            Some(b'.') => i += 1,
-            Some(b'/') => {
-                i += 1;
-                if b.get(i) == Some(&b'.') && is_dot_segment(&b[i..]) {
+            // A dot: a dot segment when it opens a segment.
+            Some(b'.') => {
+                if (i == 0 || b[i - 1] == b'/') && is_dot_segment(&b[i..]) {
                     return None;
                 }
+                i += 1;
             }
             Some(b'%') if is_pct_encoded(&b[i..]) => i += 3,
             Some(b'?' | b'#') => return Some(i),
@@ -360,10 +368,10 @@ mod tests {
         use crate::syntax::chars::KEPT_AS_IS as KEPT;
         use crate::syntax::chars::QUERY;
         for b in 0..=255u8 {
-            // A path's plain run: `pchar` and `/` but `:`, `%`, `.`, `/`.
+            // A path's plain run: `pchar` and `/` but `:`, `%`, `.`.
             assert_eq!(
                 PATH_RUN.contains(b),
-                (PCHAR.contains(b) || b == b'/') && !b":%./".contains(&b),
+                (PCHAR.contains(b) || b == b'/') && !b":%.".contains(&b),
                 "{b:#x}"
             );
             // A query's plain run: `query` but `%`.
@@ -424,7 +432,7 @@ mod tests {
         /// The run readers are the simple ones.
         #[test]
         fn the_readers_are_the_simple_ones(
-            link in "[a-z./%2EF:?#@ \\\\\u{e9}]{0,12}",
+            link in "[a-z./%2EF:?#@ \\\\\u{e9}]{0,24}",
             bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
         ) {
             for b in [link.as_bytes(), &bytes[..]] {
@@ -440,6 +448,24 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+        /// A plain absolute link is its own target against every base
+        /// that is a URI, whether the base has the shortcut's shape or not.
+        #[test]
+        fn plain_absolute_links_are_their_own_targets(
+            base in "[a-z]{1,4}:(//[a-z.@:0-9]{0,6})?(/[a-z.%2F]{0,4}){0,4}(\\?[a-z/.]{0,3})?(#[a-z]{0,2})?",
+            link in "(h|ht|https?:|https?:/|https?://)[a-zA-Z0-9._~@:%-]{0,5}([a-z.:@%/#?2EF ]{0,3}){0,5}",
+        ) {
+            let mut out = String::new();
+            if plain_absolute_into(&link, &mut out) {
+                proptest::prop_assert_eq!(out.as_str(), link.as_str());
+                if full(&base, "x").is_some() {
+                    proptest::prop_assert_eq!(Some(out), full(&base, &link), "{} against {}", link, base);
+                }
+            } else {
+                proptest::prop_assert!(out.is_empty());
+            }
+        }
+
         /// Every link the shortcut takes resolves as the full path does,
         /// against bases of every shape.
         #[test]

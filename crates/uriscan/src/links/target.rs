@@ -310,6 +310,11 @@ impl Resolver<'_> {
         out: &mut String,
     ) -> Result<(), LinkError> {
         if let Ok(base) = &self.base {
+            // Most links of a page are absolute: they are their own
+            // targets, before the base's prefixes are ever found.
+            if super::shortcut::plain_absolute_into(link, out) {
+                return Ok(());
+            }
             let shortcut = self.shortcut.get_or_init(|| {
                 Shortcut::new(|r| {
                     let r = self.parser.parse_reference(r).ok()?;

@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::footnote;
@@ -356,8 +355,7 @@ fn find(
         _ => label,
     };
     let Ok(label) = std::str::from_utf8(label) else { return Err(declined()) };
-    let Some(label) = definitions::normalize(label) else { return Ok(None) };
-    Ok(sink.find_reference(&label))
+    Ok(sink.find_reference(label))
 }
 
 /// Whether `label` holds a bracket no backslash escapes: no label does.

@@ -4,11 +4,9 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use unicase::UniCase;
-
 use super::super::link::{Extra, Reference};
 use super::super::markdown::{Regions, definition_link, push_definitions};
-use super::super::md_references::Definitions;
+use super::super::md_references::{Definitions, label_key};
 use super::super::{Kind, RawLink};
 use super::definitions::Definition;
 use crate::Span;
@@ -55,7 +53,7 @@ impl<'s, 'l> Sink<'s, 'l> {
             let mut seen = HashSet::with_capacity(definitions.len());
             definitions
                 .iter()
-                .filter(|d| seen.insert(UniCase::new(d.label.as_str())))
+                .filter(|d| seen.insert(label_key(&d.label)))
                 .collect()
         };
         let labelled: Vec<(&str, std::ops::Range<usize>)> =
@@ -102,9 +100,10 @@ impl<'s, 'l> Sink<'s, 'l> {
         self.footnotes.as_deref()
     }
 
-    /// The definition of `label` (normalized), if one is kept.
+    /// The definition of `label` as written (normalized here), if one is
+    /// kept.
     pub(super) fn find_reference(&self, label: &str) -> Option<usize> {
-        self.references.find(label)
+        self.references.find_written(label)
     }
 
     /// The regions gathered, the last run closed; the definitions pushed
