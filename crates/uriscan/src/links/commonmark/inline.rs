@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use super::definitions;
 use super::destination;
 use super::emphasis::{self, Delim};
 use super::footnote;
