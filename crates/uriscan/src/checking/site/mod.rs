@@ -579,7 +579,7 @@ impl Site {
                 Named::SiteUrl(url) => {
                     let url = url.split(['?', '#']).next().unwrap_or("");
                     let url = url.trim_start_matches('/');
-                    let shown = [self.base_path.as_str(), &url].concat();
+                    let shown = [self.base_path.as_str(), url].concat();
                     self.lookup(url, fragment, &shown)
                 }
                 Named::Missing(reason) => Mapped::Unavailable { reason },
@@ -846,7 +846,7 @@ mod tests {
             format!("{d}//a.md"),
             format!("{d}/a/"),
             format!("{d}/a/."),
-            format!("{d}"),
+            d.clone(),
             format!("{d}/"),
             format!("{d}x/a.md"),
             format!("{}/a.md", top.display()),
