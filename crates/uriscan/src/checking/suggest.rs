@@ -9,7 +9,7 @@
 //! farther name is looked for among the first [`SCAN_LIMIT`] names only,
 //! and past them the suggestion is left out.
 
-use super::anchors;
+use super::anchors::{self, Sketch};
 use super::fxhash::FxHashMap;
 
 /// How many names are scanned for a suggestion; a larger set is indexed.
@@ -20,13 +20,19 @@ pub(crate) struct Suggester {
     /// Deletion keys (hashed) to the names that have them; `None` for a
     /// set small enough to scan.
     one_edit: Option<FxHashMap<u64, Vec<u32>>>,
+    /// The sketch of each name that is scanned (the first
+    /// [`SCAN_LIMIT`]), made once: each missing name is held against
+    /// all of them, and nearly all are ruled out by their sketch alone.
+    sketches: Vec<Sketch>,
 }
 
 impl Suggester {
     /// The index of `names`.
     pub(crate) fn new(names: &[String]) -> Suggester {
+        let sketches =
+            names.iter().take(SCAN_LIMIT).map(|n| Sketch::of(n)).collect();
         if names.len() <= SCAN_LIMIT {
-            return Suggester { one_edit: None };
+            return Suggester { one_edit: None, sketches };
         }
         let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
         let mut chars = vec![];
@@ -41,7 +47,7 @@ impl Suggester {
                 }
             }
         }
-        Suggester { one_edit: Some(index) }
+        Suggester { one_edit: Some(index), sketches }
     }
 
     /// What [`anchors::suggest`] finds for `wanted` in `names` (the set
@@ -54,7 +60,11 @@ impl Suggester {
         names: &'a [String],
     ) -> Option<&'a str> {
         let scan = |n: usize| {
-            anchors::suggest(wanted, names[..n].iter().map(String::as_str))
+            let scanned = names[..n].iter().map(String::as_str);
+            anchors::nearest(
+                wanted,
+                scanned.zip(self.sketches.iter().copied()),
+            )
         };
         let Some(index) = &self.one_edit else {
             return scan(names.len());
@@ -163,6 +173,51 @@ mod tests {
             index.suggest("section-25-headxxg", &names),
             Some("section-25-heading")
         );
+    }
+
+    /// What [`Suggester::suggest`] promises, by the whole table: the
+    /// closest name within `max(2, chars / 3)` edits, the first of
+    /// equals; in a set larger than [`SCAN_LIMIT`], the closest within
+    /// one edit of the whole set, else the closest among the first
+    /// [`SCAN_LIMIT`].
+    fn reference<'a>(wanted: &str, names: &'a [String]) -> Option<&'a str> {
+        let limit = (wanted.chars().count() / 3).max(2);
+        let closest = |within: usize, among: &'a [String]| {
+            let mut best: Option<(usize, &'a str)> = None;
+            for name in among {
+                let d = anchors::whole_table_distance(wanted, name);
+                if d <= within && best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, name));
+                }
+            }
+            best.map(|(_, name)| name)
+        };
+        if names.len() <= SCAN_LIMIT {
+            return closest(limit, names);
+        }
+        closest(1, names).or_else(|| closest(limit, &names[..SCAN_LIMIT]))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// The sketches, the bag, the cut-off and the one-edit index
+        /// change no suggestion: each path answers as the whole table
+        /// does, on sets below and above [`SCAN_LIMIT`], with names of
+        /// a few letters (so that ties and near misses abound) and
+        /// characters past ASCII.
+        #[test]
+        fn every_path_answers_as_the_whole_table(
+            names in proptest::collection::vec("[ab.é-]{0,7}", 0..1300),
+            wanted in "[abc.é-]{0,9}",
+        ) {
+            let expected = reference(&wanted, &names);
+            let index = Suggester::new(&names);
+            proptest::prop_assert_eq!(index.suggest(&wanted, &names), expected);
+            if names.len() <= SCAN_LIMIT {
+                let scan = anchors::suggest(&wanted, names.iter().map(String::as_str));
+                proptest::prop_assert_eq!(scan, expected);
+            }
+        }
     }
 
     #[test]

@@ -49,6 +49,9 @@ pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
 pub use mkdocs::MkdocsSlugify;
 pub use nearest::suggest;
+#[cfg(test)]
+pub(crate) use nearest::whole_table_distance;
+pub(crate) use nearest::{Sketch, nearest};
 
 /// The renderer whose heading anchors a Markdown document is checked
 /// against (`uriscan check --anchors`, or the site generator that builds

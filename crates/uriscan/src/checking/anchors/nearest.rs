@@ -17,17 +17,26 @@ pub fn suggest<'a>(
     wanted: &str,
     have: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    nearest(wanted, have.into_iter().map(|c| (c, Sketch::of(c))))
+}
+
+/// [`suggest`] over names whose [`Sketch`]es are given with them (made
+/// once for a set that many links look in).
+pub(crate) fn nearest<'a>(
+    wanted: &str,
+    have: impl IntoIterator<Item = (&'a str, Sketch)>,
+) -> Option<&'a str> {
     let mut bag = Bag::of(wanted);
+    let sketch = Sketch::of(wanted);
     let wanted: Vec<char> = wanted.chars().collect();
     let limit = (wanted.len() / 3).max(2);
     let mut rows = (Vec::new(), Vec::new());
     let mut best: Option<(usize, &'a str)> = None;
-    for candidate in have {
-        // The length difference is a lower bound of the distance: most
-        // anchors of a page are ruled out without the table.
-        let len = candidate.chars().count();
+    for (candidate, its_sketch) in have {
+        // Lower bounds of the distance, cheapest first: most names of a
+        // directory are ruled out without the table.
         let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
-        if len.abs_diff(wanted.len()) > bound
+        if sketch.lower_bound(&its_sketch) > bound
             || bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
         {
             continue;
@@ -37,6 +46,40 @@ pub fn suggest<'a>(
         }
     }
     best.map(|(_, name)| name)
+}
+
+/// A name's length in characters and the set of its characters (folded
+/// into 64 classes), for a lower bound of its edit distance to others
+/// in a few instructions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sketch {
+    chars: usize,
+    classes: u64,
+}
+
+impl Sketch {
+    /// The sketch of `s`.
+    pub(crate) fn of(s: &str) -> Sketch {
+        let (mut chars, mut classes) = (0, 0u64);
+        for c in s.chars() {
+            chars += 1;
+            classes |= 1 << class_of(c);
+        }
+        Sketch { chars, classes }
+    }
+
+    /// A lower bound of the edit distance between the two names: the
+    /// difference of their lengths, and the classes one has and the
+    /// other lacks (each such class holds a character of one name that
+    /// is nowhere in the other, so an edit of its own mends it).
+    fn lower_bound(&self, other: &Sketch) -> usize {
+        let only_self = (self.classes & !other.classes).count_ones();
+        let only_other = (other.classes & !self.classes).count_ones();
+        self.chars
+            .abs_diff(other.chars)
+            .max(only_self as usize)
+            .max(only_other as usize)
+    }
 }
 
 /// The edit distance between `a` and `b` (insertions, deletions and
@@ -121,6 +164,45 @@ impl Bag {
     }
 }
 
+/// The edit distance by the whole table, with no cut-off: the simple
+/// reference that the bounds and the fast paths are held to.
+/// A character's class, 0 to 63: letters by their letter, whatever the
+/// case, digits and the punctuation of names each their own, the rest
+/// folded. Any folding keeps [`Sketch::lower_bound`] a bound; this one
+/// keeps the characters that names differ by apart.
+fn class_of(c: char) -> u32 {
+    let c = u32::from(c);
+    match char::from_u32(c | 0x20) {
+        Some(l @ 'a'..='z') => u32::from(l) - u32::from('a'),
+        _ => match c {
+            0x30..=0x39 => 26 + (c - 0x30),
+            0x2d => 36,
+            0x2e => 37,
+            0x5f => 38,
+            0x2f => 39,
+            _ => 40 + c % 24,
+        },
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn whole_table_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) =
+        (a.chars().collect(), b.chars().collect());
+    let mut prev: Vec<usize> = (0..=a.len()).collect();
+    for (j, cb) in b.iter().enumerate() {
+        let mut cur = vec![j + 1];
+        for (i, ca) in a.iter().enumerate() {
+            let d = (prev[i] + usize::from(ca != cb))
+                .min(prev[i + 1] + 1)
+                .min(cur[i] + 1);
+            cur.push(d);
+        }
+        prev = cur;
+    }
+    prev[a.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,21 +247,6 @@ mod tests {
     /// the whole table, with no bound.
     #[test]
     fn cut_offs_keep_the_distance() {
-        fn full(a: &[char], b: &str) -> usize {
-            let b: Vec<char> = b.chars().collect();
-            let mut prev: Vec<usize> = (0..=a.len()).collect();
-            for (j, cb) in b.iter().enumerate() {
-                let mut cur = vec![j + 1];
-                for (i, ca) in a.iter().enumerate() {
-                    let d = (prev[i] + usize::from(ca != cb))
-                        .min(prev[i + 1] + 1)
-                        .min(cur[i] + 1);
-                    cur.push(d);
-                }
-                prev = cur;
-            }
-            prev[a.len()]
-        }
         let words = [
             "",
             "a",
@@ -204,7 +271,10 @@ mod tests {
         for a in words {
             let ac: Vec<char> = a.chars().collect();
             for b in words {
-                let d = full(&ac, b);
+                let d = whole_table_distance(a, b);
+                // A lower bound too.
+                let sketch = Sketch::of(a);
+                assert!(sketch.lower_bound(&Sketch::of(b)) <= d, "{a} {b}");
                 if let Some(mut bag) = Bag::of(a) {
                     // A lower bound: never past the distance itself.
                     assert!(!bag.exceeds(b, d), "{a} {b}");

@@ -309,15 +309,15 @@ impl Rules for Mkdocs {
 
     fn sources_of(&self, url: &str) -> Vec<String> {
         let mut out = vec![];
+        // Every site URL a page links to asks: no formatting machinery.
         let dir_of = |d: &str, out: &mut Vec<String>| {
-            let slash =
-                if d.is_empty() { String::new() } else { format!("{d}/") };
+            let slash = if d.is_empty() { "" } else { "/" };
             if self.directory_urls && !d.is_empty() {
-                out.push(format!("{d}.md"));
+                out.push([d, ".md"].concat());
             }
-            out.push(format!("{slash}index.md"));
-            out.push(format!("{slash}README.md"));
-            out.push(format!("{slash}index.html"));
+            for name in ["index.md", "README.md", "index.html"] {
+                out.push([d, slash, name].concat());
+            }
         };
         if url.is_empty() || url.ends_with('/') {
             dir_of(url.trim_end_matches('/'), &mut out);

@@ -288,6 +288,10 @@ pub struct Site {
     /// The path the site is served under: `/`, or `/proj/`.
     base_path: String,
     anchor_style: AnchorStyle,
+    /// The sources' folder under the configuration's, as the report
+    /// names a source (`docs/`), or empty: made once, for every link
+    /// the site maps.
+    shown_prefix: String,
 }
 
 impl Site {
@@ -344,6 +348,13 @@ impl Site {
             &loaded.anchors,
             &mut loaded.notes,
         );
+        let config_dir = config_file.parent().unwrap_or(Path::new(""));
+        let shown_prefix = match loaded.sources.strip_prefix(config_dir) {
+            Ok(s) if !s.as_os_str().is_empty() => {
+                format!("{}/", s.to_string_lossy())
+            }
+            _ => String::new(),
+        };
         Ok(Site {
             generator,
             config_file: config_file.to_path_buf(),
@@ -351,6 +362,7 @@ impl Site {
             origin,
             base_path,
             anchor_style,
+            shown_prefix,
         })
     }
 
@@ -431,6 +443,18 @@ impl Site {
 
     /// The path under the sources of `path`, `/`-separated.
     fn rel(&self, path: &Path) -> Option<String> {
+        // Every link of a page asks: the bytes answer at once when the
+        // rest is plain names (no empty or `.` component to fold).
+        let (whole, sources) = (key(path), key(&self.loaded.sources));
+        if !cfg!(windows)
+            && let Some(rest) = whole.strip_prefix(sources)
+            && let Some(rest) = rest.strip_prefix(b"/")
+            && !sources.is_empty()
+            && !sources.ends_with(b"/")
+            && plain_names(rest)
+        {
+            return std::str::from_utf8(rest).ok().map(str::to_string);
+        }
         let rel = path.strip_prefix(&self.loaded.sources).ok()?;
         let mut out = String::new();
         for c in rel.components() {
@@ -487,7 +511,7 @@ impl Site {
                 .strip_prefix(self.base_path.as_str())
                 .unwrap_or(under_root)
                 .to_string();
-            let shown = format!("{}{url}", self.base_path);
+            let shown = [self.base_path.as_str(), &url].concat();
             return Some(self.lookup(&url, fragment, &shown));
         }
         let dir = page.rfind('/').map_or("", |i| &page[..=i]);
@@ -504,7 +528,7 @@ impl Site {
         if !source_link {
             let page_url = self.loaded.rules.url_of(&page).unwrap_or_default();
             let url = url::resolve(&page_url, &decoded);
-            let shown = format!("{}{url}", self.base_path);
+            let shown = [self.base_path.as_str(), &url].concat();
             return Some(self.lookup(&url, fragment, &shown));
         }
         let Some(source) = source else {
@@ -587,7 +611,7 @@ impl Site {
                 Named::SiteUrl(url) => {
                     let url = url.split(['?', '#']).next().unwrap_or("");
                     let url = url.trim_start_matches('/');
-                    let shown = format!("{}{url}", self.base_path);
+                    let shown = [self.base_path.as_str(), url].concat();
                     self.lookup(url, fragment, &shown)
                 }
                 Named::Missing(reason) => Mapped::Unavailable { reason },
@@ -793,13 +817,7 @@ impl Site {
 
     /// A source as the report names it: under the configuration's folder.
     fn shown(&self, rel: &str) -> String {
-        let dir = self.config_file.parent().unwrap_or(Path::new(""));
-        match self.loaded.sources.strip_prefix(dir) {
-            Ok(s) if !s.as_os_str().is_empty() => {
-                format!("{}/{rel}", s.to_string_lossy())
-            }
-            _ => rel.to_string(),
-        }
+        [self.shown_prefix.as_str(), rel].concat()
     }
 
     fn outside(&self) -> Mapped {
@@ -816,6 +834,17 @@ impl Site {
             ),
         }
     }
+}
+
+/// A path's bytes.
+fn key(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+/// Whether `rest` is `/`-separated names that a path's components give
+/// back as they are: none empty, none `.`.
+fn plain_names(rest: &[u8]) -> bool {
+    rest.split(|&b| b == b'/').all(|name| !name.is_empty() && name != b".")
 }
 
 /// The 1-based line and column (in characters) of the byte `at` of
@@ -850,6 +879,40 @@ mod tests {
         let s =
             Site::load(Generator::Mkdocs, &top.join("mkdocs.yml")).unwrap();
         (dir, top, s)
+    }
+
+    /// A page's path under the sources: the bytes' fast answer is the
+    /// components' answer, for plain paths and for those it leaves to
+    /// the components.
+    #[test]
+    fn a_page_path_reads_as_its_components() {
+        let (_dir, top, s) = site(&[("mkdocs.yml", "site_name: x\n")]);
+        let by_components = |p: &Path| {
+            let rel = p.strip_prefix(&s.loaded.sources).ok()?;
+            let names: Option<Vec<&str>> =
+                rel.components().map(|c| c.as_os_str().to_str()).collect();
+            Some(names?.join("/"))
+        };
+        let docs = top.join("docs");
+        let d = docs.to_string_lossy().into_owned();
+        for p in [
+            format!("{d}/a.md"),
+            format!("{d}/a/b/c.md"),
+            format!("{d}/a/../b.md"),
+            format!("{d}/./a.md"),
+            format!("{d}//a.md"),
+            format!("{d}/a/"),
+            format!("{d}/a/."),
+            d.clone(),
+            format!("{d}/"),
+            format!("{d}x/a.md"),
+            format!("{}/a.md", top.display()),
+        ] {
+            let p = Path::new(&p);
+            assert_eq!(s.rel(p), by_components(p), "{}", p.display());
+        }
+        assert_eq!(s.rel(&docs.join("a/b.md")).as_deref(), Some("a/b.md"));
+        assert_eq!(s.shown("a/b.md"), "docs/a/b.md");
     }
 
     /// How a page's links resolve under MkDocs: source links as the file
