@@ -160,12 +160,16 @@ const TABLE_PIECES: &[&str] = &[
     "~~", "&amp;", "|---|---|\n", "| x | y |\n", "---|\n",
 ];
 
-fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
+/// Table-like input, for the differential tests.
+pub(crate) fn table_like() -> impl proptest::strategy::Strategy<Value = String>
+{
     proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
         .prop_map(|p| p.concat())
 }
 
-fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
+/// Markdown-like input, for the differential tests.
+pub(crate) fn markdown_like()
+-> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
         .prop_map(|p| p.concat())
 }
@@ -343,6 +347,8 @@ fn the_findings_read_as_pulldown_reads_them() {
         "|[a]: /u\n|\\\n---|\n",
         "```\r\na\r\n\r\nb\r\n```\r\n",
         "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
+        "a {#x [l](u)}\\\n===\n",
+        "{#id}\\\n===\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
