@@ -349,6 +349,7 @@ fn the_findings_read_as_pulldown_reads_them() {
         "a\\\r\nb  \r\n[c](\r\n/d)\r\n",
         "a {#x [l](u)}\\\n===\n",
         "{#id}\\\n===\n",
+        "a# [^1]\\[a]# \n[^1]: note\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
