@@ -53,7 +53,8 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         .fallback_extensions(cfg.fallback_extensions.clone())
         .fragments(cfg.fragments)
         .anchors(cfg.anchors)
-        .allow_outside_root(cfg.allow_outside_root);
+        .allow_outside_root(cfg.allow_outside_root)
+        .markdown_parser(cfg.markdown_parser);
     let sites = super::site::plan(cfg);
     if let Some(style) = sites.style
         && !cfg.anchors_given

@@ -68,6 +68,9 @@ pub struct CheckConfig {
     pub anchors_given: bool,
     /// `--site`.
     pub site: CheckSite,
+    /// `--markdown-parser`: which reader reads Markdown targets' anchors
+    /// too.
+    pub markdown_parser: uriscan::links::MarkdownParser,
     pub allow_outside_root: bool,
     pub include_text: bool,
     pub search_zip: bool,
@@ -199,6 +202,7 @@ impl TryFrom<CheckArgs> for CheckConfig {
             index_files,
             anchors_given: args.anchors.is_some(),
             site,
+            markdown_parser: args.doc.markdown_parser(),
             fallback_extensions: args.fallback_extensions,
             fragments: !args.no_fragments,
             anchors: match args.anchors.unwrap_or(CheckAnchors::Github) {

@@ -226,6 +226,8 @@ pub struct CheckerBuilder {
     /// snippets), and the rules of their includes.
     includes_under: Vec<(PathBuf, super::site::Includes)>,
     allow_outside_root: bool,
+    /// Which reader reads the Markdown targets' anchors.
+    markdown_parser: crate::links::MarkdownParser,
 }
 
 impl Default for CheckerBuilder {
@@ -249,6 +251,7 @@ impl CheckerBuilder {
             anchors_under: vec![],
             includes_under: vec![],
             allow_outside_root: false,
+            markdown_parser: crate::links::MarkdownParser::default(),
         }
     }
     /// The files that stand for a directory when a fragment needs a
@@ -308,6 +311,19 @@ impl CheckerBuilder {
     /// Whether a target outside the root holds (when it exists).
     pub fn allow_outside_root(&mut self, yes: bool) -> &mut Self {
         self.allow_outside_root = yes;
+        self
+    }
+    /// Which reader reads a Markdown target's headings, as
+    /// [`LinkExtractorBuilder::markdown_parser`] for links (both give
+    /// the same anchors). Default: [`MarkdownParser::Uriscan`].
+    ///
+    /// [`LinkExtractorBuilder::markdown_parser`]: crate::links::LinkExtractorBuilder::markdown_parser
+    /// [`MarkdownParser::Uriscan`]: crate::links::MarkdownParser::Uriscan
+    pub fn markdown_parser(
+        &mut self,
+        parser: crate::links::MarkdownParser,
+    ) -> &mut Self {
+        self.markdown_parser = parser;
         self
     }
     /// The anchor style of the Markdown document at `path`.
@@ -849,8 +865,9 @@ impl Checker {
                 if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
                     return Targets::Ids(ids, None);
                 }
+                let parser = self.opts.markdown_parser;
                 let mut ids: Vec<String> =
-                    anchors::markdown_anchors(&text, style)
+                    anchors::markdown_anchors_with(&text, style, parser)
                         .into_iter()
                         .map(|a| a.name)
                         .collect();
@@ -862,7 +879,9 @@ impl Checker {
                         path,
                         self.opts.site_dir_of(path),
                     ) {
-                        let found = anchors::markdown_anchors(&partial, style);
+                        let found = anchors::markdown_anchors_with(
+                            &partial, style, parser,
+                        );
                         ids.extend(found.into_iter().map(|a| a.name));
                     }
                 }

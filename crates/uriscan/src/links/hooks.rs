@@ -12,6 +12,13 @@ pub use super::oracle::differential;
 #[cfg(feature = "internals")]
 pub use super::shortcut::differential as shortcut_differential;
 
+/// The inputs of our Markdown reader's differential tests, for those of
+/// the anchors.
+#[cfg(test)]
+pub(crate) use super::commonmark::tests::{
+    corpus_pieces, markdown_like, table_like,
+};
+
 /// The number of events pulldown-cmark gives for `text`, parsed with
 /// extraction's options and no handler: the bare parse that the links
 /// bench and `examples/links_floor.rs` hold extraction to.

@@ -27,6 +27,17 @@ pub(crate) fn markdown_options() -> pulldown_cmark::Options {
     super::markdown::options(true)
 }
 
+/// What the anchors of a Markdown document need of it, read by our own
+/// reader with extraction's options; `None` where it declines the
+/// document (pulldown-cmark reads it then).
+#[cfg(feature = "check")]
+pub(crate) fn markdown_outline(src: &str) -> Option<Outline> {
+    super::commonmark::outline::read(src).ok()
+}
+
+#[cfg(feature = "check")]
+pub(crate) use super::commonmark::outline::{Outline, PieceKind};
+
 /// Calls `f` with the offset of each start tag of `html` and the decoded
 /// value of its `id`, then of its `name` when the tag is an `a`.
 #[cfg(feature = "check")]

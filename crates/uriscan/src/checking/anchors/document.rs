@@ -7,8 +7,10 @@ use std::ops::Range;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use super::{AnchorStyle, Slugger};
+use crate::links::MarkdownParser;
 use crate::links::reader_api::{
-    for_each_id_or_name, line_starts, markdown_options,
+    Outline, PieceKind, for_each_id_or_name, line_starts, markdown_options,
+    markdown_outline,
 };
 
 /// One anchor of a document.
@@ -46,9 +48,19 @@ pub struct Anchor {
 ///   are listed as written.
 ///
 /// The document is parsed as [`links`](crate::links) parses it: the
-/// GitHub extensions and front matter.
+/// GitHub extensions and front matter, by our own reader, or by
+/// pulldown-cmark where ours declines it.
 pub fn markdown_anchors(src: &str, style: AnchorStyle) -> Vec<Anchor> {
-    anchors_with_kinds(src, style).into_iter().map(|(a, _)| a).collect()
+    markdown_anchors_with(src, style, MarkdownParser::default())
+}
+
+/// [`markdown_anchors`], the document parsed by `parser`.
+pub(crate) fn markdown_anchors_with(
+    src: &str,
+    style: AnchorStyle,
+    parser: MarkdownParser,
+) -> Vec<Anchor> {
+    anchors_by(src, style, parser).into_iter().map(|(a, _)| a).collect()
 }
 
 /// What an anchor of a Markdown document is.
@@ -63,16 +75,32 @@ pub(super) enum Kind {
 }
 
 /// [`markdown_anchors`], each with its kind.
+#[cfg_attr(not(test), allow(dead_code))]
 pub(super) fn anchors_with_kinds(
     src: &str,
     style: AnchorStyle,
+) -> Vec<(Anchor, Kind)> {
+    anchors_by(src, style, MarkdownParser::default())
+}
+
+/// [`anchors_with_kinds`], the document parsed by `parser`.
+pub(super) fn anchors_by(
+    src: &str,
+    style: AnchorStyle,
+    parser: MarkdownParser,
 ) -> Vec<(Anchor, Kind)> {
     let lines = line_starts(src.as_bytes());
     let line_of = |offset: usize| {
         u32::try_from(lines.partition_point(|&s| s <= offset))
             .unwrap_or(u32::MAX)
     };
-    let items = read_items(src, style);
+    let items = match parser {
+        MarkdownParser::Pulldown => read_items(src, style),
+        _ => match markdown_outline(src) {
+            Some(outline) => outline_items(src, style, outline),
+            None => read_items(src, style),
+        },
+    };
     let mut slugger = Slugger::new(style);
     if let AnchorStyle::Mkdocs(_) = style {
         // `toc` collects every id of the page before it names a heading.
@@ -205,10 +233,7 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
             Event::End(TagEnd::Heading(_)) => {
                 if let Some(mut h) = heading.take() {
                     h.attrs = h.attrs.and_then(|r| {
-                        let block = attribute_block(&src[r.start..range.end])?;
-                        let end =
-                            r.start + src[r.start..range.end].rfind(block)?;
-                        Some(end..end + block.len())
+                        attribute_range(src, r.start..range.end)
                     });
                     items.push(Item::Heading(h));
                 }
@@ -269,6 +294,74 @@ fn read_items(src: &str, style: AnchorStyle) -> Vec<Item> {
         items.extend(html.drain(..).map(|(at, name)| Item::Named(at, name)));
     }
     items
+}
+
+/// [`read_items`] from the outline our own reader gives of `src`: the
+/// same items, in the same order (each where pulldown-cmark's events
+/// give it: a heading at its end, after what its text holds).
+fn outline_items(
+    src: &str,
+    style: AnchorStyle,
+    outline: Outline,
+) -> Vec<Item> {
+    let mut keyed: Vec<(usize, Item)> = Vec::new();
+    for h in outline.headings {
+        let attrs = h
+            .has_attributes
+            .then(|| attribute_range(src, h.start..h.end))
+            .flatten();
+        let pieces = h
+            .pieces
+            .into_iter()
+            .map(|(kind, text)| {
+                let piece = match kind {
+                    PieceKind::Text => Piece::Text,
+                    PieceKind::Reference => Piece::Reference,
+                    PieceKind::Code => Piece::Code,
+                    PieceKind::Alt => Piece::Alt,
+                };
+                (piece, text)
+            })
+            .collect();
+        let heading = Heading {
+            start: h.start,
+            pieces,
+            content: h.content,
+            id: h.id,
+            h1: h.level == 1,
+            attrs,
+        };
+        keyed.push((h.end, Item::Heading(heading)));
+    }
+    let mut named = Vec::new();
+    let mut notes = Footnotes::new(style);
+    for f in &outline.footnotes {
+        if f.definition {
+            notes.definition(&f.label, f.at, &mut named);
+        } else {
+            notes.reference(&f.label, f.at, &mut named);
+        }
+    }
+    for span in &outline.html {
+        if let Some(html) = src.as_bytes().get(span.range()) {
+            scan_ids(html, span.start, &mut named);
+        }
+    }
+    keyed.extend(
+        named.into_iter().map(|(at, name)| (at, Item::Named(at, name))),
+    );
+    // Stable: what one place names stays in the order named.
+    keyed.sort_by_key(|(at, _)| *at);
+    keyed.into_iter().map(|(_, item)| item).collect()
+}
+
+/// The range of the `{...}` attribute block (see [`attribute_block`]) of
+/// the heading at `heading` in `src`.
+fn attribute_range(src: &str, heading: Range<usize>) -> Option<Range<usize>> {
+    let text = src.get(heading.clone())?;
+    let block = attribute_block(text)?;
+    let start = heading.start + text.rfind(block)?;
+    Some(start..start + block.len())
 }
 
 /// The text of heading `h` as `style` reads it (see [`slug`]). An

@@ -32,6 +32,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 mod casefold;
+#[cfg(test)]
+mod differential;
 mod document;
 mod github;
 mod gitlab;
@@ -43,8 +45,8 @@ mod nearest;
 #[cfg(test)]
 mod oracle;
 
-pub(crate) use document::mdx_comment_ids;
 pub use document::{Anchor, html_anchors, markdown_anchors};
+pub(crate) use document::{markdown_anchors_with, mdx_comment_ids};
 pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
 pub use mkdocs::MkdocsSlugify;
@@ -582,7 +584,8 @@ mod tests {
     }
 
     /// One of each style, its settings at their defaults.
-    fn every_style() -> Vec<AnchorStyle> {
+    /// A style of each renderer, and of each setting that reads text.
+    pub(super) fn every_style() -> Vec<AnchorStyle> {
         vec![
             Github,
             Gitlab,

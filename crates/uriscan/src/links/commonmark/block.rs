@@ -167,6 +167,28 @@ pub(super) struct Document {
     pub ranges: Vec<std::ops::Range<usize>>,
     /// The labels of the footnote definitions.
     pub footnotes: Vec<String>,
+    /// Where each footnote definition starts (its `[^`), as `footnotes`.
+    pub footnote_starts: Vec<usize>,
+    /// The headings, in document order.
+    pub headings: Vec<HeadingMark>,
+}
+
+/// A heading as the block pass finds it, for the anchors of a document.
+#[derive(Clone, Debug)]
+pub(super) struct HeadingMark {
+    /// Where its first line starts (after indentation) and its last line
+    /// ends (before the `\n`).
+    pub start: usize,
+    pub end: usize,
+    /// 1 to 6.
+    pub level: u8,
+    /// The index of its inlines in [`Document::blocks`], none when empty.
+    pub block: Option<usize>,
+    /// Where an ATX heading's attribute block opens (its `{`) and closes
+    /// (its `}`).
+    pub attributes: Option<(usize, usize)>,
+    /// Whether it is inside a container.
+    pub nested: bool,
 }
 
 /// The state of the block pass.
@@ -182,6 +204,8 @@ struct Blocks<'s> {
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
     footnotes: Vec<String>,
+    footnote_starts: Vec<usize>,
+    headings: Vec<HeadingMark>,
     /// The innermost container when it is a list item opened empty, and
     /// whether a blank line has followed it (a list item begins with at
     /// most one blank line: the next line that is not blank ends it).
@@ -217,6 +241,8 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         ranges: Vec::with_capacity(bytes.len() / 64),
         skip_to: None,
         footnotes: vec![],
+        footnote_starts: vec![],
+        headings: vec![],
         empty_item: None,
         after_indented_html: None,
     };
@@ -234,6 +260,8 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         definitions: blocks.defs,
         ranges: blocks.ranges,
         footnotes: blocks.footnotes,
+        footnote_starts: blocks.footnote_starts,
+        headings: blocks.headings,
     })
 }
 
@@ -427,6 +455,7 @@ impl Blocks<'_> {
                     return Err(declined());
                 }
                 self.footnotes.push(label.to_string());
+                self.footnote_starts.push(first);
                 self.close_unmatched(matched)?;
                 self.containers.push(Container::Footnote);
                 matched += 1;
@@ -596,6 +625,17 @@ impl Blocks<'_> {
                 };
                 let kept = self.out.len();
                 self.inlines(p, true)?;
+                // What definitions leave of the paragraph is the heading.
+                if let Some(Block::Inlines { p, .. }) = self.out.get(kept) {
+                    let start = p.start;
+                    self.mark_heading(
+                        start,
+                        end,
+                        if rest[0] == b'=' { 1 } else { 2 },
+                        Some(kept),
+                        None,
+                    );
+                }
                 // Under definitions alone, pulldown-cmark reads the
                 // underline as a block of its own: front matter's fence,
                 // a thematic break, or a paragraph's first line.
@@ -646,11 +686,16 @@ impl Blocks<'_> {
             };
             let (s, e) = atx_content(bytes, first + level_end, content_end)?;
             self.ranges.push(first..end);
-            return if s < e {
-                self.inlines(Paragraph::heading(s, e), true)
-            } else {
-                Ok(())
-            };
+            let block = (s < e).then_some(self.out.len());
+            if s < e {
+                self.inlines(Paragraph::heading(s, e), true)?;
+            }
+            let attributes = (content_end < end).then(|| {
+                (content_end, trimmed_end(bytes, content_end, end) - 1)
+            });
+            let level = u8::try_from(level_end).unwrap_or(6);
+            self.mark_heading(first, end, level, block, attributes);
+            return Ok(());
         }
         if let Some((byte, len)) = fence_open(rest) {
             if bytes[pos..first].contains(&b'\t') {
@@ -681,6 +726,26 @@ impl Blocks<'_> {
         }
         self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
         Ok(())
+    }
+
+    /// Notes a heading for the anchors (see [`HeadingMark`]).
+    fn mark_heading(
+        &mut self,
+        start: usize,
+        end: usize,
+        level: u8,
+        block: Option<usize>,
+        attributes: Option<(usize, usize)>,
+    ) {
+        let nested = !self.containers.is_empty();
+        self.headings.push(HeadingMark {
+            start,
+            end,
+            level,
+            block,
+            attributes,
+            nested,
+        });
     }
 
     /// Opens front matter when the line `first..end` (indented by `ind`
@@ -912,8 +977,17 @@ impl Blocks<'_> {
         mut p: Paragraph,
         heading: bool,
     ) -> Result<(), Declined> {
-        if heading && self.gfm && self.bytes[..p.end].ends_with(b"}") {
-            return Err(declined());
+        // A setext heading's last line may end in a hard break's `\`,
+        // before which pulldown-cmark looks for the attribute block.
+        if heading && self.gfm {
+            let text = &self.bytes[p.start..p.end];
+            let kept = text
+                .iter()
+                .rposition(|b| !matches!(b, b'\\' | b' ' | b'\t'))
+                .map_or(&[][..], |k| &text[..=k]);
+            if kept.ends_with(b"}") {
+                return Err(declined());
+            }
         }
         if self.bytes[p.start] == b'[' && !p.heads.is_empty() {
             match self.definitions(p)? {

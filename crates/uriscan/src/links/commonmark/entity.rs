@@ -73,3 +73,14 @@ fn reference(bytes: &[u8]) -> Option<(usize, Value)> {
     let value = named_reference(&bytes[1..name + 2])?;
     Some((name + 2, Value::Named(value)))
 }
+
+/// The reference at the start of `bytes` (its `&` first) as text reads
+/// it: its length, and the text it stands for pushed onto `out`.
+pub(super) fn push_reference(bytes: &[u8], out: &mut String) -> Option<usize> {
+    let (len, value) = reference(bytes)?;
+    match value {
+        Value::Char(c) => out.push(c),
+        Value::Named(s) => out.push_str(s),
+    }
+    Some(len)
+}

@@ -59,6 +59,11 @@ pub(super) fn reference(
     if bytes.get(text_start) != Some(&b'^') || text_start + 1 >= at {
         return Ok(None);
     }
+    // pulldown-cmark reads `]\[` on as a reference to a link, which is
+    // not read.
+    if bytes.get(at + 1..at + 3) == Some(b"\\[") && at + 2 < end {
+        return Err(declined());
+    }
     if image || (bytes.get(at + 1) == Some(&b'[') && at + 1 < end) {
         return Err(declined());
     }

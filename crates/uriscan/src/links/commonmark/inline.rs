@@ -10,6 +10,7 @@ use super::destination;
 use super::emphasis::{self, Delim};
 use super::footnote;
 use super::markup;
+use super::outline::Recorder;
 use super::sink::Sink;
 use super::skip;
 use super::{Declined, declined};
@@ -73,7 +74,9 @@ struct Bracket {
 /// The bytes the scan stops at: what may start or end a construct.
 const SPECIAL: Table = Table::new(b"\\`<![]*_~");
 
-/// Reads the inlines of `start..end` of `src` into `sink`.
+/// Reads the inlines of `start..end` of `src` into `sink`, and into
+/// `outline` when the anchors are read.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read<'s>(
     src: &'s str,
     gfm: bool,
@@ -82,6 +85,7 @@ pub(super) fn read<'s>(
     lines: Option<&[usize]>,
     scratch: &mut Scratch<'s>,
     sink: &mut Sink<'s, '_>,
+    outline: Option<&mut Recorder>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
     let Scratch { items, delims, brackets } = scratch;
@@ -190,7 +194,7 @@ pub(super) fn read<'s>(
     }
     emphasis::process(delims, 0, items);
     items.sort_unstable_by_key(|it| it.start);
-    emit(bytes, start, end, lines, items.drain(..), sink);
+    emit(bytes, start, end, lines, items.drain(..), sink, outline);
     Ok(())
 }
 
@@ -419,7 +423,8 @@ fn closing_backticks(
     None
 }
 
-/// Hands the items and the text between them to the sink.
+/// Hands the items and the text between them to the sink (and to
+/// `outline`).
 fn emit<'s>(
     bytes: &[u8],
     start: usize,
@@ -427,9 +432,14 @@ fn emit<'s>(
     lines: Option<&[usize]>,
     items: impl Iterator<Item = Item<'s>>,
     sink: &mut Sink<'s, '_>,
+    mut outline: Option<&mut Recorder>,
 ) {
     let mut pos = start;
     for item in items {
+        if let Some(o) = outline.as_deref_mut() {
+            o.text(bytes, pos, item.start, lines);
+            o.item(bytes, &item);
+        }
         text(bytes, pos, item.start, lines, sink);
         match item.what {
             What::Code => sink.code(item.start, item.end, false),
@@ -447,6 +457,9 @@ fn emit<'s>(
         }
         pos = item.end;
     }
+    if let Some(o) = outline {
+        o.text(bytes, pos, end, lines);
+    }
     text(bytes, pos, end, lines, sink);
 }
 
@@ -454,7 +467,7 @@ fn emit<'s>(
 /// spaces are in no text, and its end is a line break.
 fn text(
     bytes: &[u8],
-    mut start: usize,
+    start: usize,
     end: usize,
     lines: Option<&[usize]>,
     sink: &mut Sink<'_, '_>,
@@ -465,6 +478,26 @@ fn text(
             && at + 1 < end
             && bytes[at + 1].is_ascii_punctuation()
     };
+    for_each_line(bytes, start, end, lines, |from, to, line_end| {
+        let from = if from < to && escaped(from) { from + 1 } else { from };
+        sink.text(from, to);
+        if let Some(nl) = line_end {
+            sink.line_break(nl + 1);
+        }
+    });
+}
+
+/// Calls `f` with the text of each line of `start..end` (`lines` as for
+/// [`read`]) and the `\n` that ends it (none for the last): from after
+/// its leading spaces to before its trailing spaces and a hard break's
+/// backslash.
+pub(super) fn for_each_line(
+    bytes: &[u8],
+    mut start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    mut f: impl FnMut(usize, usize, Option<usize>),
+) {
     while let Some(nl) = next_newline(bytes, start, end) {
         let mut text_end = nl;
         while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
@@ -480,10 +513,7 @@ fn text(
                 text_end -= 1;
             }
         }
-        let from =
-            if start < text_end && escaped(start) { start + 1 } else { start };
-        sink.text(from, text_end);
-        sink.line_break(nl + 1);
+        f(start, text_end, Some(nl));
         start = match lines {
             Some(lines) => {
                 let k = lines.partition_point(|&l| l <= nl);
@@ -495,8 +525,7 @@ fn text(
             start += 1;
         }
     }
-    let from = if start < end && escaped(start) { start + 1 } else { start };
-    sink.text(from, end);
+    f(start, end, None);
 }
 
 /// The first `\n` in `start..end`: most gaps between a paragraph's items

@@ -31,7 +31,7 @@ pub(super) fn without_cr(src: &str) -> Option<(String, Vec<usize>)> {
 /// The offset in the document of offset `at` in the text without `\r`:
 /// at a `\n`, an end stands before the `\r` that preceded it and a start
 /// after it.
-fn put_back(removed: &[usize], at: usize, start: bool) -> usize {
+pub(super) fn put_back(removed: &[usize], at: usize, start: bool) -> usize {
     at + removed.partition_point(|&r| r < at || (start && r == at))
 }
 

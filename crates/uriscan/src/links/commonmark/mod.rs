@@ -19,6 +19,7 @@ mod footnote;
 mod inline;
 mod line_ends;
 mod markup;
+pub(crate) mod outline;
 mod punctuation;
 mod shapes;
 mod sink;
@@ -52,17 +53,31 @@ pub(crate) fn read(
     gfm: bool,
     links: &mut Vec<RawLink>,
 ) -> Result<Regions, Declined> {
+    read_recording(src, gfm, links, None)
+}
+
+/// [`read`], what the anchors need recorded into `outline` too.
+fn read_recording(
+    src: &str,
+    gfm: bool,
+    links: &mut Vec<RawLink>,
+    mut outline: Option<&mut outline::Recorder>,
+) -> Result<Regions, Declined> {
     if memchr::memchr(b'\r', src.as_bytes()).is_none() {
-        return read_lf(src, gfm, &[], links);
+        return read_lf(src, gfm, &[], links, outline);
     }
     let Some((text, removed)) = line_ends::without_cr(src) else {
         return Err(declined());
     };
     let before = links.len();
-    let mut regions = read_lf(&text, gfm, &removed, links)?;
+    let mut regions =
+        read_lf(&text, gfm, &removed, links, outline.as_deref_mut())?;
     if !line_ends::put_back_all(&removed, &mut links[before..], &mut regions) {
         links.truncate(before);
         return Err(declined());
+    }
+    if let Some(o) = outline {
+        o.put_back(&removed);
     }
     Ok(regions)
 }
@@ -74,12 +89,17 @@ fn read_lf(
     gfm: bool,
     removed: &[usize],
     links: &mut Vec<RawLink>,
+    mut outline: Option<&mut outline::Recorder>,
 ) -> Result<Regions, Declined> {
-    let document = block::read(src, gfm)?;
+    let mut document = block::read(src, gfm)?;
+    if let Some(o) = outline.as_deref_mut() {
+        o.start(src, &mut document, !removed.is_empty());
+    }
     let before = links.len();
     let mut sink = sink::Sink::new(src, links, &document.definitions);
     sink.read_footnotes(gfm.then_some(document.footnotes));
-    match inlines(src, gfm, &document.blocks, removed, &mut sink) {
+    let blocks = &document.blocks;
+    match inlines(src, gfm, blocks, removed, &mut sink, outline) {
         Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {
             drop(sink);
@@ -97,13 +117,17 @@ fn inlines<'s>(
     blocks: &[block::Block],
     removed: &[usize],
     sink: &mut sink::Sink<'s, '_>,
+    mut outline: Option<&mut outline::Recorder>,
 ) -> Result<(), Declined> {
     let mut scratch = inline::Scratch::default();
-    for b in blocks {
+    for (k, b) in blocks.iter().enumerate() {
         sink.close();
         match b {
             block::Block::Inlines { p, quoted } => {
                 let lines = quoted.then_some(&p.lines[..]);
+                if let Some(o) = outline.as_deref_mut() {
+                    o.block(k);
+                }
                 inline::read(
                     src,
                     gfm,
@@ -112,6 +136,7 @@ fn inlines<'s>(
                     lines,
                     &mut scratch,
                     sink,
+                    outline.as_deref_mut(),
                 )?;
             }
             block::Block::Html(start, end) => sink.html(*start, *end),
@@ -173,4 +198,4 @@ pub(crate) fn count_items(text: &str) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

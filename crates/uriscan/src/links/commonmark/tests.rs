@@ -200,12 +200,16 @@ fn definition_like() -> impl proptest::strategy::Strategy<Value = String> {
     .prop_map(|p| p.concat())
 }
 
-fn table_like() -> impl proptest::strategy::Strategy<Value = String> {
+/// Table-like input, for the differential tests.
+pub(crate) fn table_like() -> impl proptest::strategy::Strategy<Value = String>
+{
     proptest::collection::vec(proptest::sample::select(TABLE_PIECES), 0..40)
         .prop_map(|p| p.concat())
 }
 
-fn markdown_like() -> impl proptest::strategy::Strategy<Value = String> {
+/// Markdown-like input, for the differential tests.
+pub(crate) fn markdown_like()
+-> impl proptest::strategy::Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
         .prop_map(|p| p.concat())
 }
@@ -565,6 +569,9 @@ fn the_findings_read_as_pulldown_reads_them() {
         "[a\\]]: /u\n[a\\b]: /v\n[a\\[]: /w\n[a\\\\]: /x\n\n[a\\]] [a\\b] [a\\\\]\n",
         "- a\n   <!-- -->\n  b\n- c\n",
         "* a\n    <!-- b -->\n* [c](d)\n  <!-- e -->\n  > f\n",
+        "a {#x [l](u)}\\\n===\n",
+        "{#id}\\\n===\n",
+        "a# [^1]\\[a]# \n[^1]: note\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
