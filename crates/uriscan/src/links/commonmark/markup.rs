@@ -245,7 +245,12 @@ fn closing_tag(s: &[u8], at: usize) -> Option<usize> {
     if name == 0 {
         return None;
     }
-    let i = skip_space(s, at + 2 + name);
+    // pulldown-cmark lets no line end into a closing tag, though the
+    // spec would.
+    let mut i = at + 2 + name;
+    while s.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c)) {
+        i += 1;
+    }
     (s.get(i) == Some(&b'>')).then_some(i + 1)
 }
 

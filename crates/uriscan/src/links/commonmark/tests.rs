@@ -572,6 +572,8 @@ fn the_findings_read_as_pulldown_reads_them() {
         "a {#x [l](u)}\\\n===\n",
         "{#id}\\\n===\n",
         "a# [^1]\\[a]# \n[^1]: note\n",
+        "</u\n    >",
+        "</u \t>\n</u\n>\n> </u\n> >\n",
     ] {
         for gfm in [false, true] {
             compare(md, gfm).unwrap();
