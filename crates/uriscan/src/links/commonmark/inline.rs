@@ -226,6 +226,15 @@ fn close_bracket<'s>(
         {
             return Err(declined());
         }
+        // The same tail unread because a quote's marker stands in it.
+        None if lines.is_some()
+            && bytes.get(at + 1) == Some(&b'(')
+            && memchr::memrchr(b')', &bytes[at..end]).is_some_and(|k| {
+                memchr::memchr(b'\n', &bytes[at..at + k]).is_some()
+            }) =>
+        {
+            return Err(declined());
+        }
         Some(tail) => (
             What::LinkStart {
                 image: open.image,
