@@ -64,7 +64,7 @@ pub(crate) fn asciidoc_anchors_of(path: &Path, text: &str) -> Vec<String> {
 /// with the attributes `preset`) includes, followed in turn, in document
 /// order: each under `bound` only (a symbolic link out of it is not
 /// followed), none that its own chain of includes already holds (a cycle
-/// ends), at most [`MAX_INCLUDED`]. An include in a verbatim block is
+/// ends), at most 64 files. An include in a verbatim block is
 /// shown as text, and holds no links: it is not read. A file may come
 /// more than once, each time with the part that include takes.
 pub fn asciidoc_included(
