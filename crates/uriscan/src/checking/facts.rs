@@ -14,8 +14,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Kind, Link, LinkRef, Reference, RstKind, file_path_bytes, path_from_bytes,
-    percent_decode,
+    Kind, Link, LinkRef, MystKind, Reference, RstKind, file_path_bytes,
+    path_from_bytes, percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -79,8 +79,11 @@ pub(crate) enum TargetKind {
     /// A reStructuredText `:ref:` or `:numref:`: a label that some
     /// document of the project defines (its key in the texts).
     Label,
+    /// A `:term:` or `{term}`: a term that some glossary of the project
+    /// defines (its key in the texts).
+    Term,
     /// A reStructuredText reference that cannot be resolved offline (a
-    /// role with a domain, intersphinx, a glossary term, a glob).
+    /// role with a domain, intersphinx, a glob).
     Unresolvable(RstKind),
     /// Anything else: not checked offline.
     Other,
@@ -164,6 +167,11 @@ impl LinkTable {
             return fact(TargetKind::Malformed, NO_PATH, e);
         }
         match link.kind() {
+            Kind::Rst(RstKind::Term) | Kind::Myst(MystKind::Term) => {
+                let key = crate::links::label_key(link.link());
+                let key = self.texts.intern(key.as_bytes());
+                return fact(TargetKind::Term, NO_PATH, key);
+            }
             Kind::Rst(RstKind::Ref | RstKind::Numref) => {
                 let key = crate::links::label_key(link.link());
                 let key = self.texts.intern(key.as_bytes());
@@ -358,6 +366,10 @@ impl LinkFacts {
     /// The number of the key of a `:ref:` label in [`LinkTable::texts`].
     pub(crate) fn label(&self) -> Option<u32> {
         (self.what == TargetKind::Label).then_some(self.text)
+    }
+    /// The key of the glossary term a `:term:` names, in the texts.
+    pub(crate) fn term(&self) -> Option<u32> {
+        (self.what == TargetKind::Term).then_some(self.text)
     }
     /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
     /// line).

@@ -91,6 +91,9 @@ pub enum Reason {
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
     NoLabel(String),
+    /// A `:term:` or `{term}` to a term that no glossary of the project
+    /// defines.
+    NoTerm(String),
     /// Why a link is skipped: it cannot be resolved offline (a role with
     /// a domain, an intersphinx reference).
     NotOffline(&'static str),
@@ -122,6 +125,9 @@ impl fmt::Display for Reason {
             Reason::NotOnSite(why) => f.write_str(why),
             Reason::NoLabel(l) => {
                 write!(f, "no label '{l}' in the documents checked")
+            }
+            Reason::NoTerm(t) => {
+                write!(f, "no glossary term '{t}' in the documents checked")
             }
             Reason::NotOffline(why) => f.write_str(why),
         }
@@ -573,6 +579,7 @@ impl Checker {
             })
             .collect();
         let labels = Labels::of(docs);
+        let terms = Labels::terms_of(docs);
         // Step 4: the verdicts.
         docs.par_iter()
             .map(|d| {
@@ -582,12 +589,13 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        let mut v = match f.label() {
-                            Some(l) => {
+                        let mut v = match (f.label(), f.term()) {
+                            (Some(l), _) => {
                                 let v = labels.verdict(&texts[l as usize]);
                                 myst_fallback(v, d, path)
                             }
-                            None => self.verdict(d, f, path, &texts, &lookups),
+                            (_, Some(t)) => terms.verdict(&texts[t as usize]),
+                            _ => self.verdict(d, f, path, &texts, &lookups),
                         };
                         v.local = f.is_file();
                         v
@@ -616,7 +624,7 @@ impl Checker {
             TargetKind::Address(false) => {
                 return Verdict::broken(Reason::BadAddress, None);
             }
-            TargetKind::Other | TargetKind::Label => {
+            TargetKind::Other | TargetKind::Label | TargetKind::Term => {
                 return Verdict::skipped();
             }
             TargetKind::Unresolvable(kind) => {
@@ -935,31 +943,53 @@ enum Targets {
     Unknown,
 }
 
-/// The labels `:ref:` links name: every label of the reStructuredText
-/// and MyST documents checked, read from them when some link wants one. Sphinx
-/// keeps one namespace of labels for the whole project, so the index is
-/// the union over the documents, keyed as Sphinx keys them.
+/// The labels `:ref:` links name (or the glossary terms `:term:` links
+/// name): every one of the reStructuredText and MyST documents checked,
+/// read from them when some link wants one. Sphinx keeps one namespace of
+/// each for the whole project, so the index is the union over the
+/// documents, keyed as Sphinx keys them.
 struct Labels {
     set: FxHashSet<String>,
     all: Vec<String>,
     suggester: std::sync::OnceLock<Suggester>,
+    /// Why a key that is not there is broken.
+    missing: fn(String) -> Reason,
 }
 
 impl Labels {
     fn of(docs: &[DocumentFacts]) -> Labels {
-        let wanted =
-            docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
-        let all: Vec<String> = if wanted {
-            docs.par_iter()
-                .flat_map_iter(|d| sphinx::labels_of(&d.path, &d.root))
-                .collect()
+        let wanted = |f: &LinkFacts| f.label().is_some();
+        let mut labels =
+            Labels::read(docs, wanted, sphinx::labels_of, Reason::NoLabel);
+        // The labels Sphinx's standard domain defines itself.
+        labels.set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
+        labels
+    }
+
+    /// The glossary terms of the documents, for `:term:`.
+    fn terms_of(docs: &[DocumentFacts]) -> Labels {
+        let wanted = |f: &LinkFacts| f.term().is_some();
+        Labels::read(docs, wanted, sphinx::terms_of, Reason::NoTerm)
+    }
+
+    /// The names `read` finds in the documents, when a link `wanted` is
+    /// among theirs.
+    fn read(
+        docs: &[DocumentFacts],
+        wanted: fn(&LinkFacts) -> bool,
+        read: fn(&Path, &Path) -> Vec<String>,
+        missing: fn(String) -> Reason,
+    ) -> Labels {
+        let all: Vec<String> = if docs
+            .iter()
+            .any(|d| d.links().iter().any(wanted))
+        {
+            docs.par_iter().flat_map_iter(|d| read(&d.path, &d.root)).collect()
         } else {
             vec![]
         };
-        let mut set: FxHashSet<String> = all.iter().cloned().collect();
-        // The labels Sphinx's standard domain defines itself.
-        set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
-        Labels { set, all, suggester: std::sync::OnceLock::new() }
+        let set: FxHashSet<String> = all.iter().cloned().collect();
+        Labels { set, all, suggester: std::sync::OnceLock::new(), missing }
     }
 
     fn verdict(&self, key: &str) -> Verdict {
@@ -971,7 +1001,7 @@ impl Labels {
             .get_or_init(|| Suggester::new(&self.all))
             .suggest(key, &self.all)
             .map(|a| Suggestion::Whole(a.to_owned()));
-        Verdict::broken(Reason::NoLabel(key.to_owned()), s)
+        Verdict::broken((self.missing)(key.to_owned()), s)
     }
 }
 
