@@ -96,6 +96,9 @@ pub(crate) enum TargetKind {
     DuplicateDefinition,
     /// A local link to nothing its site serves; the text is why.
     Unavailable,
+    /// A link that holds but that its processor warns about (an include
+    /// that names a tag its file does not hold); the text is the warning.
+    Warned,
     /// A file the site's generator downloads while it builds: neither
     /// checked offline nor fetched.
     Downloaded,
@@ -255,6 +258,11 @@ impl LinkTable {
         }
     }
 
+    /// The number of `text` among the texts.
+    pub(crate) fn intern_text(&self, text: &str) -> u32 {
+        self.texts.intern(text.as_bytes())
+    }
+
     pub(crate) fn unavailable(&self, reason: &str) -> LinkFacts {
         let text = self.texts.intern(reason.as_bytes());
         LinkFacts { what: TargetKind::Unavailable, path: NO_PATH, text }
@@ -333,14 +341,21 @@ impl LinkFacts {
         self.text = NO_PATH;
     }
     /// Whether the target is a `file:` URI (or a site's URL that names
-    /// nothing local).
+    /// nothing local, or a local file its processor warns about).
     pub(crate) fn is_file(&self) -> bool {
         matches!(
             self.what,
             TargetKind::File
                 | TargetKind::MappedFile
                 | TargetKind::Unavailable
+                | TargetKind::Warned
         )
+    }
+    /// Marks the link as one its processor warns about, with the warning
+    /// `text` (a number in the texts); its path still counts as linked.
+    pub(crate) fn warned(&mut self, text: u32) {
+        self.what = TargetKind::Warned;
+        self.text = text;
     }
     /// Marks a `file:` target as made by a mapping.
     pub(crate) fn mapped(&mut self) {
@@ -384,8 +399,13 @@ impl LinkFacts {
     /// The number of the error of a malformed link, or of why a site
     /// serves nothing there.
     pub(crate) fn error(&self) -> Option<u32> {
-        matches!(self.what, TargetKind::Malformed | TargetKind::Unavailable)
-            .then_some(self.text)
+        matches!(
+            self.what,
+            TargetKind::Malformed
+                | TargetKind::Unavailable
+                | TargetKind::Warned
+        )
+        .then_some(self.text)
     }
 }
 

@@ -91,6 +91,9 @@ pub enum Reason {
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
     NoLabel(String),
+    /// What the processor of a link that holds warns about it (an
+    /// AsciiDoc include of a tag its file does not hold), in its words.
+    Warned(String),
     /// A `:term:` or `{term}` to a term that no glossary of the project
     /// defines.
     NoTerm(String),
@@ -126,6 +129,7 @@ impl fmt::Display for Reason {
             Reason::NoLabel(l) => {
                 write!(f, "no label '{l}' in the documents checked")
             }
+            Reason::Warned(why) => f.write_str(why),
             Reason::NoTerm(t) => {
                 write!(f, "no glossary term '{t}' in the documents checked")
             }
@@ -650,6 +654,10 @@ impl Checker {
             TargetKind::DuplicateDefinition => {
                 let line = facts.first_definition_line().unwrap_or(0);
                 return Verdict::warning(Reason::DuplicateDefinition(line));
+            }
+            TargetKind::Warned => {
+                let why = facts.error().map_or("", |e| &texts[e as usize]);
+                return Verdict::warning(Reason::Warned(why.into()));
             }
             TargetKind::Unavailable => {
                 let why = facts.error().map_or("", |e| &texts[e as usize]);
