@@ -24,22 +24,38 @@ pub fn may_include(format: Format, doc: &[u8]) -> bool {
 
 /// The ids of the files that the AsciiDoc document `includer`, whose
 /// bytes are `doc`, includes (none outside `root`), each read with the
-/// attributes where it is included: ids of the includer's own.
+/// attributes where it is included: ids of the includer's own. Then what
+/// Asciidoctor warns of its own includes, by line: the tags an include
+/// asks for that its file does not hold.
 pub fn included_ids(
     cfg: &CheckConfig,
     includer: &Loaded,
     doc: &[u8],
     root: &Path,
-) -> Vec<String> {
+) -> (Vec<String>, Vec<(u64, String)>) {
     let text = String::from_utf8_lossy(doc);
-    let mut ids = vec![];
+    let own = std::fs::canonicalize(&includer.abs)
+        .unwrap_or_else(|_| includer.abs.clone());
+    let (mut ids, mut warnings) = (vec![], vec![]);
     for included in asciidoc_included_by(includer, &text, root) {
         let page = Page::new(included.text.as_bytes(), Format::AsciiDoc)
             .attributes(&included.attributes);
         let (_, found) = cfg.sources.extractor.extract_with_anchors(&page);
         ids.extend(found.unwrap_or_default());
+        // A nested include's warning is its own document's.
+        if included.by == own && !included.missing_tags.is_empty() {
+            warnings
+                .push((included.line, tags_not_found(&included.missing_tags)));
+        }
     }
-    ids
+    (ids, warnings)
+}
+
+/// Asciidoctor's warning for the tags an include asks for that its file
+/// does not hold.
+fn tags_not_found(tags: &[String]) -> String {
+    let s = if tags.len() > 1 { "s" } else { "" };
+    format!("tag{s} '{}' not found in include file", tags.join(", "))
 }
 
 /// Reads, for each AsciiDoc document of `includers` (with its root), each

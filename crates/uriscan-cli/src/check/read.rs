@@ -85,7 +85,7 @@ pub fn read(
                 };
                 let root =
                     loaded.root.clone().unwrap_or_else(|| loaded.abs.clone());
-                let included_ids =
+                let (included_ids, include_warnings) =
                     super::asciidoc::may_include(loaded.format, reader.doc())
                         .then(|| {
                             super::asciidoc::included_ids(
@@ -94,13 +94,15 @@ pub fn read(
                                 reader.doc(),
                                 &root,
                             )
-                        });
+                        })
+                        .unzip();
                 let place = Place {
                     site: super::site::site_of(&plan.sites, &loaded.abs),
                     path: loaded.abs.clone(),
                     root,
                     disabled,
                     included_ids,
+                    include_warnings: include_warnings.unwrap_or_default(),
                 };
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
@@ -360,6 +362,9 @@ struct Place {
     /// For an AsciiDoc document that may include files, the ids of the
     /// files it includes, which are its own too.
     included_ids: Option<Vec<String>>,
+    /// For an AsciiDoc document, what Asciidoctor warns of its includes,
+    /// by the directive's line.
+    include_warnings: Vec<(u64, String)>,
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
@@ -385,6 +390,12 @@ fn digest(
         }
         if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
             d.push_excluded(l);
+        } else if let Some((_, warning)) =
+            place.include_warnings.iter().find(|(line, _)| {
+                l.kind() == Kind::AdocInclude && *line == l.line()
+            })
+        {
+            d.push_warned(l, warning);
         } else if let Some(mapped) = remap_target(remap, l) {
             d.push_remapped(l, &mapped.target);
         } else if let Some(t) =

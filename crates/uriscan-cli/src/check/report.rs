@@ -197,8 +197,8 @@ fn summary_line(
     if counts.skipped > 0 {
         line.push_str(&format!("{} skipped (remote), ", counts.skipped));
     }
-    if counts.templates > 0 {
-        line.push_str(&format!("{} skipped (template), ", counts.templates));
+    for (why, n) in &counts.skipped_for {
+        line.push_str(&format!("{n} skipped ({why}), "));
     }
     if counts.warnings > 0 {
         line.push_str(&format!("{}, ", counted(counts.warnings, "warning")));
@@ -222,8 +222,9 @@ struct Counts {
     skipped: u64,
     excluded: u64,
     warnings: u64,
-    /// Skipped as templates, not web links.
-    templates: u64,
+    /// Skipped for a reason of their own (a template, a role not
+    /// resolved offline), not as web links: how many for each reason.
+    skipped_for: std::collections::BTreeMap<String, u64>,
 }
 
 impl Counts {
@@ -231,8 +232,12 @@ impl Counts {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,
-            Status::Skipped if v.reason().is_some() => self.templates += 1,
-            Status::Skipped => self.skipped += 1,
+            Status::Skipped => match v.reason() {
+                Some(why) => {
+                    *self.skipped_for.entry(why.to_string()).or_default() += 1;
+                }
+                None => self.skipped += 1,
+            },
             Status::Excluded => self.excluded += 1,
             Status::Warning => self.warnings += 1,
             _ => {}

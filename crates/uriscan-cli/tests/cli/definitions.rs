@@ -1,7 +1,8 @@
 //! `check` on Markdown reference definitions: a broken definition is
 //! reported once, at the definition, with the lines of its uses; unused
 //! and duplicate definitions are warnings, which pass the run unless
-//! `--deny warnings`, in every report form.
+//! `--deny warnings`, in every report form. An AsciiDoc include of a tag
+//! its file does not hold is a warning too.
 
 use crate::snapshots::run;
 use crate::support::Dir;
@@ -136,4 +137,31 @@ fn denied_warnings_in_junit_and_github_fail() {
         "warnings",
     ]);
     assert_eq!(out.matches("::error ").count(), 3, "{out}");
+}
+
+/// An AsciiDoc include of a tag its file does not hold is a warning at
+/// the include's line, in Asciidoctor's words; a nested include's is its
+/// own file's, reported once.
+#[test]
+fn an_include_of_a_missing_tag_is_a_warning() {
+    let dir = Dir::new();
+    dir.create(
+        "index.adoc",
+        "= Doc\n\ninclude::part.txt[tag=t]\n\ninclude::part.txt[tags=u;v;w]\n\n\
+         include::part.txt[tag=u]\n\ninclude::nested.adoc[]\n",
+    );
+    dir.create("part.txt", "// tag::u[]\nU\n// end::u[]\n");
+    dir.create("nested.adoc", "include::part.txt[tag=z]\n");
+    let (code, out, err) = dir.run(&["check", "--no-progress"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        "./index.adoc:3:10: warning for 'part.txt': tag 't' not found in include file\n\
+         ./index.adoc:5:10: warning for 'part.txt': tags 'v, w' not found in include file\n\
+         ./nested.adoc:1:10: warning for 'part.txt': tag 'z' not found in include file\n"
+    );
+    assert!(err.contains("3 warnings"), "{err}");
+    let (code, _, _) =
+        dir.run(&["check", "--no-progress", "--deny", "warnings"]);
+    assert_eq!(code, 1);
 }

@@ -59,3 +59,25 @@ fn template_links_are_not_fetched() {
     assert!(err.contains("0 remote checked (0 URIs"), "{err}");
     assert!(!out.contains("127.0.0.1"), "{out}");
 }
+
+/// The summary counts each reason a link is skipped for apart, by its
+/// own name: a role with a domain is no template.
+#[test]
+fn each_skipped_group_has_its_reason_in_the_summary() {
+    let dir = tree();
+    dir.create("conf.py", "project = 'x'\n");
+    dir.create(
+        "index.rst",
+        ":py:class:`x.Y` :func:`f`\n\n.. toctree::\n   :glob:\n\n   parts/*\n",
+    );
+    let (_, _, err) = dir.run(&["check", "--no-progress"]);
+    assert!(
+        err.contains(
+            "2 broken, \
+             2 skipped (a role with a domain or an intersphinx reference is not resolved offline), \
+             1 skipped (a toctree glob pattern is not checked), \
+             4 skipped (template), 0 excluded"
+        ),
+        "{err}"
+    );
+}

@@ -291,6 +291,19 @@ impl<T> DocumentDigest<'_, T> {
         self.take(link, f);
     }
 
+    /// Takes the document's next link as a warning, for `warning` in its
+    /// processor's words (`tag 't' not found in include file`): the
+    /// target holds, and still counts as linked.
+    pub fn push_warned(&mut self, link: LinkRef<'_>, warning: &str) {
+        self.push(link);
+        let text = self.collector.shared.table.intern_text(warning);
+        if let Some(f) = self.links.last_mut()
+            && f.what() != super::facts::TargetKind::Excluded
+        {
+            f.warned(text);
+        }
+    }
+
     /// Takes the document's next link, skipped: a file its site's
     /// generator downloads while it builds, which the check never fetches.
     pub fn push_downloaded(&mut self, link: LinkRef<'_>) {

@@ -14,8 +14,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::links::{
-    Kind, Link, LinkRef, Reference, RstKind, file_path_bytes, path_from_bytes,
-    percent_decode,
+    Kind, Link, LinkRef, MystKind, Reference, RstKind, file_path_bytes,
+    path_from_bytes, percent_decode,
 };
 
 use super::fxhash::{FxHashMap, FxHasher};
@@ -79,8 +79,11 @@ pub(crate) enum TargetKind {
     /// A reStructuredText `:ref:` or `:numref:`: a label that some
     /// document of the project defines (its key in the texts).
     Label,
+    /// A `:term:` or `{term}`: a term that some glossary of the project
+    /// defines (its key in the texts).
+    Term,
     /// A reStructuredText reference that cannot be resolved offline (a
-    /// role with a domain, intersphinx, a glossary term, a glob).
+    /// role with a domain, intersphinx, a glob).
     Unresolvable(RstKind),
     /// Anything else: not checked offline.
     Other,
@@ -93,6 +96,9 @@ pub(crate) enum TargetKind {
     DuplicateDefinition,
     /// A local link to nothing its site serves; the text is why.
     Unavailable,
+    /// A link that holds but that its processor warns about (an include
+    /// that names a tag its file does not hold); the text is the warning.
+    Warned,
     /// A file the site's generator downloads while it builds: neither
     /// checked offline nor fetched.
     Downloaded,
@@ -164,6 +170,11 @@ impl LinkTable {
             return fact(TargetKind::Malformed, NO_PATH, e);
         }
         match link.kind() {
+            Kind::Rst(RstKind::Term) | Kind::Myst(MystKind::Term) => {
+                let key = crate::links::label_key(link.link());
+                let key = self.texts.intern(key.as_bytes());
+                return fact(TargetKind::Term, NO_PATH, key);
+            }
             Kind::Rst(RstKind::Ref | RstKind::Numref) => {
                 let key = crate::links::label_key(link.link());
                 let key = self.texts.intern(key.as_bytes());
@@ -247,6 +258,11 @@ impl LinkTable {
         }
     }
 
+    /// The number of `text` among the texts.
+    pub(crate) fn intern_text(&self, text: &str) -> u32 {
+        self.texts.intern(text.as_bytes())
+    }
+
     pub(crate) fn unavailable(&self, reason: &str) -> LinkFacts {
         let text = self.texts.intern(reason.as_bytes());
         LinkFacts { what: TargetKind::Unavailable, path: NO_PATH, text }
@@ -325,14 +341,21 @@ impl LinkFacts {
         self.text = NO_PATH;
     }
     /// Whether the target is a `file:` URI (or a site's URL that names
-    /// nothing local).
+    /// nothing local, or a local file its processor warns about).
     pub(crate) fn is_file(&self) -> bool {
         matches!(
             self.what,
             TargetKind::File
                 | TargetKind::MappedFile
                 | TargetKind::Unavailable
+                | TargetKind::Warned
         )
+    }
+    /// Marks the link as one its processor warns about, with the warning
+    /// `text` (a number in the texts); its path still counts as linked.
+    pub(crate) fn warned(&mut self, text: u32) {
+        self.what = TargetKind::Warned;
+        self.text = text;
     }
     /// Marks a `file:` target as made by a mapping.
     pub(crate) fn mapped(&mut self) {
@@ -359,6 +382,10 @@ impl LinkFacts {
     pub(crate) fn label(&self) -> Option<u32> {
         (self.what == TargetKind::Label).then_some(self.text)
     }
+    /// The key of the glossary term a `:term:` names, in the texts.
+    pub(crate) fn term(&self) -> Option<u32> {
+        (self.what == TargetKind::Term).then_some(self.text)
+    }
     /// Whether `text` is a number in the [`LinkTable`]'s texts (not a
     /// line).
     pub(crate) fn text_is_interned(&self) -> bool {
@@ -372,8 +399,13 @@ impl LinkFacts {
     /// The number of the error of a malformed link, or of why a site
     /// serves nothing there.
     pub(crate) fn error(&self) -> Option<u32> {
-        matches!(self.what, TargetKind::Malformed | TargetKind::Unavailable)
-            .then_some(self.text)
+        matches!(
+            self.what,
+            TargetKind::Malformed
+                | TargetKind::Unavailable
+                | TargetKind::Warned
+        )
+        .then_some(self.text)
     }
 }
 

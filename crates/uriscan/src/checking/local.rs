@@ -91,6 +91,12 @@ pub enum Reason {
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
     NoLabel(String),
+    /// What the processor of a link that holds warns about it (an
+    /// AsciiDoc include of a tag its file does not hold), in its words.
+    Warned(String),
+    /// A `:term:` or `{term}` to a term that no glossary of the project
+    /// defines.
+    NoTerm(String),
     /// Why a link is skipped: it cannot be resolved offline (a role with
     /// a domain, an intersphinx reference).
     NotOffline(&'static str),
@@ -122,6 +128,10 @@ impl fmt::Display for Reason {
             Reason::NotOnSite(why) => f.write_str(why),
             Reason::NoLabel(l) => {
                 write!(f, "no label '{l}' in the documents checked")
+            }
+            Reason::Warned(why) => f.write_str(why),
+            Reason::NoTerm(t) => {
+                write!(f, "no glossary term '{t}' in the documents checked")
             }
             Reason::NotOffline(why) => f.write_str(why),
         }
@@ -573,6 +583,7 @@ impl Checker {
             })
             .collect();
         let labels = Labels::of(docs);
+        let terms = Labels::terms_of(docs);
         // Step 4: the verdicts.
         docs.par_iter()
             .map(|d| {
@@ -582,12 +593,13 @@ impl Checker {
                         let path = f.path_id().map(|p| {
                             (uniq[p as usize].as_path(), &found[p as usize])
                         });
-                        let mut v = match f.label() {
-                            Some(l) => {
+                        let mut v = match (f.label(), f.term()) {
+                            (Some(l), _) => {
                                 let v = labels.verdict(&texts[l as usize]);
                                 myst_fallback(v, d, path)
                             }
-                            None => self.verdict(d, f, path, &texts, &lookups),
+                            (_, Some(t)) => terms.verdict(&texts[t as usize]),
+                            _ => self.verdict(d, f, path, &texts, &lookups),
                         };
                         v.local = f.is_file();
                         v
@@ -616,7 +628,7 @@ impl Checker {
             TargetKind::Address(false) => {
                 return Verdict::broken(Reason::BadAddress, None);
             }
-            TargetKind::Other | TargetKind::Label => {
+            TargetKind::Other | TargetKind::Label | TargetKind::Term => {
                 return Verdict::skipped();
             }
             TargetKind::Unresolvable(kind) => {
@@ -642,6 +654,10 @@ impl Checker {
             TargetKind::DuplicateDefinition => {
                 let line = facts.first_definition_line().unwrap_or(0);
                 return Verdict::warning(Reason::DuplicateDefinition(line));
+            }
+            TargetKind::Warned => {
+                let why = facts.error().map_or("", |e| &texts[e as usize]);
+                return Verdict::warning(Reason::Warned(why.into()));
             }
             TargetKind::Unavailable => {
                 let why = facts.error().map_or("", |e| &texts[e as usize]);
@@ -935,31 +951,53 @@ enum Targets {
     Unknown,
 }
 
-/// The labels `:ref:` links name: every label of the reStructuredText
-/// and MyST documents checked, read from them when some link wants one. Sphinx
-/// keeps one namespace of labels for the whole project, so the index is
-/// the union over the documents, keyed as Sphinx keys them.
+/// The labels `:ref:` links name (or the glossary terms `:term:` links
+/// name): every one of the reStructuredText and MyST documents checked,
+/// read from them when some link wants one. Sphinx keeps one namespace of
+/// each for the whole project, so the index is the union over the
+/// documents, keyed as Sphinx keys them.
 struct Labels {
     set: FxHashSet<String>,
     all: Vec<String>,
     suggester: std::sync::OnceLock<Suggester>,
+    /// Why a key that is not there is broken.
+    missing: fn(String) -> Reason,
 }
 
 impl Labels {
     fn of(docs: &[DocumentFacts]) -> Labels {
-        let wanted =
-            docs.iter().any(|d| d.links().iter().any(|f| f.label().is_some()));
-        let all: Vec<String> = if wanted {
-            docs.par_iter()
-                .flat_map_iter(|d| sphinx::labels_of(&d.path, &d.root))
-                .collect()
+        let wanted = |f: &LinkFacts| f.label().is_some();
+        let mut labels =
+            Labels::read(docs, wanted, sphinx::labels_of, Reason::NoLabel);
+        // The labels Sphinx's standard domain defines itself.
+        labels.set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
+        labels
+    }
+
+    /// The glossary terms of the documents, for `:term:`.
+    fn terms_of(docs: &[DocumentFacts]) -> Labels {
+        let wanted = |f: &LinkFacts| f.term().is_some();
+        Labels::read(docs, wanted, sphinx::terms_of, Reason::NoTerm)
+    }
+
+    /// The names `read` finds in the documents, when a link `wanted` is
+    /// among theirs.
+    fn read(
+        docs: &[DocumentFacts],
+        wanted: fn(&LinkFacts) -> bool,
+        read: fn(&Path, &Path) -> Vec<String>,
+        missing: fn(String) -> Reason,
+    ) -> Labels {
+        let all: Vec<String> = if docs
+            .iter()
+            .any(|d| d.links().iter().any(wanted))
+        {
+            docs.par_iter().flat_map_iter(|d| read(&d.path, &d.root)).collect()
         } else {
             vec![]
         };
-        let mut set: FxHashSet<String> = all.iter().cloned().collect();
-        // The labels Sphinx's standard domain defines itself.
-        set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
-        Labels { set, all, suggester: std::sync::OnceLock::new() }
+        let set: FxHashSet<String> = all.iter().cloned().collect();
+        Labels { set, all, suggester: std::sync::OnceLock::new(), missing }
     }
 
     fn verdict(&self, key: &str) -> Verdict {
@@ -971,7 +1009,7 @@ impl Labels {
             .get_or_init(|| Suggester::new(&self.all))
             .suggest(key, &self.all)
             .map(|a| Suggestion::Whole(a.to_owned()));
-        Verdict::broken(Reason::NoLabel(key.to_owned()), s)
+        Verdict::broken((self.missing)(key.to_owned()), s)
     }
 }
 

@@ -226,6 +226,26 @@ pub(crate) fn labels_of(path: &Path, root: &Path) -> Vec<String> {
     names
 }
 
+/// The glossary terms of the document at `path` (under `root`) for
+/// `:term:` and `{term}`, keyed as Sphinx looks them up (lowercase): those
+/// of a reStructuredText document, or of a MyST one, and of the files
+/// they include. None for another document.
+pub(crate) fn terms_of(path: &Path, root: &Path) -> Vec<String> {
+    let format = Format::from_path(path);
+    let myst = match format {
+        Format::Rst => false,
+        Format::Markdown if SphinxConf::of(path).is_some_and(|c| c.myst) => {
+            true
+        }
+        _ => return vec![],
+    };
+    with_includes(path, format, root)
+        .iter()
+        .flat_map(|(_, text)| crate::links::glossary_terms(text, myst))
+        .map(|t| label_key(&t))
+        .collect()
+}
+
 /// The ids of the reStructuredText document at `path` and of the files
 /// it includes (none outside its Sphinx project, or its directory when
 /// it has none), as Sphinx makes them in a Sphinx project.
@@ -373,6 +393,8 @@ mod tests {
         let files = included_files(&index, Format::Rst, &root.join("p"));
         assert_eq!(files, [root.join("p/b.inc"), root.join("p/a.inc")]);
         assert_eq!(labels_of(&index, &root.join("p")), ["a-label"]);
+        write("p/b.inc", ".. glossary::\n\n   Included Term\n      Def.\n");
+        assert_eq!(terms_of(&index, &root.join("p")), ["included term"]);
         // With a wider root, the file outside the project is read too.
         assert_eq!(included_files(&index, Format::Rst, &root).len(), 3);
     }

@@ -158,7 +158,7 @@ pub use rst::RstKind;
 pub(crate) use rst::hooks as rst_hooks;
 #[cfg(feature = "check")]
 pub(crate) use rst::{
-    anchors as rst_anchors, label_key, labels as rst_labels,
+    anchors as rst_anchors, glossary_terms, label_key, labels as rst_labels,
 };
 pub use target::{
     BaseScheme, LinkError, LinkErrorKind, PathKind, file_path, file_uri,

@@ -28,6 +28,35 @@ fn document(root: &Path, name: &str) -> Document {
     }
 }
 
+/// Each link of the documents `names` under `root`, checked together:
+/// `KIND RAW STATUS REASON SUGGESTION`.
+fn checked(root: &Path, names: &[&str]) -> Vec<String> {
+    let checker = Checker::new();
+    let mut collector = checker.collector();
+    let mut docs = vec![];
+    for name in names {
+        let doc = document(root, name);
+        collector.ingest(&doc, name);
+        docs.push(doc);
+    }
+    let checked = collector.finish();
+    let mut got = vec![];
+    for (doc, verdicts) in docs.iter().zip(&checked.documents) {
+        for (l, v) in doc.links.iter().zip(&verdicts.verdicts) {
+            let why = v.reason().map(|r| r.to_string()).unwrap_or_default();
+            let hint =
+                v.suggestion(l).map(|s| s.into_owned()).unwrap_or_default();
+            got.push(format!(
+                "{} {} {} {why} {hint}",
+                l.kind(),
+                l.raw(),
+                v.status().as_str()
+            ));
+        }
+    }
+    got
+}
+
 #[test]
 fn a_sphinx_project_is_checked_offline() {
     let dir = tempfile::tempdir().unwrap();
@@ -135,31 +164,8 @@ fn a_myst_project_is_checked_offline() {
     .unwrap();
     let detected = FormatDetector::new().format(&root.join("index.md"));
     assert_eq!(detected, Format::Myst);
-    let checker = Checker::new();
-    let mut collector = checker.collector();
-    let mut docs = vec![];
-    for name in ["index.md", "usage/guide.rst"] {
-        let doc = document(&root, name);
-        collector.ingest(&doc, name);
-        docs.push(doc);
-    }
-    let checked = collector.finish();
-    let mut got = vec![];
-    for (doc, verdicts) in docs.iter().zip(&checked.documents) {
-        for (l, v) in doc.links.iter().zip(&verdicts.verdicts) {
-            let why = v.reason().map(|r| r.to_string()).unwrap_or_default();
-            let hint =
-                v.suggestion(l).map(|s| s.into_owned()).unwrap_or_default();
-            got.push(format!(
-                "{} {} {} {why} {hint}",
-                l.kind(),
-                l.raw(),
-                v.status().as_str()
-            ));
-        }
-    }
     assert_eq!(
-        got,
+        checked(&root, &["index.md", "usage/guide.rst"]),
         [
             "myst:ref guide-label ok  ",
             "myst:ref guide-lable broken no label 'guide-lable' in the documents checked guide-label",
@@ -175,6 +181,36 @@ fn a_myst_project_is_checked_offline() {
             "myst:figure missing.png broken no such file or directory ",
             "rst:ref fig-one ok  ",
             "rst:ref Intro ok  ",
+        ]
+    );
+}
+
+#[test]
+fn glossary_terms_are_looked_up_across_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("conf.py"), "extensions = ['myst_parser']\n")
+        .unwrap();
+    std::fs::write(
+        root.join("glossary.rst"),
+        ".. glossary::\n   :sorted:\n\n   Widget\n   Sprocket : a kind\n      \
+         A thing.\n\n:term:`widget` :term:`the cog <Cog>` :term:`My  term`\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("index.md"),
+        "```{glossary}\nMy term\n  Defined in MyST.\n```\n\n\
+         {term}`SPROCKET` {term}`Widgets`\n",
+    )
+    .unwrap();
+    assert_eq!(
+        checked(&root, &["glossary.rst", "index.md"]),
+        [
+            "rst:term widget ok  ",
+            "rst:term Cog broken no glossary term 'cog' in the documents checked ",
+            "rst:term My  term ok  ",
+            "myst:term SPROCKET ok  ",
+            "myst:term Widgets broken no glossary term 'widgets' in the documents checked widget",
         ]
     );
 }

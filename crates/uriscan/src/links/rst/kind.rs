@@ -101,7 +101,6 @@ impl RstKind {
             RstKind::ToctreeGlob => {
                 Some("a toctree glob pattern is not checked")
             }
-            RstKind::Term => Some("glossary terms are not checked"),
             _ => None,
         }
     }

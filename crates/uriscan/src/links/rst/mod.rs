@@ -9,6 +9,8 @@
 
 mod blocks;
 mod directives;
+#[cfg(any(test, feature = "check"))]
+mod glossary;
 #[cfg(any(test, feature = "internals"))]
 pub(crate) mod hooks;
 mod inline;
@@ -18,6 +20,9 @@ mod names;
 mod resolve;
 
 pub use kind::RstKind;
+
+#[cfg(feature = "check")]
+pub(crate) use glossary::terms as glossary_terms;
 
 // What MyST shares with reStructuredText: Sphinx's roles, and names and
 // ids as docutils makes them.
