@@ -16,6 +16,7 @@ use uriscan::links::{
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
+use super::spare::{SpareBudget, SpareLinks};
 use crate::config::{CheckConfig, KeepLinks};
 use crate::documents::{
     DocReader, Loaded, Sources, included_by, included_target,
@@ -43,6 +44,7 @@ pub fn read(
     // MkDocs pages that include files.
     let site_includers = Mutex::new(vec![]);
     let adoc_includers = Mutex::new(vec![]);
+    let spare = &SpareBudget::new();
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
@@ -135,7 +137,7 @@ pub fn read(
                     &cfg.sources.extractor,
                     (&page, reader.doc()),
                     (path.to_path_buf(), place),
-                    (cfg.keep, cfg.include_text),
+                    (cfg.keep, cfg.include_text, spare),
                     (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
                 );
             }
@@ -300,6 +302,9 @@ fn nav_document(
 #[derive(Default)]
 pub struct KeptLinks {
     links: Vec<(u32, Link)>,
+    /// The document's other links, kept only so that the report need not
+    /// read it again; none when the budget for them ran out.
+    spare: Vec<(u32, Link)>,
     /// For a file a page includes, the page it was read for (boxed: most
     /// documents have none).
     via: Option<Box<super::included::Via>>,
@@ -308,20 +313,24 @@ pub struct KeptLinks {
 impl KeptLinks {
     /// The links `links` of a document.
     pub(super) fn new(links: Vec<(u32, Link)>) -> KeptLinks {
-        KeptLinks { links, via: None }
+        KeptLinks { links, spare: vec![], via: None }
     }
     /// The links `links` of a file that the page `via` includes.
     pub fn included(
         links: Vec<(u32, Link)>,
         via: super::included::Via,
     ) -> KeptLinks {
-        KeptLinks { links, via: Some(Box::new(via)) }
+        KeptLinks { links, spare: vec![], via: Some(Box::new(via)) }
     }
-    /// Link `li`, when it was kept.
+    /// Link `li`, when it was kept (for the report too).
     pub fn get(&self, li: usize) -> Option<&Link> {
-        let i =
-            self.links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
-        Some(&self.links[i].1)
+        link_at(&self.links, li).or_else(|| link_at(&self.spare, li))
+    }
+    /// These, and the document's other links `spare`, held for the
+    /// report alone (`iter` leaves them out).
+    fn with_spare(mut self, spare: Vec<(u32, Link)>) -> KeptLinks {
+        self.spare = spare;
+        self
     }
     /// The kept links, with their indexes, in document order.
     #[cfg(feature = "remote")]
@@ -333,6 +342,12 @@ impl KeptLinks {
     pub fn via(&self) -> Option<&super::included::Via> {
         self.via.as_deref()
     }
+}
+
+/// Link `li` of `links`, which are in index order.
+fn link_at(links: &[(u32, Link)], li: usize) -> Option<&Link> {
+    let i = links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+    Some(&links[i].1)
 }
 
 /// A file's label as a walk of the paths named would write it: under the
@@ -371,11 +386,12 @@ fn digest(
     extractor: &LinkExtractor,
     (page, doc): (&Page<'_>, &[u8]),
     (label, place): (PathBuf, Place),
-    (keep, include_text): (KeepLinks, bool),
+    (keep, include_text, spare): (KeepLinks, bool, &SpareBudget),
     (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
+    let mut spare = SpareLinks::new(spare);
     let mut i = 0u32;
     // Each link becomes facts as it is read; only the links the report
     // will print are kept whole.
@@ -404,6 +420,8 @@ fn digest(
         };
         if keep {
             kept.push((i, l.to_link()));
+        } else {
+            spare.push(i, l);
         }
         i += 1;
     });
@@ -423,7 +441,9 @@ fn digest(
         }
         (ids, _) => ids,
     };
-    d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
+    let kept =
+        KeptLinks::new(kept).with_spare(spare.finish().unwrap_or_default());
+    d.finish(place.path, place.root, ids, (label, kept));
 }
 
 /// The file another Antora component's resource id names, when that
