@@ -1,6 +1,7 @@
 //! The read stage of `check`: the walker's threads read every document
 //! and turn its links into facts (and an HTML page's ids, in the same
-//! pass), keeping whole only the links the report will print.
+//! pass), keeping whole the links the report will print, and the rest
+//! while a budget allows, so that the report need not read them again.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -393,8 +394,8 @@ fn digest(
     let mut kept = vec![];
     let mut spare = SpareLinks::new(spare);
     let mut i = 0u32;
-    // Each link becomes facts as it is read; only the links the report
-    // will print are kept whole.
+    // Each link becomes facts as it is read; the links the report will
+    // print are kept whole, the rest only within the spare budget.
     let ids = extractor.for_each_with_anchors(page, |l| {
         if !is_checked(l, include_text) {
             return;
