@@ -17,6 +17,7 @@ mod remote;
 mod remote;
 mod report;
 mod site;
+mod spare;
 
 use uriscan::checking::{Collector, Verdict};
 

@@ -1,6 +1,7 @@
 //! The read stage of `check`: the walker's threads read every document
 //! and turn its links into facts (and an HTML page's ids, in the same
-//! pass), keeping whole only the links the report will print.
+//! pass), keeping whole the links the report will print, and the rest
+//! while a budget allows, so that the report need not read them again.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -16,6 +17,7 @@ use uriscan::links::{
 use uriscan::walking::Flow;
 
 use super::plan::Plan;
+use super::spare::{SpareBudget, SpareLinks};
 use crate::config::{CheckConfig, KeepLinks};
 use crate::documents::{
     DocReader, Loaded, Sources, included_by, included_target,
@@ -43,6 +45,7 @@ pub fn read(
     // MkDocs pages that include files.
     let site_includers = Mutex::new(vec![]);
     let adoc_includers = Mutex::new(vec![]);
+    let spare = &SpareBudget::new();
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
@@ -137,7 +140,7 @@ pub fn read(
                     &cfg.sources.extractor,
                     (&page, reader.doc()),
                     (path.to_path_buf(), place),
-                    (cfg.keep, cfg.include_text),
+                    (cfg.keep, cfg.include_text, spare),
                     (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
                 );
             }
@@ -302,6 +305,9 @@ fn nav_document(
 #[derive(Default)]
 pub struct KeptLinks {
     links: Vec<(u32, Link)>,
+    /// The document's other links, kept only so that the report need not
+    /// read it again; none when the budget for them ran out.
+    spare: Vec<(u32, Link)>,
     /// For a file a page includes, the page it was read for (boxed: most
     /// documents have none).
     via: Option<Box<super::included::Via>>,
@@ -310,20 +316,24 @@ pub struct KeptLinks {
 impl KeptLinks {
     /// The links `links` of a document.
     pub(super) fn new(links: Vec<(u32, Link)>) -> KeptLinks {
-        KeptLinks { links, via: None }
+        KeptLinks { links, spare: vec![], via: None }
     }
     /// The links `links` of a file that the page `via` includes.
     pub fn included(
         links: Vec<(u32, Link)>,
         via: super::included::Via,
     ) -> KeptLinks {
-        KeptLinks { links, via: Some(Box::new(via)) }
+        KeptLinks { links, spare: vec![], via: Some(Box::new(via)) }
     }
-    /// Link `li`, when it was kept.
+    /// Link `li`, when it was kept (for the report too).
     pub fn get(&self, li: usize) -> Option<&Link> {
-        let i =
-            self.links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
-        Some(&self.links[i].1)
+        link_at(&self.links, li).or_else(|| link_at(&self.spare, li))
+    }
+    /// These, and the document's other links `spare`, held for the
+    /// report alone (`iter` leaves them out).
+    fn with_spare(mut self, spare: Vec<(u32, Link)>) -> KeptLinks {
+        self.spare = spare;
+        self
     }
     /// The kept links, with their indexes, in document order.
     #[cfg(feature = "remote")]
@@ -335,6 +345,12 @@ impl KeptLinks {
     pub fn via(&self) -> Option<&super::included::Via> {
         self.via.as_deref()
     }
+}
+
+/// Link `li` of `links`, which are in index order.
+fn link_at(links: &[(u32, Link)], li: usize) -> Option<&Link> {
+    let i = links.binary_search_by_key(&li, |(i, _)| *i as usize).ok()?;
+    Some(&links[i].1)
 }
 
 /// A file's label as a walk of the paths named would write it: under the
@@ -376,14 +392,15 @@ fn digest(
     extractor: &LinkExtractor,
     (page, doc): (&Page<'_>, &[u8]),
     (label, place): (PathBuf, Place),
-    (keep, include_text): (KeepLinks, bool),
+    (keep, include_text, spare): (KeepLinks, bool, &SpareBudget),
     (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
 ) {
     let mut d = collector.document(place.disabled);
     let mut kept = vec![];
+    let mut spare = SpareLinks::new(spare);
     let mut i = 0u32;
-    // Each link becomes facts as it is read; only the links the report
-    // will print are kept whole.
+    // Each link becomes facts as it is read; the links the report will
+    // print are kept whole, the rest only within the spare budget.
     let ids = extractor.for_each_with_anchors(page, |l| {
         if !is_checked(l, include_text) {
             return;
@@ -415,6 +432,8 @@ fn digest(
         };
         if keep {
             kept.push((i, l.to_link()));
+        } else {
+            spare.push(i, l);
         }
         i += 1;
     });
@@ -434,7 +453,9 @@ fn digest(
         }
         (ids, _) => ids,
     };
-    d.finish(place.path, place.root, ids, (label, KeptLinks::new(kept)));
+    let kept =
+        KeptLinks::new(kept).with_spare(spare.finish().unwrap_or_default());
+    d.finish(place.path, place.root, ids, (label, kept));
 }
 
 /// The file another Antora component's resource id names, when that
