@@ -55,7 +55,7 @@ def main():
             haystack = " ".join([entry["title"], *entry["commands"]])
             if pattern and not pattern.search(haystack):
                 continue
-            commits = ", ".join(entry["commits"][:4]) or "-"
+            commits = ", ".join(entry.get("commits", [])[:4]) or "-"
             head = f"{session['date']} {session['host']:9} [{commits}] {entry['title']}"
             print(head)
             if args.list:

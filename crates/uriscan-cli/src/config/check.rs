@@ -161,8 +161,9 @@ impl TryFrom<CheckArgs> for CheckConfig {
         let web = args.remote.remote;
         #[cfg(not(feature = "remote"))]
         let web = false;
-        // A broken link is read again for the report; the rest is kept
-        // only when the report prints it.
+        // A broken link the reading did not keep (past its memory limit)
+        // is read again for the report; the rest is kept only when the
+        // report prints it.
         let keep = if args.json && !args.errors_only {
             KeepLinks::All
         } else if web {

@@ -14,7 +14,7 @@ pub use super::shortcut::differential as shortcut_differential;
 
 /// The inputs of our Markdown reader's differential tests, for those of
 /// the anchors.
-#[cfg(test)]
+#[cfg(all(test, feature = "check"))]
 pub(crate) use super::commonmark::tests::{
     corpus_pieces, markdown_like, table_like,
 };
