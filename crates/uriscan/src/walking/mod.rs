@@ -302,14 +302,23 @@ fn try_spawn(n: usize) -> std::io::Result<()> {
     // gate opens once every spawn was tried.
     let gate = std::sync::RwLock::new(());
     let closed = gate.write();
+    let (started, up) = std::sync::mpsc::channel();
     std::thread::scope(|s| {
         let mut res = Ok(());
         for _ in 0..n {
-            let wait = || drop(gate.read());
+            let (gate, started) = (&gate, started.clone());
+            let wait = move || {
+                let _ = started.send(());
+                drop(gate.read());
+            };
             if let Err(e) = std::thread::Builder::new().spawn_scoped(s, wait) {
                 res = Err(e);
                 break;
             }
+            // A thread sets up its signal stack before it runs: once it
+            // runs, the next spawn cannot take the memory that needs, and
+            // a failed spawn is an error, not an abort in a started thread.
+            let _ = up.recv();
         }
         drop(closed);
         res
