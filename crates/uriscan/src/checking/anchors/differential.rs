@@ -130,7 +130,12 @@ fn the_corpus_in_pieces_has_the_anchors_pulldown_gives() {
 /// What the property tests found, each compared.
 #[test]
 fn the_findings_have_the_anchors_pulldown_gives() {
-    for md in ["{#id}\\\n===\n", "a# [^1]\\[a]# \n[^1]: note\n"] {
+    for md in [
+        "{#id}\\\n===\n",
+        "a# [^1]\\[a]# \n[^1]: note\n",
+        "- [ ] ](\n  -\n",
+        "- [x] [a](b)\n  ===\n",
+    ] {
         compare(md).unwrap();
     }
 }

@@ -41,6 +41,9 @@ pub(super) struct Paragraph {
     /// The first lazy continuation line (0 the first line, 1 the first
     /// of `lines`), if any.
     first_lazy: Option<usize>,
+    /// Whether it follows a task list marker, which pulldown-cmark keeps
+    /// in the text of a setext heading (not read).
+    after_task: bool,
 }
 
 impl Paragraph {
@@ -53,6 +56,7 @@ impl Paragraph {
             lines: vec![],
             heads: if bytes[first] == b'[' { vec![head] } else { vec![] },
             first_lazy: None,
+            after_task: false,
         }
     }
 
@@ -64,6 +68,7 @@ impl Paragraph {
             lines: vec![],
             heads: vec![],
             first_lazy: None,
+            after_task: false,
         }
     }
 
@@ -623,6 +628,9 @@ impl Blocks<'_> {
                 else {
                     unreachable!()
                 };
+                if p.after_task {
+                    return Err(declined());
+                }
                 let kept = self.out.len();
                 self.inlines(p, true)?;
                 // What definitions leave of the paragraph is the heading.
@@ -710,11 +718,13 @@ impl Blocks<'_> {
             };
             return Ok(());
         }
+        let mut after_task = false;
         if new_item
             && self.gfm
             && let Some(skip) = task_marker(&bytes[first..next])
         {
             first += skip;
+            after_task = true;
             // Whether a definition may follow a task marker, and an
             // item a marker alone begins (as an empty one), are not read.
             if first >= end || bytes[first] == b'[' {
@@ -724,7 +734,9 @@ impl Blocks<'_> {
         if continued && after_indented_html == Some(self.containers.len()) {
             return Err(declined());
         }
-        self.leaf = Leaf::Paragraph(Paragraph::new(bytes, pos, first, end));
+        let mut paragraph = Paragraph::new(bytes, pos, first, end);
+        paragraph.after_task = after_task;
+        self.leaf = Leaf::Paragraph(paragraph);
         Ok(())
     }
 
@@ -1052,6 +1064,7 @@ impl Blocks<'_> {
             lines: p.lines[k..].to_vec(),
             heads: p.heads[k..].to_vec(),
             first_lazy: p.first_lazy.map(|lazy| lazy - k),
+            after_task: p.after_task,
         }))
     }
 }

@@ -573,6 +573,8 @@ fn the_findings_read_as_pulldown_reads_them() {
         "{#id}\\\n===\n",
         "a# [^1]\\[a]# \n[^1]: note\n",
         "</u\n    >",
+        "- [ ] ](\n  -\n",
+        "- [x] [a](b)\n  ===\n",
         "> [](a\n> )",
         "> [](>\n> )",
         "</u \t>\n</u\n>\n> </u\n> >\n",
