@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::confine::confined_include;
 use crate::links::{
     AsciidocInclude, IncludeSelection, PathKind, asciidoc_includes, file_uri,
 };
@@ -131,23 +132,18 @@ fn follow(
 }
 
 /// The file `include` (a directive of `file`) names, canonical, when it
-/// is a file under `bound`: not a URL (never fetched), not another
-/// Antora component's resource.
+/// is a file under `bound` ([`confined_include`]: not a URL, which is
+/// never fetched; no symbolic link out). A `..` is taken away without
+/// looking at the file system, as Asciidoctor's path resolver does.
 fn included_path(
     file: &Path,
     include: &AsciidocInclude,
     bound: &Path,
 ) -> Option<PathBuf> {
-    let link = include.link.as_str();
-    let scheme = link.split_once(':').is_some_and(|(s, _)| {
-        s.len() > 1 && s.bytes().all(|b| b.is_ascii_alphanumeric())
-    });
-    if scheme || link.is_empty() {
-        return None;
-    }
-    let to = file.parent().unwrap_or(Path::new("/")).join(link);
+    let dir = file.parent().unwrap_or(Path::new("/"));
+    let to = confined_include(dir, include.link.as_str(), bound)?;
     let to = std::fs::canonicalize(to).ok()?;
-    (to.starts_with(bound) && to.is_file()).then_some(to)
+    to.is_file().then_some(to)
 }
 
 #[cfg(test)]
@@ -226,5 +222,26 @@ mod tests {
             asciidoc_anchors_of(&index, &text),
             ["id_top", "id_in_part", "anchor"]
         );
+    }
+
+    #[test]
+    fn an_include_never_leaves_its_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let write =
+            |name, text| super::super::write_test_file(&root, name, text);
+        write("secret.adoc", "https://secret.example/\n");
+        write(
+            "p/index.adoc",
+            "include::../secret.adoc[]\ninclude::sub/../a.adoc[]\n\
+             include::/etc/hostname[]\ninclude::file:///etc/hostname[]\n",
+        );
+        write("p/a.adoc", "A\n");
+        let index = root.join("p/index.adoc");
+        let text = std::fs::read_to_string(&index).unwrap();
+        let found = asciidoc_included(&index, &text, &[], &root.join("p"));
+        let files: Vec<_> = found.iter().map(|i| i.file.clone()).collect();
+        // `sub` need not be there: `..` is taken away by its name.
+        assert_eq!(files, [root.join("p/a.adoc")]);
     }
 }

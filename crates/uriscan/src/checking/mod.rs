@@ -30,6 +30,7 @@ pub mod anchors;
 mod antora;
 mod asciidoc_includes;
 mod collector;
+mod confine;
 mod disabled;
 mod facts;
 mod fxhash;

@@ -28,11 +28,14 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::include_glob;
+// The one include guard, which AsciiDoc's includes share.
 use super::yaml::{Node, Value};
+use crate::checking::confine::is_url;
+pub(super) use crate::checking::confine::{confined, lexical};
 use crate::links::{GeneratorKind, directives};
 
 /// How deep includes nest before the rest is left out: a cycle is
@@ -454,37 +457,6 @@ impl Includes {
     }
 }
 
-/// `path` when it is in the folder `top`, no symbolic link taking it
-/// out either: the one guard of every include that reads a file.
-pub(super) fn confined(path: PathBuf, top: &Path) -> Option<PathBuf> {
-    if !path.starts_with(top) {
-        return None;
-    }
-    if let (Ok(real), Ok(top)) = (path.canonicalize(), top.canonicalize())
-        && !real.starts_with(top)
-    {
-        return None;
-    }
-    Some(path)
-}
-
-/// `path` joined to `base` as Python's `os.path.abspath(join(base,
-/// path))` does: an absolute `path` replaces `base`, dot segments are
-/// removed without looking at the file system. `None` above the root.
-pub(super) fn lexical(base: &Path, path: &Path) -> Option<PathBuf> {
-    let mut out = base.to_path_buf();
-    for c in path.components() {
-        match c {
-            // Absolute: it replaces what was before.
-            Component::RootDir | Component::Prefix(_) => out.push(c),
-            Component::Normal(n) => out.push(n),
-            Component::ParentDir if !out.pop() => return None,
-            _ => {}
-        }
-    }
-    Some(out)
-}
-
 /// The link `link` of the included file `file` as the plugin rewrites it
 /// for the page `page` (`rewrite-relative-urls`): the same target,
 /// written from the page's folder. `None` for a link it leaves as it is:
@@ -520,16 +492,6 @@ pub(crate) fn rewritten(
     }
     rel.push_str(suffix);
     Some(rel)
-}
-
-/// Whether the plugin takes `path` for a URL: a scheme of two characters
-/// or more before a colon (a drive letter is one).
-fn is_url(path: &str) -> bool {
-    path.find(':').filter(|&i| i > 1).is_some_and(|i| {
-        path[..i]
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
-    })
 }
 
 impl Target {
