@@ -24,6 +24,9 @@ pub struct Plan {
     /// The Sphinx `conf.py` files the walk met, whose unread settings
     /// the report tells.
     pub sphinx_confs: std::sync::Mutex<Vec<std::path::PathBuf>>,
+    /// How many files were checked only where other documents include
+    /// them (AsciiDoc fragments), not alone: the summary says so.
+    pub included_only: std::sync::atomic::AtomicUsize,
 }
 
 /// Whether the run met an error; each is told on standard error as it
@@ -82,5 +85,6 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         progress,
         errors: RunErrors::default(),
         sphinx_confs: std::sync::Mutex::default(),
+        included_only: std::sync::atomic::AtomicUsize::new(0),
     })
 }

@@ -45,6 +45,8 @@ pub fn read(
     // MkDocs pages that include files.
     let site_includers = Mutex::new(vec![]);
     let adoc_includers = Mutex::new(vec![]);
+    // The AsciiDoc documents read alone, and how each stands.
+    let adoc_alone = Mutex::new(vec![]);
     let spare = &SpareBudget::new();
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
@@ -53,6 +55,7 @@ pub fn read(
         let includers = &includers;
         let site_includers = &site_includers;
         let adoc_includers = &adoc_includers;
+        let adoc_alone = &adoc_alone;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -116,6 +119,12 @@ pub fn read(
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
+                if loaded.format == Format::AsciiDoc {
+                    let read = super::asciidoc::read_alone(cfg, &loaded);
+                    let mut all =
+                        adoc_alone.lock().unwrap_or_else(|e| e.into_inner());
+                    all.push(read);
+                }
                 if place.included_ids.is_some() {
                     let mut all = adoc_includers
                         .lock()
@@ -161,7 +170,16 @@ pub fn read(
     let label = |abs: &Path| label_of(cfg, abs);
     let adoc_includers =
         adoc_includers.into_inner().unwrap_or_else(|e| e.into_inner());
-    super::asciidoc::documents(cfg, adoc_includers, &mut collector, &label);
+    let adoc_alone =
+        adoc_alone.into_inner().unwrap_or_else(|e| e.into_inner());
+    let fragments = super::asciidoc::documents(
+        cfg,
+        adoc_includers,
+        adoc_alone,
+        &mut collector,
+        &label,
+    );
+    plan.included_only.store(fragments, std::sync::atomic::Ordering::Relaxed);
     let included = super::included::documents(
         cfg,
         site_includers,
@@ -354,15 +372,28 @@ fn link_at(links: &[(u32, Link)], li: usize) -> Option<&Link> {
 }
 
 /// A file's label as a walk of the paths named would write it: under the
-/// first of them that holds it (`./mkdocs.yml` for `.`).
+/// first of them that holds it (`./mkdocs.yml` for `.`), or beside a
+/// file named (`part.adoc` beside `index.adoc`).
 pub(super) fn label_of(cfg: &CheckConfig, abs: &Path) -> PathBuf {
+    let under = |p: &Path| {
+        let base = crate::documents::absolute(&cfg.sources.cwd, p);
+        Some(p.join(abs.strip_prefix(&base).ok()?))
+    };
+    let beside = |p: &Path| {
+        let base = crate::documents::absolute(&cfg.sources.cwd, p);
+        let named_file = base.is_file().then_some(base)?;
+        Some(p.parent()?.join(abs.strip_prefix(named_file.parent()?).ok()?))
+    };
     cfg.paths
         .iter()
         .find_map(|p| {
-            let base = crate::documents::absolute(&cfg.sources.cwd, p);
-            let rel = abs.strip_prefix(&base).ok()?;
-            Some(p.join(rel))
+            if abs == crate::documents::absolute(&cfg.sources.cwd, p) {
+                Some(p.clone())
+            } else {
+                under(p)
+            }
         })
+        .or_else(|| cfg.paths.iter().find_map(|p| beside(p)))
         .unwrap_or_else(|| abs.to_path_buf())
 }
 

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 use uriscan::checking::{Status, Verdict};
 
@@ -55,7 +56,10 @@ fn write_all(
     remote: &mut RemoteStage,
     report: &mut CheckReport<'_>,
 ) -> anyhow::Result<Option<bool>> {
-    let mut counts = Counts::default();
+    let mut counts = Counts {
+        included_only: plan.included_only.load(Ordering::Relaxed) as u64,
+        ..Counts::default()
+    };
     let mut reread = Reread::new(cfg);
     for (di, (label, doc)) in
         docs.labels.iter().zip(&docs.checked.documents).enumerate()
@@ -184,8 +188,12 @@ fn summary_line(
 ) -> String {
     let mut line =
         cfg.changed.as_ref().map(|scope| scope.summary()).unwrap_or_default();
+    let included_only = match counts.included_only {
+        0 => String::new(),
+        n => format!(" ({n} checked only where included)"),
+    };
     line += &format!(
-        "{}, {}: {} local checked, {} broken, ",
+        "{}{included_only}, {}: {} local checked, {} broken, ",
         counted(counts.files, "file"),
         counted(counts.links + remote.checked(), "link"),
         counts.local,
@@ -222,6 +230,8 @@ struct Counts {
     skipped: u64,
     excluded: u64,
     warnings: u64,
+    /// Files checked only where other documents include them.
+    included_only: u64,
     /// Skipped for a reason of their own (a template, a role not
     /// resolved offline), not as web links: how many for each reason.
     skipped_for: std::collections::BTreeMap<String, u64>,

@@ -383,7 +383,7 @@ fn a_symlinked_document_resolves_from_its_target() {
 }
 
 /// Runs `uriscan check ARGS` in `dir`: (stdout, stderr, exit code).
-fn check_err(dir: &Path, args: &[&str]) -> (String, String, i32) {
+pub(super) fn check_err(dir: &Path, args: &[&str]) -> (String, String, i32) {
     let out = Command::cargo_bin("uriscan")
         .unwrap()
         .current_dir(dir)

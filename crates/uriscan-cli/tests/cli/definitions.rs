@@ -141,7 +141,7 @@ fn denied_warnings_in_junit_and_github_fail() {
 
 /// An AsciiDoc include of a tag its file does not hold is a warning at
 /// the include's line, in Asciidoctor's words; a nested include's is its
-/// own file's, reported once.
+/// own file's, reported once, where that file (a fragment) is included.
 #[test]
 fn an_include_of_a_missing_tag_is_a_warning() {
     let dir = Dir::new();
@@ -158,7 +158,7 @@ fn an_include_of_a_missing_tag_is_a_warning() {
         out,
         "./index.adoc:3:10: warning for 'part.txt': tag 't' not found in include file\n\
          ./index.adoc:5:10: warning for 'part.txt': tags 'v, w' not found in include file\n\
-         ./nested.adoc:1:10: warning for 'part.txt': tag 'z' not found in include file\n"
+         ./nested.adoc:1:10: warning for 'part.txt': tag 'z' not found in include file (included by ./index.adoc)\n"
     );
     assert!(err.contains("3 warnings"), "{err}");
     let (code, _, _) =

@@ -5,6 +5,7 @@
 mod support;
 
 mod action;
+mod asciidoc_fragments;
 mod changed;
 mod check;
 mod definitions;

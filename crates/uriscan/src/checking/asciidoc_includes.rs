@@ -146,6 +146,59 @@ fn included_path(
     to.is_file().then_some(to)
 }
 
+/// Whether an AsciiDoc file is a document of its own, by where it
+/// stands and by its name: what Antora publishes as a page, what
+/// Asciidoctor's build tools convert alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsciidocStanding {
+    /// A document of its own, included or not: an Antora page (in a
+    /// module's `pages`, its name not starting with `_`) or navigation
+    /// file (in the module's own directory).
+    Document,
+    /// A fragment, read where it is included: in an Antora component a
+    /// file of another family (`partials`, `examples`), or a page whose
+    /// name starts with `_`, which Antora does not publish; elsewhere a
+    /// file whose name starts with `_`, which Asciidoctor's build tools
+    /// (Maven, Gradle, Jekyll AsciiDoc) do not convert alone.
+    Fragment,
+    /// Not in an Antora module: a document of its own unless another
+    /// document of the run includes it, which makes it a fragment.
+    UnlessIncluded,
+}
+
+/// How the AsciiDoc file at `path` stands ([`AsciidocStanding`]), in the
+/// Antora component whose `antora.yml` is in `component` (`None` for a
+/// file in none). Asciidoctor's own command line converts whatever it is
+/// given: the rule is the build tools' and Antora's.
+pub fn asciidoc_standing(
+    path: &Path,
+    component: Option<&Path>,
+) -> AsciidocStanding {
+    let hidden = path
+        .file_name()
+        .is_some_and(|n| n.as_encoded_bytes().starts_with(b"_"));
+    let in_module = component
+        .and_then(|dir| path.strip_prefix(dir).ok())
+        .map(|rel| rel.iter().collect::<Vec<_>>())
+        .filter(|parts| parts.len() >= 3 && parts[0] == "modules");
+    match in_module.as_deref() {
+        // `modules/NAME/nav.adoc`: the module's own directory.
+        Some([_, _, _]) if !hidden => AsciidocStanding::Document,
+        Some([_, _, family, ..]) if *family == "pages" && !hidden => {
+            AsciidocStanding::Document
+        }
+        Some([_, _, family, _, ..])
+            if ["partials", "examples", "pages"]
+                .iter()
+                .any(|f| family == f) =>
+        {
+            AsciidocStanding::Fragment
+        }
+        _ if hidden => AsciidocStanding::Fragment,
+        _ => AsciidocStanding::UnlessIncluded,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +275,30 @@ mod tests {
             asciidoc_anchors_of(&index, &text),
             ["id_top", "id_in_part", "anchor"]
         );
+    }
+
+    #[test]
+    fn pages_stand_alone_and_partials_where_included() {
+        use AsciidocStanding::*;
+        let c = Path::new("/docs");
+        let standing = |p: &str| asciidoc_standing(Path::new(p), Some(c));
+        assert_eq!(standing("/docs/modules/ROOT/pages/index.adoc"), Document);
+        assert_eq!(standing("/docs/modules/cli/pages/a/b.adoc"), Document);
+        assert_eq!(standing("/docs/modules/ROOT/nav.adoc"), Document);
+        assert_eq!(
+            standing("/docs/modules/ROOT/pages/_hidden.adoc"),
+            Fragment
+        );
+        assert_eq!(standing("/docs/modules/ROOT/partials/p.adoc"), Fragment);
+        assert_eq!(standing("/docs/modules/ROOT/examples/x/e.adoc"), Fragment);
+        // Not in a module: Antora does not read it.
+        assert_eq!(standing("/docs/README.adoc"), UnlessIncluded);
+        assert_eq!(standing("/docs/_notes.adoc"), Fragment);
+        let alone = |p: &str| asciidoc_standing(Path::new(p), None);
+        assert_eq!(alone("/d/modules/ROOT/partials/p.adoc"), UnlessIncluded);
+        assert_eq!(alone("/d/guide.adoc"), UnlessIncluded);
+        assert_eq!(alone("/d/_attributes.adoc"), Fragment);
+        assert_eq!(alone("/d/_dir/part.adoc"), UnlessIncluded);
     }
 
     #[test]

@@ -43,7 +43,9 @@ mod sphinx;
 mod suggest;
 
 pub use antora::{Antora, Component};
-pub use asciidoc_includes::{AsciidocIncluded, asciidoc_included};
+pub use asciidoc_includes::{
+    AsciidocIncluded, AsciidocStanding, asciidoc_included, asciidoc_standing,
+};
 pub use collector::{Checked, CheckedDocument, Collector, DocumentDigest};
 pub use disabled::disabled_lines;
 pub use facts::Document;
