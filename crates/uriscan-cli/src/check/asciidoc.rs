@@ -16,7 +16,7 @@ use uriscan::checking::{
 use uriscan::links::{Format, Kind, Page, PathKind, file_uri};
 
 use super::included::Via;
-use super::read::{KeptLinks, is_checked, is_excluded};
+use super::read::{KeptLinks, is_checked, is_excluded, is_named};
 use crate::config::CheckConfig;
 use crate::documents::{Loaded, asciidoc_included_by, included_target};
 
@@ -76,11 +76,7 @@ pub struct ReadAlone {
 pub fn read_alone(cfg: &CheckConfig, loaded: &Loaded) -> ReadAlone {
     let canonical = std::fs::canonicalize(&loaded.abs)
         .unwrap_or_else(|_| loaded.abs.clone());
-    let named = cfg.paths.iter().any(|p| {
-        std::fs::canonicalize(cfg.sources.cwd.join(p))
-            .is_ok_and(|p| p == canonical)
-    });
-    let standing = if named {
+    let standing = if is_named(cfg, &canonical) {
         AsciidocStanding::Document
     } else {
         let component = loaded.component.as_ref().map(|c| c.dir.as_path());

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use uriscan::checking::site::Site;
 use uriscan::checking::{
     Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
+    sphinx_builds,
 };
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, Page, PathKind, Reference,
@@ -164,7 +165,7 @@ pub fn read(
         nav_documents(cfg, plan, &mut collector);
     }
     let includers = includers.into_inner().unwrap_or_else(|e| e.into_inner());
-    include_documents(cfg, includers, &mut collector);
+    let rst_fragments = include_documents(cfg, includers, &mut collector);
     let site_includers =
         site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
     let label = |abs: &Path| label_of(cfg, abs);
@@ -179,7 +180,9 @@ pub fn read(
         &mut collector,
         &label,
     );
-    plan.included_only.store(fragments, std::sync::atomic::Ordering::Relaxed);
+    let included_only = fragments + rst_fragments;
+    plan.included_only
+        .store(included_only, std::sync::atomic::Ordering::Relaxed);
     let included = super::included::documents(
         cfg,
         site_includers,
@@ -217,56 +220,85 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
 /// includer's format: its links count at their own lines, resolved
 /// against the includer, where docutils inserts them. All its links are
 /// kept, as no reader reads the file alone so. A file of the includer's
-/// own format is a document the walk reads itself.
+/// own format is a document the walk reads itself, unless its Sphinx
+/// project does not build it ([`sphinx_builds`]: an excluded `.rst`):
+/// then it is read here, and the walk's reading of it alone dropped.
+/// Returns how many files were so read only where included.
 fn include_documents(
     cfg: &CheckConfig,
     includers: Vec<(Loaded, PathBuf)>,
     collector: &mut Collector<(PathBuf, KeptLinks)>,
-) {
+) -> usize {
     let mut seen = std::collections::HashSet::new();
     let mut formats = FormatDetector::new();
-    for (includer, root) in includers {
-        for (file, relative) in included_by(&includer, &root) {
-            if formats.format(&file) == includer.format
+    let mut reads = vec![];
+    let mut not_documents = std::collections::HashSet::new();
+    for (i, (includer, root)) in includers.iter().enumerate() {
+        for (file, relative) in included_by(includer, root) {
+            let own_format = formats.format(&file) == includer.format;
+            if own_format && sphinx_builds(&file) != Some(false)
                 || !seen.insert(file.clone())
             {
                 continue;
             }
-            let Ok(bytes) = std::fs::read(&file) else { continue };
-            let own = file_uri(&file, PathKind::File);
-            let mut page = Page::new(&bytes, includer.format)
-                .url(&own)
-                .base(&includer.url);
-            if let Some(r) = &includer.root_uri {
-                page = page.root(r);
+            // A file named on the command line is read alone too.
+            if own_format && !is_named(cfg, &file) {
+                not_documents.insert(file.clone());
             }
-            if let Some(m) = &includer.myst {
-                page = page.myst(m);
-            }
-            let mut d = collector.document(vec![]);
-            let mut kept = vec![];
-            let links = cfg.sources.extractor.extract(&page);
-            for l in links.filter(|l| is_checked(l.as_ref(), cfg.include_text))
-            {
-                let target =
-                    included_target(l.as_ref(), &file, relative.as_ref());
-                let l = match &target {
-                    Some(t) => l.as_ref().with_target(t).to_link(),
-                    None => l,
-                };
-                if !cfg.exclude.is_empty()
-                    && is_excluded(&cfg.exclude, l.as_ref(), &root)
-                {
-                    d.push_excluded(l.as_ref());
-                } else {
-                    d.push(l.as_ref());
-                }
-                kept.push((kept.len() as u32, l));
-            }
-            let label = label_of(cfg, &file);
-            d.finish(file, root.clone(), None, (label, KeptLinks::new(kept)));
+            reads.push((i, file, relative));
         }
     }
+    let mut dropped = 0;
+    if !not_documents.is_empty() {
+        collector.retain_documents(|path, _| {
+            let keep = !not_documents.contains(path);
+            dropped += usize::from(!keep);
+            keep
+        });
+    }
+    for (i, file, relative) in reads {
+        let (includer, root) = &includers[i];
+        let Ok(bytes) = std::fs::read(&file) else { continue };
+        let own = file_uri(&file, PathKind::File);
+        let mut page =
+            Page::new(&bytes, includer.format).url(&own).base(&includer.url);
+        if let Some(r) = &includer.root_uri {
+            page = page.root(r);
+        }
+        if let Some(m) = &includer.myst {
+            page = page.myst(m);
+        }
+        let mut d = collector.document(vec![]);
+        let mut kept = vec![];
+        let links = cfg.sources.extractor.extract(&page);
+        for l in links.filter(|l| is_checked(l.as_ref(), cfg.include_text)) {
+            let target = included_target(l.as_ref(), &file, relative.as_ref());
+            let l = match &target {
+                Some(t) => l.as_ref().with_target(t).to_link(),
+                None => l,
+            };
+            if !cfg.exclude.is_empty()
+                && is_excluded(&cfg.exclude, l.as_ref(), root)
+            {
+                d.push_excluded(l.as_ref());
+            } else {
+                d.push(l.as_ref());
+            }
+            kept.push((kept.len() as u32, l));
+        }
+        let label = label_of(cfg, &file);
+        d.finish(file, root.clone(), None, (label, KeptLinks::new(kept)));
+    }
+    dropped
+}
+
+/// Whether the file at `canonical` was named on the command line: it is
+/// then checked alone, whatever includes it.
+pub(super) fn is_named(cfg: &CheckConfig, canonical: &Path) -> bool {
+    cfg.paths.iter().any(|p| {
+        std::fs::canonicalize(cfg.sources.cwd.join(p))
+            .is_ok_and(|p| p == canonical)
+    })
 }
 
 /// Each site's navigation (MkDocs `nav`, Docusaurus sidebars) as one

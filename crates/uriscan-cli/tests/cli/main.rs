@@ -5,10 +5,10 @@
 mod support;
 
 mod action;
-mod asciidoc_fragments;
 mod changed;
 mod check;
 mod definitions;
+mod fragments;
 mod links;
 mod readme;
 mod remap;

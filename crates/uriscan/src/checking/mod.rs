@@ -19,8 +19,12 @@
 //! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
 //!   change which labels `:ref:` names, and which Markdown is MyST
 //!   ([`FormatDetector`]), and follows `include` directives;
+//! - [`sphinx_builds`] says which files a Sphinx project builds as
+//!   documents (`source_suffix`, `exclude_patterns`);
 //! - [`asciidoc_included`] follows AsciiDoc's `include::` directives as
-//!   Asciidoctor inserts them (`tag=`, `lines=`);
+//!   Asciidoctor inserts them (`tag=`, `lines=`), and
+//!   [`asciidoc_standing`] says which files are documents of their own;
+//! - `confine` is the one guard of every include that reads a file;
 //! - [`Antora`] reads Antora's `antora.yml`: a component's attributes,
 //!   and the components beside it that another's resource ids name;
 //! - `remote` (the `remote` feature) checks `http` and `https` links
@@ -40,6 +44,7 @@ mod remap;
 pub mod remote;
 pub mod site;
 mod sphinx;
+mod sphinx_sources;
 mod suggest;
 
 pub use antora::{Antora, Component};
@@ -56,6 +61,7 @@ pub use remap::{
 pub use sphinx::{
     FormatDetector, conf_notes as sphinx_conf_notes, included_files,
 };
+pub use sphinx_sources::sphinx_builds;
 
 /// Writes `text` to `name` under `root`, with the directories it needs:
 /// the trees the tests build.

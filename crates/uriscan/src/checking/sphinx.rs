@@ -312,6 +312,12 @@ pub fn conf_notes(srcdir: &Path) -> Vec<String> {
         ));
     }
     notes.extend(MystSettings::unread_in_conf_py(&text));
+    // Which files are documents (`sphinx_sources`).
+    for name in ["source_suffix", "exclude_patterns"] {
+        if let Some(why) = unread(name) {
+            notes.push(format!("{name}: {why}, Sphinx's default used"));
+        }
+    }
     notes
 }
 

@@ -149,8 +149,8 @@ pub use myst::relative_includes;
 pub use myst::{MystKind, MystSettings, RelativeInclude};
 #[cfg(feature = "check")]
 pub(crate) use myst::{
-    anchors as myst_anchors, conf_assigned, labels as myst_labels,
-    unread_setting,
+    anchors as myst_anchors, conf_assigned, conf_strings,
+    labels as myst_labels, unread_setting,
 };
 pub use page::{Format, Page};
 pub use rst::RstKind;

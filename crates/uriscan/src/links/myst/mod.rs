@@ -20,7 +20,9 @@ mod settings;
 pub use kind::MystKind;
 pub use settings::MystSettings;
 #[cfg(feature = "check")]
-pub(crate) use settings::{assigned as conf_assigned, unread_setting};
+pub(crate) use settings::{
+    assigned as conf_assigned, strings as conf_strings, unread_setting,
+};
 
 /// How deep directives holding Markdown are read, each body a document
 /// of its own.

@@ -212,7 +212,7 @@ fn literal_len(
 /// The string literals of a list, tuple or set literal, or the keys of a
 /// dict literal: the strings at the first depth of brackets, a dict's
 /// values (after a `:`) left out.
-fn strings(value: &str) -> Vec<String> {
+pub(crate) fn strings(value: &str) -> Vec<String> {
     let mut out = vec![];
     literal_len(value, &mut |depth, start, end| {
         let is_value = value[..start - 1].trim_end().ends_with(':');

@@ -1,8 +1,9 @@
-//! `uriscan check` on AsciiDoc fragments: a file that another document
-//! of the run includes (or, in an Antora component, any file but a
-//! page) is checked where it is included, with the includer's attributes
-//! and the part its include takes, and not alone; one that nothing of
-//! the run includes is still checked alone.
+//! `uriscan check` on fragments, the files checked only where they are
+//! included: an AsciiDoc file that another document of the run includes
+//! (or, in an Antora component, any file but a page), with the
+//! includer's attributes and the part its include takes; a file that a
+//! Sphinx project does not build (`exclude_patterns`) but includes. One
+//! that nothing of the run includes is still checked alone.
 
 use std::path::Path;
 
@@ -163,4 +164,45 @@ fn antora_pages_stand_alone_and_partials_where_included() {
         "{summary}"
     );
     assert_eq!(code, 1);
+}
+
+/// A reStructuredText file that its Sphinx project excludes is no
+/// document: it is checked where it is included (its `:doc:` from the
+/// includer), not alone; one Sphinx builds is checked alone. Named on
+/// the command line, it is checked alone.
+#[test]
+fn a_file_sphinx_does_not_build_is_checked_where_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "conf.py", "exclude_patterns = ['_build', 'parts']\n");
+    write(
+        d,
+        "index.rst",
+        "Index\n=====\n\n.. include:: parts/shared.rst\n\n\
+         .. include:: sub/page.rst\n",
+    );
+    write(d, "guide.rst", "Guide\n=====\n");
+    write(
+        d,
+        "parts/shared.rst",
+        ":doc:`guide` holds here, :doc:`gone` does not.\n",
+    );
+    write(d, "sub/page.rst", "Page\n====\n\n:doc:`../guide`\n");
+    let (out, summary, code) = check(d, &["."]);
+    assert_eq!(
+        out,
+        [
+            "./parts/shared.rst:1:32: broken link 'gone.rst': no such file or directory",
+        ]
+    );
+    assert!(
+        summary.starts_with("4 files (1 checked only where included), "),
+        "{summary}"
+    );
+    assert_eq!(code, 1);
+    let (out, _, _) = check(d, &["index.rst", "parts/shared.rst"]);
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(
+        out[0].starts_with("parts/shared.rst:1:7: broken link 'guide.rst'")
+    );
 }
