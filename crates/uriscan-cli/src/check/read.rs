@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use uriscan::checking::site::Site;
 use uriscan::checking::{
     Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
-    sphinx_builds,
+    SphinxSources,
 };
 use uriscan::links::{
     Format, Kind, Link, LinkExtractor, LinkRef, Page, PathKind, Reference,
@@ -221,7 +221,7 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
 /// against the includer, where docutils inserts them. All its links are
 /// kept, as no reader reads the file alone so. A file of the includer's
 /// own format is a document the walk reads itself, unless its Sphinx
-/// project does not build it ([`sphinx_builds`]: an excluded `.rst`):
+/// project does not build it ([`SphinxSources`]: an excluded `.rst`):
 /// then it is read here, and the walk's reading of it alone dropped.
 /// Returns how many files were so read only where included.
 fn include_documents(
@@ -231,12 +231,13 @@ fn include_documents(
 ) -> usize {
     let mut seen = std::collections::HashSet::new();
     let mut formats = FormatDetector::new();
+    let mut sphinx = SphinxSources::new();
     let mut reads = vec![];
     let mut not_documents = std::collections::HashSet::new();
     for (i, (includer, root)) in includers.iter().enumerate() {
         for (file, relative) in included_by(includer, root) {
             let own_format = formats.format(&file) == includer.format;
-            if own_format && sphinx_builds(&file) != Some(false)
+            if own_format && sphinx.builds(&file) != Some(false)
                 || !seen.insert(file.clone())
             {
                 continue;

@@ -19,7 +19,7 @@
 //! - `sphinx` reads the few assignments of a Sphinx `conf.py` that
 //!   change which labels `:ref:` names, and which Markdown is MyST
 //!   ([`FormatDetector`]), and follows `include` directives;
-//! - [`sphinx_builds`] says which files a Sphinx project builds as
+//! - [`SphinxSources`] says which files a Sphinx project builds as
 //!   documents (`source_suffix`, `exclude_patterns`);
 //! - [`asciidoc_included`] follows AsciiDoc's `include::` directives as
 //!   Asciidoctor inserts them (`tag=`, `lines=`), and
@@ -61,7 +61,7 @@ pub use remap::{
 pub use sphinx::{
     FormatDetector, conf_notes as sphinx_conf_notes, included_files,
 };
-pub use sphinx_sources::sphinx_builds;
+pub use sphinx_sources::SphinxSources;
 
 /// Writes `text` to `name` under `root`, with the directories it needs:
 /// the trees the tests build.

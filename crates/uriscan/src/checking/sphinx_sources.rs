@@ -5,7 +5,9 @@
 //! that is no document (an excluded `.rst`, a `.inc`) is only read where
 //! an `include` inserts it.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use regex::Regex;
 
@@ -83,16 +85,45 @@ impl SourceRules {
     }
 }
 
-/// Whether Sphinx builds the file at `path` as a document of its own:
-/// `None` when it is in no Sphinx project (no `conf.py` above it).
-pub fn sphinx_builds(path: &Path) -> Option<bool> {
-    let conf = SphinxConf::of(path)?;
-    let text = std::fs::read(conf.srcdir.join("conf.py")).unwrap_or_default();
-    let rules = SourceRules::parse(&String::from_utf8_lossy(&text), conf.myst);
-    let relative = path.strip_prefix(&conf.srcdir).ok()?;
-    let parts: Vec<_> =
-        relative.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-    Some(rules.builds(&parts.join("/")))
+/// Which files the Sphinx projects of a tree build as documents, each
+/// directory's project read once.
+#[derive(Debug, Default)]
+pub struct SphinxSources {
+    /// Each directory's project: its source directory and rules.
+    of_dir: HashMap<PathBuf, Option<Arc<(PathBuf, SourceRules)>>>,
+}
+
+impl SphinxSources {
+    /// Knows no project yet.
+    pub fn new() -> SphinxSources {
+        SphinxSources::default()
+    }
+
+    /// Whether Sphinx builds the file at `path` as a document of its
+    /// own: `None` when it is in no Sphinx project (no `conf.py` above
+    /// it).
+    pub fn builds(&mut self, path: &Path) -> Option<bool> {
+        let dir = path.parent()?;
+        let project = self
+            .of_dir
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| {
+                let conf = SphinxConf::of(path)?;
+                let conf_py = conf.srcdir.join("conf.py");
+                let text = std::fs::read(conf_py).unwrap_or_default();
+                let text = String::from_utf8_lossy(&text);
+                let rules = SourceRules::parse(&text, conf.myst);
+                Some(Arc::new((conf.srcdir, rules)))
+            })
+            .clone()?;
+        let (srcdir, rules) = &*project;
+        let relative = path.strip_prefix(srcdir).ok()?;
+        let parts: Vec<_> = relative
+            .iter()
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        Some(rules.builds(&parts.join("/")))
+    }
 }
 
 /// Whether `value` holds only string literals (in brackets, or a dict's
@@ -220,13 +251,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         crate::checking::write_test_file(root, "p/a.rst", "A\n");
-        assert_eq!(sphinx_builds(&root.join("p/a.rst")), None);
+        assert_eq!(SphinxSources::new().builds(&root.join("p/a.rst")), None);
         crate::checking::write_test_file(
             root,
             "p/conf.py",
             "exclude_patterns = ['inc']\n",
         );
-        assert_eq!(sphinx_builds(&root.join("p/a.rst")), Some(true));
-        assert_eq!(sphinx_builds(&root.join("p/inc/b.rst")), Some(false));
+        let mut sources = SphinxSources::new();
+        assert_eq!(sources.builds(&root.join("p/a.rst")), Some(true));
+        assert_eq!(sources.builds(&root.join("p/inc/b.rst")), Some(false));
     }
 }
