@@ -48,6 +48,8 @@ pub fn read(
     let adoc_includers = Mutex::new(vec![]);
     // The AsciiDoc documents read alone, and how each stands.
     let adoc_alone = Mutex::new(vec![]);
+    // The reStructuredText and MyST documents read alone.
+    let rst_alone = Mutex::new(std::collections::HashSet::new());
     let spare = &SpareBudget::new();
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
@@ -57,6 +59,7 @@ pub fn read(
         let site_includers = &site_includers;
         let adoc_includers = &adoc_includers;
         let adoc_alone = &adoc_alone;
+        let rst_alone = &rst_alone;
         move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -120,6 +123,11 @@ pub fn read(
                         includers.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((loaded.clone(), place.root.clone()));
                 }
+                if matches!(loaded.format, Format::Rst | Format::Myst) {
+                    let mut all =
+                        rst_alone.lock().unwrap_or_else(|e| e.into_inner());
+                    all.insert(loaded.abs.clone());
+                }
                 if loaded.format == Format::AsciiDoc {
                     let read = super::asciidoc::read_alone(cfg, &loaded);
                     let mut all =
@@ -165,7 +173,9 @@ pub fn read(
         nav_documents(cfg, plan, &mut collector);
     }
     let includers = includers.into_inner().unwrap_or_else(|e| e.into_inner());
-    let rst_fragments = include_documents(cfg, includers, &mut collector);
+    let rst_alone = rst_alone.into_inner().unwrap_or_else(|e| e.into_inner());
+    let rst_fragments =
+        include_documents(cfg, includers, &rst_alone, &mut collector);
     let site_includers =
         site_includers.into_inner().unwrap_or_else(|e| e.into_inner());
     let label = |abs: &Path| label_of(cfg, abs);
@@ -220,13 +230,15 @@ fn mdx_error(plan: &Plan, path: &Path, doc: &[u8]) {
 /// includer's format: its links count at their own lines, resolved
 /// against the includer, where docutils inserts them. All its links are
 /// kept, as no reader reads the file alone so. A file of the includer's
-/// own format is a document the walk reads itself, unless its Sphinx
-/// project does not build it ([`SphinxSources`]: an excluded `.rst`):
-/// then it is read here, and the walk's reading of it alone dropped.
-/// Returns how many files were so read only where included.
+/// own format that the walk read alone (`walked`) is left to that
+/// reading, unless its Sphinx project does not build it
+/// ([`SphinxSources`]: an excluded `.rst`): then it is read here, and the
+/// walk's reading of it dropped. Returns how many files were so read
+/// only where included.
 fn include_documents(
     cfg: &CheckConfig,
     includers: Vec<(Loaded, PathBuf)>,
+    walked: &std::collections::HashSet<PathBuf>,
     collector: &mut Collector<(PathBuf, KeptLinks)>,
 ) -> usize {
     let mut seen = std::collections::HashSet::new();
@@ -237,13 +249,14 @@ fn include_documents(
     for (i, (includer, root)) in includers.iter().enumerate() {
         for (file, relative) in included_by(includer, root) {
             let own_format = formats.format(&file) == includer.format;
-            if own_format && sphinx.builds(&file) != Some(false)
+            let alone = own_format && walked.contains(&file);
+            if alone && sphinx.builds(&file) != Some(false)
                 || !seen.insert(file.clone())
             {
                 continue;
             }
             // A file named on the command line is read alone too.
-            if own_format && !is_named(cfg, &file) {
+            if alone && !is_named(cfg, &file) {
                 not_documents.insert(file.clone());
             }
             reads.push((i, file, relative));

@@ -168,8 +168,9 @@ fn antora_pages_stand_alone_and_partials_where_included() {
 
 /// A reStructuredText file that its Sphinx project excludes is no
 /// document: it is checked where it is included (its `:doc:` from the
-/// includer), not alone; one Sphinx builds is checked alone. Named on
-/// the command line, it is checked alone.
+/// includer), not alone; one Sphinx builds is checked alone, and where
+/// included when the walk does not read it. Named on the command line,
+/// a file is checked alone.
 #[test]
 fn a_file_sphinx_does_not_build_is_checked_where_included() {
     let dir = tempfile::tempdir().unwrap();
@@ -200,8 +201,19 @@ fn a_file_sphinx_does_not_build_is_checked_where_included() {
         "{summary}"
     );
     assert_eq!(code, 1);
+    // Not walked, a document Sphinx builds is still read where included
+    // (its `:doc:` from the includer, as Sphinx resolves it there).
+    let (out, summary, _) = check(d, &["index.rst"]);
+    assert_eq!(
+        out,
+        [
+            "parts/shared.rst:1:32: broken link 'gone.rst': no such file or directory",
+            "sub/page.rst:4:7: broken link '../guide.rst': the target is outside the root",
+        ]
+    );
+    assert!(summary.starts_with("3 files, "), "{summary}");
     let (out, _, _) = check(d, &["index.rst", "parts/shared.rst"]);
-    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out.len(), 4, "{out:?}");
     assert!(
         out[0].starts_with("parts/shared.rst:1:7: broken link 'guide.rst'")
     );
