@@ -81,11 +81,32 @@ pub fn link_line(
     (line, column): (u64, u64),
     link: &str,
 ) {
+    // One `reserve` and plain appends: `write!` goes through the
+    // formatting machinery for each of the two numbers of every link.
+    out.reserve(path.len() + link.len() + 2 * 20 + 4);
     paint(out, color, PATH_COLOR, path);
     out.push(path_end(null));
-    let _ = write!(out, "{line}:{column}:");
+    push_decimal(out, line);
+    out.push(b':');
+    push_decimal(out, column);
+    out.push(b':');
     paint(out, color, URI_COLOR, link.as_bytes());
     out.push(b'\n');
+}
+
+/// Appends `n` in decimal, as `write!(out, "{n}")` does.
+pub fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// `check`'s line for a broken link; `why` is the reason and the hint.
@@ -223,4 +244,41 @@ pub fn remote_message(
         ));
     }
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The line's appends against the `write!` they replace, in and
+        /// out of colour, with and without `-0`.
+        #[test]
+        fn link_line_is_the_formatted_line(
+            path in "[a-z/.]{0,20}",
+            line in proptest::prelude::any::<u64>(),
+            column in proptest::prelude::any::<u64>(),
+            link in "\\PC{0,30}",
+            color: bool,
+            null: bool,
+        ) {
+            let mut fast = b"before".to_vec();
+            link_line(&mut fast, color, null, path.as_bytes(), (line, column), &link);
+            let mut simple = b"before".to_vec();
+            paint(&mut simple, color, PATH_COLOR, path.as_bytes());
+            simple.push(path_end(null));
+            write!(simple, "{line}:{column}:").unwrap();
+            paint(&mut simple, color, URI_COLOR, link.as_bytes());
+            simple.push(b'\n');
+            proptest::prop_assert_eq!(fast, simple);
+        }
+
+        /// Small numbers, where the digits run out first.
+        #[test]
+        fn push_decimal_is_display(n in 0u64..100_000) {
+            let mut out = vec![];
+            push_decimal(&mut out, n);
+            proptest::prop_assert_eq!(out, n.to_string().into_bytes());
+        }
+    }
 }

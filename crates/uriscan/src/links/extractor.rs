@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use super::link::KeptLinks;
 use super::scratch::Scratch;
 use super::{
     BaseScheme, Format, Link, LinkError, LinkRef, MarkdownParser, Page, Place,
@@ -204,9 +205,9 @@ impl LinkExtractor {
         page: &Page<'_>,
         ids: &mut Option<Vec<String>>,
     ) -> Links {
-        let mut keep = KeepLinks(vec![]);
+        let mut keep = KeptLinks::default();
         self.visit(page, ids, &mut keep);
-        Links { inner: keep.0.into_iter() }
+        Links { inner: keep.into_links().into_iter() }
     }
 
     fn visit(
@@ -386,14 +387,12 @@ impl<F: FnMut(LinkRef<'_>)> LinkSink for CallEach<'_, F> {
 }
 
 /// Each link kept, for [`Links`].
-struct KeepLinks(Vec<Link>);
-
-impl LinkSink for KeepLinks {
+impl LinkSink for KeptLinks {
     fn expect(&mut self, count: usize) {
-        self.0.reserve_exact(count);
+        self.reserve(count);
     }
     fn link(&mut self, link: LinkRef<'_>) {
-        self.0.push(link.to_link());
+        self.push(link);
     }
 }
 

@@ -1,7 +1,9 @@
 //! One link of a document: kept ([`Link`]) or borrowed ([`LinkRef`]).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 use super::{Kind, LinkError, Role, charset, file_path, html, percent_decode};
 use crate::Span;
@@ -87,24 +89,39 @@ impl Extra {
 }
 
 /// One link of a document.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Link {
     kind: Kind,
     span: Span,
     line: u64,
     column: u64,
-    // Sized to fit: a checker holds millions of links. The link, its target and its raw text (kept
-    // only where it differs from the link) share one allocation:
-    // `text[..link_end]` is the link, `text[link_end..target_end]` the
-    // target (none when empty: a target is an absolute URI), and the
-    // rest the raw text when `has_raw`. The error, rare, is boxed.
-    text: Box<str>,
+    // Sized to fit: a checker holds millions of links. The link, its
+    // target and its raw text (kept only where it differs from the link)
+    // lie one after another in `text`, which the links that
+    // [`LinkExtractor::extract`](super::LinkExtractor::extract) keeps of
+    // one document share (one allocation a document, not one a link):
+    // `text[start..link_end]` is the link, `text[link_end..target_end]`
+    // the target (none when empty: a target is an absolute URI), and
+    // `text[target_end..raw_end]` the raw text when it is not empty. The
+    // error, rare, is boxed.
+    text: Arc<str>,
+    start: usize,
     link_end: usize,
     target_end: usize,
-    has_raw: bool,
+    raw_end: usize,
     error: Option<Box<LinkError>>,
     extra: Option<Box<Extra>>,
 }
+
+/// Equal when the views are: two links of different documents may be
+/// the same link, whatever else their documents' texts hold.
+impl PartialEq for Link {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl Eq for Link {}
 
 impl fmt::Debug for Link {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -136,22 +153,48 @@ impl Link {
         extra: Option<Box<Extra>>,
     ) -> Link {
         debug_assert!(target != Some(""), "a target is never empty");
-        let has_raw = raw.is_some();
-        let (target, raw) = (target.unwrap_or(""), raw.unwrap_or(""));
-        let mut text =
-            String::with_capacity(link.len() + target.len() + raw.len());
-        text.push_str(link);
-        text.push_str(target);
-        text.push_str(raw);
+        let target = target.unwrap_or("");
+        let raw = raw.unwrap_or("");
+        let text: Arc<str> = if target.is_empty() && raw.is_empty() {
+            Arc::from(link)
+        } else {
+            // Laid out in a buffer the thread keeps, then copied into
+            // the one allocation of the link's text.
+            thread_local! {
+                static JOINED: RefCell<String> = const { RefCell::new(String::new()) };
+            }
+            JOINED.with_borrow_mut(|joined| {
+                joined.clear();
+                joined.push_str(link);
+                joined.push_str(target);
+                joined.push_str(raw);
+                Arc::from(joined.as_str())
+            })
+        };
+        let parts = Parts::new(0, link, target, raw);
+        Link::in_text(kind, span, (line, column), text, parts, error, extra)
+    }
+
+    /// A link whose texts lie in `text` at `parts`.
+    fn in_text(
+        kind: Kind,
+        span: Span,
+        (line, column): (u64, u64),
+        text: Arc<str>,
+        parts: Parts,
+        error: Option<LinkError>,
+        extra: Option<Box<Extra>>,
+    ) -> Link {
         Link {
             kind,
             span,
             line,
             column,
-            text: text.into_boxed_str(),
-            link_end: link.len(),
-            target_end: link.len() + target.len(),
-            has_raw,
+            text,
+            start: parts.start,
+            link_end: parts.link_end,
+            target_end: parts.target_end,
+            raw_end: parts.raw_end,
             error: error.map(Box::new),
             extra,
         }
@@ -202,12 +245,12 @@ impl Link {
             kind: self.kind,
             span: self.span,
             place: Place::Known { line: self.line, column: self.column },
-            raw: if self.has_raw {
-                &self.text[self.target_end..]
+            raw: if self.raw_end > self.target_end {
+                &self.text[self.target_end..self.raw_end]
             } else {
-                &self.text[..self.link_end]
+                &self.text[self.start..self.link_end]
             },
-            link: &self.text[..self.link_end],
+            link: &self.text[self.start..self.link_end],
             target: (self.target_end > self.link_end)
                 .then(|| &self.text[self.link_end..self.target_end]),
             error: self.error.as_deref(),
@@ -511,17 +554,99 @@ impl<'a> LinkRef<'a> {
     }
     /// The link, kept: its texts copied into one allocation.
     pub fn to_link(&self) -> Link {
-        // Most links are their raw text, the same slice: no comparison.
-        let same = std::ptr::eq(self.raw, self.link) || self.raw == self.link;
         Link::new(
             self.kind,
             self.span,
             self.place.get(),
             self.link,
             self.target,
-            (!same).then_some(self.raw),
+            self.distinct_raw(),
             self.error.cloned(),
             self.extra.map(|e| Box::new(e.clone())),
         )
+    }
+
+    /// The raw text, where it is not the link's.
+    fn distinct_raw(&self) -> Option<&'a str> {
+        // Most links are their raw text, the same slice: no comparison.
+        let same = std::ptr::eq(self.raw, self.link) || self.raw == self.link;
+        (!same).then_some(self.raw)
+    }
+}
+
+/// Where a link's texts lie in the text it shares: the link from
+/// `start`, then its target, then its raw text (each may be empty but
+/// the link).
+#[derive(Clone, Copy)]
+struct Parts {
+    start: usize,
+    link_end: usize,
+    target_end: usize,
+    raw_end: usize,
+}
+
+impl Parts {
+    fn new(start: usize, link: &str, target: &str, raw: &str) -> Parts {
+        let link_end = start + link.len();
+        let target_end = link_end + target.len();
+        Parts { start, link_end, target_end, raw_end: target_end + raw.len() }
+    }
+}
+
+/// The links of one document, kept with one allocation for all their
+/// texts: each link's facts while the document is read, its texts
+/// appended to one buffer, shared once the document is done.
+#[derive(Default)]
+pub(super) struct KeptLinks {
+    text: String,
+    links: Vec<Pending>,
+}
+
+/// A link kept by [`KeptLinks`], its texts in the shared buffer.
+struct Pending {
+    kind: Kind,
+    span: Span,
+    place: (u64, u64),
+    parts: Parts,
+    error: Option<LinkError>,
+    extra: Option<Box<Extra>>,
+}
+
+impl KeptLinks {
+    /// Room for `count` links.
+    pub(super) fn reserve(&mut self, count: usize) {
+        self.links.reserve_exact(count);
+    }
+
+    /// Keeps `link`: its texts appended to the shared buffer.
+    pub(super) fn push(&mut self, link: LinkRef<'_>) {
+        let target = link.target.unwrap_or("");
+        let raw = link.distinct_raw().unwrap_or("");
+        let parts = Parts::new(self.text.len(), link.link, target, raw);
+        self.text.push_str(link.link);
+        self.text.push_str(target);
+        self.text.push_str(raw);
+        self.links.push(Pending {
+            kind: link.kind,
+            span: link.span,
+            place: link.place.get(),
+            parts,
+            error: link.error.cloned(),
+            extra: link.extra.map(|e| Box::new(e.clone())),
+        });
+    }
+
+    /// The links, sharing one copy of their texts.
+    pub(super) fn into_links(self) -> Vec<Link> {
+        let text: Arc<str> = Arc::from(self.text);
+        self.links
+            .into_iter()
+            .map(|p| {
+                let text = Arc::clone(&text);
+                Link::in_text(
+                    p.kind, p.span, p.place, text, p.parts, p.error, p.extra,
+                )
+            })
+            .collect()
     }
 }

@@ -48,8 +48,13 @@ const HOST_PLAIN: Table = UNRESERVED;
 /// takes the full path.
 const MAX_UPS: usize = 32;
 
+/// The bytes of a host that [`Shortcut::of_plain_base`] reads: a plain
+/// host already in the form the resolver keeps (no upper case).
+const HOST_LOWER: Table =
+    Table::new(b"abcdefghijklmnopqrstuvwxyz0123456789-._~");
+
 /// One base's prefixes.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Shortcut {
     /// The base's directory: the base resolved against `x`, without the
     /// `x`.
@@ -100,6 +105,60 @@ impl Shortcut {
             }
         }
         Some(Shortcut { dir, ups, fragment, query })
+    }
+
+    /// The prefixes of a base of the commonest shape (a document's own
+    /// `file:` URI, a site's `https:` page), read off its text: what
+    /// [`Shortcut::new`] finds by five or more full resolutions, for every
+    /// document. The shape: `file://`, `http://` or `https://`, a host of
+    /// lower-case plain bytes (empty only for `file:`), and a path from
+    /// `/` of plain bytes with no `%`, no empty segment and no dot
+    /// segment, with no query or fragment. `None` for any other base.
+    pub(crate) fn of_plain_base(base: &str) -> Option<Shortcut> {
+        let b = base.as_bytes();
+        let (rest, may_be_empty) = match b.strip_prefix(b"file://") {
+            Some(rest) => (rest, true),
+            None => (
+                b.strip_prefix(b"https://")
+                    .or_else(|| b.strip_prefix(b"http://"))?,
+                false,
+            ),
+        };
+        let host = HOST_LOWER.prefix_len(rest);
+        let path = &rest[host..];
+        if (host == 0 && !may_be_empty)
+            || path.first() != Some(&b'/')
+            || path_end(path) != Some(path.len())
+            || memchr::memchr(b'%', path).is_some()
+            || memchr::memmem::find(path, b"//").is_some()
+        {
+            return None;
+        }
+        let path_start = b.len() - path.len();
+        // The path holds a `/`: it starts with one.
+        let dir_len = path_start + memchr::memrchr(b'/', path)? + 1;
+        let mut ups = Vec::new();
+        let mut len = dir_len;
+        for _ in 0..MAX_UPS {
+            // `../` takes the directory's last segment off, none above
+            // the root.
+            let up = match memchr::memrchr(b'/', &b[path_start..len - 1]) {
+                Some(i) => path_start + i + 1,
+                None => len,
+            };
+            let at_root = ups.last() == Some(&up);
+            ups.push(up);
+            if at_root {
+                break;
+            }
+            len = up;
+        }
+        Some(Shortcut {
+            dir: base[..dir_len].to_owned(),
+            ups,
+            fragment: format!("{base}#"),
+            query: format!("{base}?"),
+        })
     }
 
     /// Appends the target of `link` to `out` when `link` qualifies (see
@@ -295,6 +354,36 @@ mod tests {
     }
 
     #[test]
+    fn plain_bases_read_off_their_text() {
+        let deep = format!("file://{}/page.md", "/d".repeat(40));
+        for base in [
+            "file:///tmp/docs/a/part-1.md",
+            "https://example.com/a/b",
+            "file:///",
+            "http://x.org/",
+            "file://host/a.b/c~d/",
+            &deep,
+        ] {
+            let read = Shortcut::of_plain_base(base);
+            assert!(read.is_some(), "{base}");
+            assert_eq!(read, Shortcut::new(|r| full(base, r)), "{base}");
+        }
+        for base in [
+            "https://h",
+            "http://h:80/x",
+            "https://Example.com/a",
+            "file:///a/./b",
+            "file:///a//b",
+            "file:///a/%2e%2e/b",
+            "file:///a?q",
+            "http:///a",
+            "mailto:/a",
+        ] {
+            assert_eq!(Shortcut::of_plain_base(base), None, "{base}");
+        }
+    }
+
+    #[test]
     fn plain_links_by_concatenation() {
         let s = shortcut("file:///r/a/b/page.html?q#f");
         let cases = [
@@ -463,6 +552,18 @@ mod tests {
                 }
             } else {
                 proptest::prop_assert!(out.is_empty());
+            }
+        }
+
+        /// A plain base's prefixes, read off its text, are the ones the
+        /// full resolver finds.
+        #[test]
+        fn plain_base_prefixes_are_the_resolvers(
+            base in "(file|https?|ftp|FILE):(//[a-zA-Z.@:~_0-9-]{0,6})?(/[a-zA-Z.%2F_~-]{0,4}){0,40}(\\?[a-z/.]{0,3})?(#[a-z]{0,2})?",
+        ) {
+            if let Some(read) = Shortcut::of_plain_base(&base) {
+                let found = Shortcut::new(|r| full(&base, r));
+                proptest::prop_assert_eq!(Some(read), found, "{}", base);
             }
         }
 

@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use super::shortcut::Shortcut;
-use crate::syntax::chars::needs_no_repair;
+use crate::syntax::chars::{Table, needs_no_repair};
 use crate::syntax::iri::{is_iprivate, is_ucschar};
 use crate::syntax::resolve::{
     ResolveErrorKind, parse_base, remove_dot_segments, resolve_into,
@@ -316,11 +316,13 @@ impl Resolver<'_> {
                 return Ok(());
             }
             let shortcut = self.shortcut.get_or_init(|| {
-                Shortcut::new(|r| {
-                    let r = self.parser.parse_reference(r).ok()?;
-                    let mut t = String::new();
-                    resolve_into(base, &r, &mut t).ok()?;
-                    Some(t)
+                Shortcut::of_plain_base(base.as_str()).or_else(|| {
+                    Shortcut::new(|r| {
+                        let r = self.parser.parse_reference(r).ok()?;
+                        let mut t = String::new();
+                        resolve_into(base, &r, &mut t).ok()?;
+                        Some(t)
+                    })
                 })
             });
             if let Some(s) = shortcut
@@ -389,26 +391,39 @@ pub enum PathKind {
 /// [`Directory`](PathKind::Directory)'s ends in `/`.
 pub fn file_uri(path: &std::path::Path, kind: PathKind) -> String {
     let bytes = path_bytes(path);
-    let mut out = String::from("file://");
+    // Every document of a tree passes here: sized once, the plain runs
+    // (nearly all of a path) copied whole.
+    let mut out = String::with_capacity("file:///".len() + bytes.len() + 1);
+    out.push_str("file://");
     if !bytes.starts_with(b"/") {
         out.push('/');
     }
-    for &b in bytes.iter() {
-        let keep =
-            b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
-        if keep {
-            out.push(b as char);
-        } else if cfg!(windows) && b == b'\\' {
+    let mut rest = &bytes[..];
+    while !rest.is_empty() {
+        let run = FILE_PATH_KEPT.prefix_len(rest);
+        // The kept bytes are ASCII.
+        out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or_default());
+        let Some((&b, after)) = rest[run..].split_first() else { break };
+        if cfg!(windows) && b == b'\\' {
             out.push('/');
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         }
+        rest = after;
     }
     if kind == PathKind::Directory && !out.ends_with('/') {
         out.push('/');
     }
     out
 }
+
+/// The bytes of a path a `file:` URI keeps as they are: a segment's
+/// (`pchar`) and `/`, but `%`.
+const FILE_PATH_KEPT: Table =
+    crate::syntax::chars::PATH.without(Table::new(b"%"));
 
 #[cfg(unix)]
 fn path_bytes(path: &std::path::Path) -> Cow<'_, [u8]> {
@@ -510,6 +525,36 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The URI of a path against the byte-at-a-time encoding the
+        /// runs replace.
+        #[cfg(unix)]
+        #[test]
+        fn file_uri_is_the_bytewise_encoding(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(b"/a.Z-_~%:@ #?\\\xe9\xff!$'".to_vec()),
+                0..30,
+            ),
+            directory: bool,
+        ) {
+            use std::os::unix::ffi::OsStrExt;
+            let path = std::path::Path::new(std::ffi::OsStr::from_bytes(&bytes));
+            let kind = if directory { PathKind::Directory } else { PathKind::File };
+            let mut simple = String::from("file://");
+            if !bytes.starts_with(b"/") {
+                simple.push('/');
+            }
+            for &b in &bytes {
+                if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
+                    simple.push(char::from(b));
+                } else {
+                    simple.push_str(&format!("%{b:02X}"));
+                }
+            }
+            if directory && !simple.ends_with('/') {
+                simple.push('/');
+            }
+            proptest::prop_assert_eq!(file_uri(path, kind), simple);
+        }
         /// The no-copy path gives what the steps give: links of the
         /// characters it lets through, with a few others (or a second
         /// `#`, a lone `%`) put in somewhere.

@@ -37,7 +37,7 @@ pub(crate) fn directives(text: &str) -> Vec<Directive> {
     let b = text.as_bytes();
     let mut out = vec![];
     if memchr::memmem::find(b, b"8<").is_some() {
-        snippets(b, &mut out);
+        snippets(b, &mut out, true);
     }
     if memchr::memmem::find(b, b"{%").is_some() {
         include_markdown(b, &mut out);
@@ -46,11 +46,21 @@ pub(crate) fn directives(text: &str) -> Vec<Directive> {
     out
 }
 
-/// The snippets, line by line.
-fn snippets(b: &[u8], out: &mut Vec<Directive>) {
+/// The snippets, line by line; with `skip_to_markers`, outside a block
+/// form only the lines that hold `8<` (a marker's), the rest passed by
+/// one search.
+fn snippets(b: &[u8], out: &mut Vec<Directive>, skip_to_markers: bool) {
     let mut in_block = false;
     let mut at = 0;
     while at < b.len() {
+        if skip_to_markers && !in_block {
+            // Outside a block, a line with no marker does nothing.
+            let Some(found) = memchr::memmem::find(&b[at..], b"8<") else {
+                break;
+            };
+            let before = &b[at..at + found];
+            at += memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        }
         let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
         let line = Span::new(at, end);
         at = end + 1;
@@ -357,5 +367,26 @@ mod tests {
             ),
             Some(true)
         );
+    }
+
+    proptest::proptest! {
+        /// Skipping to the lines with a marker finds what reading every
+        /// line finds, on text made of markers, paths and quotes.
+        #[test]
+        fn skipping_to_markers_is_reading_every_line(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "--8<--", "-8<-", "8<", " ", "\t", "\n", "\r\n", "\"",
+                    "'", "a.md", ";", ":3", "x", "--",
+                ]),
+                0..40,
+            ),
+        ) {
+            let text = parts.concat();
+            let (mut fast, mut slow) = (vec![], vec![]);
+            snippets(text.as_bytes(), &mut fast, true);
+            snippets(text.as_bytes(), &mut slow, false);
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 }
