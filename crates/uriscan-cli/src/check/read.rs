@@ -616,7 +616,6 @@ pub struct Reread<'a> {
     reader: DocReader,
     sources: &'a Sources,
     include_text: bool,
-    doc: Option<(usize, Vec<Link>)>,
 }
 
 impl<'a> Reread<'a> {
@@ -630,39 +629,21 @@ impl<'a> Reread<'a> {
             },
             sources: &cfg.sources,
             include_text: cfg.include_text,
-            doc: None,
         }
     }
 
-    /// Link `li` of document `di` (at `label`), read again when it was not
-    /// kept. `None` when the file no longer has it.
-    pub fn link<'k>(
-        &'k mut self,
-        kept: &'k KeptLinks,
-        di: usize,
-        li: usize,
-        label: &Path,
-    ) -> Option<&'k Link> {
-        if let Some(l) = kept.get(li) {
-            return Some(l);
-        }
-        if self.doc.as_ref().is_none_or(|(d, _)| *d != di) {
-            let (loaded, _) = self.reader.load(self.sources, label);
-            let links = loaded
-                .map(|loaded| {
-                    let page = self.sources.page(self.reader.doc(), &loaded);
-                    let mut links = vec![];
-                    self.sources.extractor.for_each(&page, |l| {
-                        if is_checked(l, self.include_text) {
-                            links.push(l.to_link());
-                        }
-                    });
-                    links
-                })
-                .unwrap_or_default();
-            self.doc = Some((di, links));
-        }
-        self.doc.as_ref()?.1.get(li)
+    /// Each checked link of the document at `label`, read again, in
+    /// document order (as the check numbered them), one at a time: none
+    /// is held after `each` sees it. None when the file is gone.
+    pub fn each(&mut self, label: &Path, mut each: impl FnMut(LinkRef<'_>)) {
+        let (loaded, _) = self.reader.load(self.sources, label);
+        let Some(loaded) = loaded else { return };
+        let page = self.sources.page(self.reader.doc(), &loaded);
+        self.sources.extractor.for_each(&page, |l| {
+            if is_checked(l, self.include_text) {
+                each(l);
+            }
+        });
     }
 }
 

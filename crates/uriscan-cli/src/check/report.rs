@@ -5,10 +5,11 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
-use uriscan::checking::{Status, Verdict};
+use uriscan::checking::{CheckedDocument, Status, Verdict};
+use uriscan::links::Link;
 
 use super::plan::Plan;
-use super::read::{ReadDocs, Reread};
+use super::read::{KeptLinks, ReadDocs, Reread};
 use super::remote::RemoteStage;
 use crate::config::{CheckConfig, CheckForm, KeepLinks};
 use crate::report::check::{CheckReport, Mapping};
@@ -56,72 +57,20 @@ fn write_all(
     remote: &mut RemoteStage,
     report: &mut CheckReport<'_>,
 ) -> anyhow::Result<Option<bool>> {
-    let mut counts = Counts {
+    let mut reread = Reread::new(cfg);
+    let counts = Counts {
         included_only: plan.included_only.load(Ordering::Relaxed) as u64,
         ..Counts::default()
     };
-    let mut reread = Reread::new(cfg);
+    let mut pass = Pass { cfg, plan, remote, report, counts };
     for (di, (label, doc)) in
         docs.labels.iter().zip(&docs.checked.documents).enumerate()
     {
-        counts.files += 1;
-        report.document(label);
-        let via = docs.kept[di].via();
-        report.via(via.map(|v| v.label.as_path()));
-        let site = match via {
-            Some(v) => super::site::site_of(&plan.sites, &v.page),
-            None => super::site::site_of(&plan.sites, doc.path()),
-        };
-        for (li, v) in verdicts[di].iter().enumerate() {
-            if remote.report_link(report, docs, di, li) {
-                continue;
-            }
-            if v.status() == Status::Broken
-                && let Some(scope) = &cfg.changed
-                && !scope.is_changed(doc.path())
-                && !reread.link(&docs.kept[di], di, li, label).is_some_and(
-                    |l| scope.reaches_touched(doc.path(), doc.root(), l),
-                )
-            {
-                // Broken before the change: not this change's to report.
-                counts.links += 1;
-                continue;
-            }
-            counts.add(v.is_local(), v);
-            let printed =
-                matches!(v.status(), Status::Broken | Status::Warning);
-            if !printed && cfg.keep != KeepLinks::All {
-                continue;
-            }
-            let Some(link) = reread.link(&docs.kept[di], di, li, label) else {
-                plan.errors.say(format_args!(
-                    "{}: changed while it was checked; run again",
-                    label.display()
-                ));
-                continue;
-            };
-            let remapped =
-                super::read::remap_target(&cfg.remap, link.as_ref());
-            let site_note = match (&remapped, via, site.as_deref()) {
-                (Some(_), _, _) => None,
-                (None, Some(v), Some(s)) => {
-                    super::included::mapping(s, v, link)
-                }
-                (None, _, site) => {
-                    super::site::mapping(site, doc.path(), link.as_ref())
-                }
-            };
-            let mapped = match (&remapped, &site_note) {
-                (Some(m), _) => Some(Mapping::Remap(m)),
-                (None, Some(why)) => Some(Mapping::Site(why)),
-                (None, None) => None,
-            };
-            report.link(label, doc.root(), link, v, mapped);
-            if !report.spill() {
-                return Ok(None);
-            }
+        if !pass.document(docs, di, (label, doc), &verdicts[di], &mut reread) {
+            return Ok(None);
         }
     }
+    let Pass { remote, report, counts, .. } = pass;
     report.end_of_links();
     if cfg.orphans {
         let never =
@@ -156,6 +105,156 @@ fn write_all(
         );
     }
     Ok(Some(counts.broken > 0 || cfg.deny_warnings && counts.warnings > 0))
+}
+
+/// The report of the links, document by document: what it writes to,
+/// and its tallies.
+struct Pass<'p, 'c> {
+    cfg: &'p CheckConfig,
+    plan: &'p Plan,
+    remote: &'p mut RemoteStage,
+    report: &'p mut CheckReport<'c>,
+    counts: Counts,
+}
+
+impl Pass<'_, '_> {
+    /// Reports document `di` (`label`, `doc`) with its `verdicts`, each
+    /// link from those kept or, when some it prints were not, from one
+    /// more reading of the document, link by link: a document of
+    /// millions of broken links is never held again whole. False when
+    /// standard output failed.
+    fn document(
+        &mut self,
+        docs: &ReadDocs,
+        di: usize,
+        (label, doc): (&PathBuf, &CheckedDocument<(PathBuf, KeptLinks)>),
+        verdicts: &[Verdict],
+        reread: &mut Reread<'_>,
+    ) -> bool {
+        self.counts.files += 1;
+        self.report.document(label);
+        let kept = &docs.kept[di];
+        let via = kept.via();
+        self.report.via(via.map(|v| v.label.as_path()));
+        let site = match via {
+            Some(v) => super::site::site_of(&self.plan.sites, &v.page),
+            None => super::site::site_of(&self.plan.sites, doc.path()),
+        };
+        let at = Place { docs, di, label, doc, site: site.as_deref() };
+        let wants = |v: &Verdict| self.wants_link(v, doc.path());
+        let rereads = verdicts
+            .iter()
+            .enumerate()
+            .any(|(li, v)| kept.get(li).is_none() && wants(v));
+        if !rereads {
+            return verdicts
+                .iter()
+                .enumerate()
+                .all(|(li, v)| self.link(&at, li, v, kept.get(li)));
+        }
+        let mut next = 0;
+        let mut written = true;
+        reread.each(label, |l| {
+            let li = next;
+            next += 1;
+            let Some(v) = verdicts.get(li).filter(|_| written) else {
+                return;
+            };
+            let owned;
+            let link = match kept.get(li) {
+                Some(k) => Some(k),
+                None if self.wants_link(v, doc.path()) => {
+                    owned = l.to_link();
+                    Some(&owned)
+                }
+                None => None,
+            };
+            written = self.link(&at, li, v, link);
+        });
+        // Those the file no longer has.
+        written
+            && (next.min(verdicts.len())..verdicts.len())
+                .all(|li| self.link(&at, li, &verdicts[li], kept.get(li)))
+    }
+
+    /// Whether the report may want the text of a link with the verdict
+    /// `v` in the document at `path`: to print it, or to see whether a
+    /// broken one reaches what the change touched.
+    fn wants_link(&self, v: &Verdict, path: &Path) -> bool {
+        let printed = matches!(v.status(), Status::Broken | Status::Warning);
+        printed
+            || self.cfg.keep == KeepLinks::All
+            || v.status() == Status::Broken
+                && self
+                    .cfg
+                    .changed
+                    .as_ref()
+                    .is_some_and(|s| !s.is_changed(path))
+    }
+
+    /// Reports link `li` of the document `at`, with the verdict `v` and
+    /// its text `link` (`None`: neither kept nor in the file now). False
+    /// when standard output failed.
+    fn link(
+        &mut self,
+        at: &Place<'_>,
+        li: usize,
+        v: &Verdict,
+        link: Option<&Link>,
+    ) -> bool {
+        let (cfg, doc, label) = (self.cfg, at.doc, at.label);
+        if self.remote.report_link(self.report, at.docs, at.di, li) {
+            return true;
+        }
+        if v.status() == Status::Broken
+            && let Some(scope) = &cfg.changed
+            && !scope.is_changed(doc.path())
+            && !link.is_some_and(|l| {
+                scope.reaches_touched(doc.path(), doc.root(), l)
+            })
+        {
+            // Broken before the change: not this change's to report.
+            self.counts.links += 1;
+            return true;
+        }
+        self.counts.add(v.is_local(), v);
+        let printed = matches!(v.status(), Status::Broken | Status::Warning);
+        if !printed && cfg.keep != KeepLinks::All {
+            return true;
+        }
+        let Some(link) = link else {
+            self.plan.errors.say(format_args!(
+                "{}: changed while it was checked; run again",
+                label.display()
+            ));
+            return true;
+        };
+        let remapped = super::read::remap_target(&cfg.remap, link.as_ref());
+        let via = at.docs.kept[at.di].via();
+        let site_note = match (&remapped, via, at.site) {
+            (Some(_), _, _) => None,
+            (None, Some(v), Some(s)) => super::included::mapping(s, v, link),
+            (None, _, site) => {
+                super::site::mapping(site, doc.path(), link.as_ref())
+            }
+        };
+        let mapped = match (&remapped, &site_note) {
+            (Some(m), _) => Some(Mapping::Remap(m)),
+            (None, Some(why)) => Some(Mapping::Site(why)),
+            (None, None) => None,
+        };
+        self.report.link(label, doc.root(), link, v, mapped);
+        self.report.spill()
+    }
+}
+
+/// The document whose links are being reported.
+struct Place<'a> {
+    docs: &'a ReadDocs,
+    di: usize,
+    label: &'a PathBuf,
+    doc: &'a CheckedDocument<(PathBuf, KeptLinks)>,
+    site: Option<&'a uriscan::checking::site::Site>,
 }
 
 /// For each Sphinx `conf.py` the walk met that sets a setting the check

@@ -912,3 +912,61 @@ fn antora_components_resolve_by_name_and_attributes() {
     let old = json.lines().find(|l| l.contains("1.0@b")).unwrap();
     assert!(old.contains("\"status\":\"skipped\""), "{old}");
 }
+
+/// A document with more link text than the read stage keeps for the
+/// report is read again for its broken links, one at a time: each is
+/// reported with its own text, in order, in every form, as one kept
+/// whole would be.
+#[test]
+fn a_document_read_again_reports_each_broken_link_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Long fragments: past the read stage's budget (16 MiB) in a few
+    // thousand links, and far from the one heading, which one link names.
+    let tail = "x".repeat(4000);
+    let n = 2000;
+    let link = |i: usize| match i {
+        7 => "[l](#held)\n".to_owned(),
+        _ => format!("[l](#h{i}-{tail})\n"),
+    };
+    let mut text: String = (0..n).map(link).collect();
+    text.push_str("\n# Held\n");
+    write(d, "big.md", &text);
+    write(d, "one.md", &link(0));
+    let rows = check(d, &["--json", "big.md"]).0;
+    let rows: Vec<serde_json::Value> =
+        rows.lines().map(|r| serde_json::from_str(r).unwrap()).collect();
+    assert_eq!(rows.len(), n);
+    for (i, row) in rows.iter().enumerate() {
+        let status = if i == 7 { "ok" } else { "broken" };
+        assert_eq!(row["line"], i + 1);
+        assert_eq!(row["status"], status);
+        assert_eq!(
+            format!("[l]({})\n", row["link"].as_str().unwrap()),
+            link(i)
+        );
+    }
+    let (sarif, _) = check(d, &["--format", "sarif", "big.md"]);
+    assert_eq!(sarif.matches("\"ruleId\"").count(), n - 1);
+    for form in ["human", "github"] {
+        let args = |file| vec!["--format", form, file];
+        let (one, _) = check(d, &args("one.md"));
+        let (big, code) = check(d, &args("big.md"));
+        assert_eq!(code, 1);
+        let want: Vec<String> = (0..n)
+            .filter(|&i| i != 7)
+            .map(|i| {
+                one.trim_end()
+                    .replace("one.md", "big.md")
+                    .replace("#h0-", &format!("#h{i}-"))
+                    .replace(":1:", &format!(":{}:", i + 1))
+                    .replace("line=1,", &format!("line={},", i + 1))
+            })
+            .collect();
+        let got: Vec<&str> = big.lines().collect();
+        assert_eq!(got.len(), want.len(), "{form}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!(g == w, "{form}: {}\n{}", &g[..200], &w[..200]);
+        }
+    }
+}

@@ -18,14 +18,11 @@ use crate::links::{
     path_from_bytes, percent_decode,
 };
 
-use super::fxhash::{FxHashMap, FxHasher};
+use super::fxhash::FxHasher;
 
 /// Shards of the path table: every reading thread interns the path of
 /// each link it reads, and behind one lock they would queue.
 const SHARDS: usize = 16;
-
-/// One shard of the path table: path bytes to their numbers.
-type Shard = FxHashMap<Box<[u8]>, u32>;
 
 /// The interned path of a link that has none (and its absent fragment).
 pub(crate) const NO_PATH: u32 = u32::MAX;
@@ -48,6 +45,32 @@ pub(crate) struct LinkTable {
 struct Interner {
     shards: Box<[Mutex<Shard>]>,
     next: AtomicU32,
+}
+
+/// One shard of an [`Interner`]: its strings end to end in one buffer,
+/// found through a table of their indexes. A site's fragments run to
+/// millions, and a map of boxed strings would cost a heap block, a box
+/// and a slot of three words for each.
+#[derive(Debug, Default)]
+struct Shard {
+    bytes: Vec<u8>,
+    /// Where each string starts in `bytes`, in the order interned: it
+    /// ends where the next one starts.
+    starts: Vec<usize>,
+    /// Each string's number, in the same order.
+    ids: Vec<u32>,
+    /// Indexes into `starts`, plus one (0: free), each at the place its
+    /// string's hash picks or the first free one after it; at most half
+    /// full.
+    slots: Vec<u32>,
+}
+
+/// The strings of a table by their numbers, end to end in one buffer.
+#[derive(Debug, Default)]
+pub(crate) struct Texts {
+    text: String,
+    /// Where each one ends in `text`; it starts where the one before ends.
+    ends: Vec<usize>,
 }
 
 /// What the check needs of one link, without its text. See the
@@ -283,14 +306,15 @@ impl LinkTable {
     }
 
     /// Every fragment and error, indexed by their numbers.
-    pub(crate) fn texts(&self) -> Vec<Box<str>> {
-        self.texts
-            .all()
-            .into_iter()
-            // They were `str`s when interned.
-            .map(|t| String::from_utf8_lossy(&t).into())
-            .collect()
+    pub(crate) fn texts(&self) -> Texts {
+        Texts::of(&self.texts)
     }
+}
+
+/// The hash of `bytes`: its high half picks a shard, its low half a
+/// slot.
+fn hash_of(bytes: &[u8]) -> u64 {
+    std::hash::BuildHasherDefault::<FxHasher>::default().hash_one(bytes)
 }
 
 impl Interner {
@@ -303,33 +327,118 @@ impl Interner {
 
     /// The number of `bytes`.
     fn intern(&self, bytes: &[u8]) -> u32 {
-        let hash = std::hash::BuildHasherDefault::<FxHasher>::default()
-            .hash_one(bytes);
-        // Not the low bits, which pick a bucket in the shard's map, nor
-        // the top seven, which it keeps as tags.
+        let hash = hash_of(bytes);
+        // Not the low bits, which pick the slot in the shard.
         let shard = &self.shards[(hash >> 32) as usize % SHARDS];
-        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
-        // Looked up before inserting: most links name a path (or
-        // fragment) already met, and `entry` would copy the key for each.
-        if let Some(&id) = map.get(bytes) {
-            return id;
-        }
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        map.insert(bytes.into(), id);
-        id
+        let mut shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+        shard.intern(bytes, hash, &self.next)
     }
 
     /// Every string interned, indexed by its number.
     fn all(&self) -> Vec<Vec<u8>> {
+        let mut out = vec![];
+        self.each_in_order(|b| out.push(b.to_vec()));
+        out
+    }
+
+    /// Calls `each` with every string interned, in the order of their
+    /// numbers.
+    fn each_in_order(&self, mut each: impl FnMut(&[u8])) {
+        let shards: Vec<_> = self
+            .shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()))
+            .collect();
         let n = self.next.load(Ordering::Relaxed) as usize;
-        let mut out = vec![vec![]; n];
-        for shard in self.shards.iter() {
-            let map = shard.lock().unwrap_or_else(|e| e.into_inner());
-            for (b, &id) in map.iter() {
-                out[id as usize] = b.to_vec();
+        // Each number's shard and index there.
+        let mut at = vec![(u32::MAX, 0u32); n];
+        for (si, shard) in shards.iter().enumerate() {
+            for (i, &id) in shard.ids.iter().enumerate() {
+                at[id as usize] = (si as u32, i as u32);
             }
         }
-        out
+        for (si, i) in at {
+            // A number taken by a thread that has not stored its string:
+            // none while the table is read, as the readers have ended.
+            let s = shards.get(si as usize).map_or(&[][..], |s| s.get(i));
+            each(s);
+        }
+    }
+}
+
+impl Shard {
+    /// The number of `bytes` (whose hash is `hash`), a new one from
+    /// `next` when it is new.
+    fn intern(&mut self, bytes: &[u8], hash: u64, next: &AtomicU32) -> u32 {
+        if self.starts.len() * 2 >= self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(hash, mask);
+        loop {
+            match self.slots[at] {
+                0 => break,
+                s if self.get(s - 1) == bytes => {
+                    return self.ids[s as usize - 1];
+                }
+                _ => at = (at + 1) & mask,
+            }
+        }
+        let id = next.fetch_add(1, Ordering::Relaxed);
+        self.slots[at] = self.starts.len() as u32 + 1;
+        self.starts.push(self.bytes.len());
+        self.bytes.extend_from_slice(bytes);
+        self.ids.push(id);
+        id
+    }
+
+    /// String `i` of the shard, in the order interned.
+    fn get(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.bytes.len());
+        self.starts.get(i).map_or(&[][..], |&start| &self.bytes[start..end])
+    }
+
+    /// Twice the slots, each string placed again.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(16);
+        let mask = size - 1;
+        let mut slots = vec![0u32; size];
+        for i in 0..self.starts.len() as u32 {
+            let mut at = slot_of(hash_of(self.get(i)), mask);
+            while slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = i + 1;
+        }
+        self.slots = slots;
+    }
+}
+
+/// The slot that `hash` picks among `mask + 1`: its bits mixed, as a
+/// hash of few rounds leaves the low ones alike.
+fn slot_of(hash: u64, mask: usize) -> usize {
+    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+}
+
+impl Texts {
+    /// The strings of `interner`, in the order of their numbers.
+    fn of(interner: &Interner) -> Texts {
+        let mut texts = Texts::default();
+        interner.each_in_order(|b| {
+            // They were `str`s when interned.
+            texts.text.push_str(&String::from_utf8_lossy(b));
+            texts.ends.push(texts.text.len());
+        });
+        texts
+    }
+}
+
+impl std::ops::Index<usize> for Texts {
+    type Output = str;
+    fn index(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
     }
 }
 
@@ -511,6 +620,45 @@ mod tests {
         assert_eq!(paths.len(), 2);
         assert_eq!(paths[a as usize], Path::new("/a/b.html"));
         assert_eq!(paths[b as usize], Path::new("/a/c.html"));
+    }
+
+    /// Many strings, through every growth of the shards' tables: each
+    /// keeps its number, and the texts give each back by it, the empty
+    /// one too.
+    #[test]
+    fn texts_are_interned_once_each_and_given_back_in_order() {
+        let t = LinkTable::new(true);
+        let words: Vec<String> = (0..5000)
+            .map(|i| format!("h{i}"))
+            .chain([String::new()])
+            .collect();
+        let ids: Vec<u32> = words.iter().map(|w| t.intern_text(w)).collect();
+        for (w, &id) in words.iter().zip(&ids) {
+            assert_eq!(t.intern_text(w), id, "{w}");
+        }
+        let texts = t.texts();
+        for (w, &id) in words.iter().zip(&ids) {
+            assert_eq!(&texts[id as usize], w.as_str());
+        }
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), words.len());
+        assert_eq!(*sorted.last().unwrap() as usize, words.len() - 1);
+    }
+
+    /// Strings that share a slot (and a prefix) stay apart.
+    #[test]
+    fn strings_in_one_slot_stay_apart() {
+        let mut shard = Shard::default();
+        let next = AtomicU32::new(0);
+        let a = shard.intern(b"ab", 7, &next);
+        let b = shard.intern(b"abc", 7, &next);
+        let c = shard.intern(b"", 7, &next);
+        assert_eq!((a, b, c), (0, 1, 2));
+        assert_eq!(shard.intern(b"abc", 7, &next), 1);
+        assert_eq!(shard.intern(b"ab", 7, &next), 0);
+        assert_eq!(shard.intern(b"", 7, &next), 2);
     }
 
     #[test]

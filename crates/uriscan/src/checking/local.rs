@@ -153,7 +153,8 @@ pub struct Verdict {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Broken {
     reason: Reason,
-    suggestion: Option<Suggestion>,
+    // Boxed: most broken links have none, and the box's block is smaller.
+    suggestion: Option<Box<Suggestion>>,
 }
 
 /// What a broken link may have meant. The check holds links as facts,
@@ -175,6 +176,7 @@ impl Verdict {
         Verdict { status: Status::Ok, local: false, broken: None }
     }
     fn broken(reason: Reason, suggestion: Option<Suggestion>) -> Verdict {
+        let suggestion = suggestion.map(Box::new);
         let broken = Some(Box::new(Broken { reason, suggestion }));
         Verdict { status: Status::Broken, local: false, broken }
     }
@@ -213,7 +215,7 @@ impl Verdict {
     /// write it.
     pub fn suggestion(&self, link: &Link) -> Option<Cow<'_, str>> {
         let link = link.link();
-        match self.broken.as_ref()?.suggestion.as_ref()? {
+        match self.broken.as_ref()?.suggestion.as_deref()? {
             Suggestion::Whole(s) => Some(Cow::Borrowed(s)),
             Suggestion::LastSegment(n) => {
                 replace_last_segment(link, n).map(Cow::Owned)
@@ -614,7 +616,7 @@ impl Checker {
         doc: &DocumentFacts,
         facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
-        texts: &[Box<str>],
+        texts: &super::facts::Texts,
         lookups: &FxHashMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
         match facts.what() {
@@ -702,7 +704,7 @@ impl Checker {
         let Some(raw_fragment) = facts.fragment() else {
             return Verdict::ok();
         };
-        let raw_fragment = &*texts[raw_fragment as usize];
+        let raw_fragment = &texts[raw_fragment as usize];
         let Some(doc_path) = doc_path else {
             return Verdict::broken(Reason::NoIndexFile, None);
         };
