@@ -472,8 +472,7 @@ fn emit<'s>(
     text(bytes, pos, end, lines, sink);
 }
 
-/// The text of `start..end`, line by line: a line's leading and trailing
-/// spaces are in no text, and its end is a line break.
+/// The text of `start..end`, as [`text_by_line`] hands it to the sink.
 fn text(
     bytes: &[u8],
     start: usize,
@@ -481,14 +480,73 @@ fn text(
     lines: Option<&[usize]>,
     sink: &mut Sink<'_, '_>,
 ) {
+    // Link text is in no run: nothing to hand.
+    if sink.in_link() {
+        return;
+    }
+    match lines {
+        None => text_of_meeting_lines(bytes, start, end, sink),
+        Some(_) => text_by_line(bytes, start, end, lines, sink),
+    }
+}
+
+/// [`text_by_line`] where the lines meet: once a run is open up to a
+/// line's start, each later line only carries it on to its line end, and
+/// the last to `end` when it holds text, so the lines after that are
+/// passed with one backward search for the last `\n`.
+fn text_of_meeting_lines(
+    bytes: &[u8],
+    mut start: usize,
+    end: usize,
+    sink: &mut Sink<'_, '_>,
+) {
+    while let Some(nl) = next_newline(bytes, start, end) {
+        let from = after_escape(bytes, start, end);
+        sink.text(from, line_text_end(bytes, start, nl));
+        sink.line_break(nl + 1);
+        start = after_blanks(bytes, nl + 1, end);
+        if sink.run_ends_by(start) {
+            if let Some(k) = memchr::memrchr(b'\n', &bytes[start..end]) {
+                sink.line_break(start + k + 1);
+                start = after_blanks(bytes, start + k + 1, end);
+            }
+            sink.text(start, end);
+            return;
+        }
+    }
+    sink.text(after_escape(bytes, start, end), end);
+}
+
+/// Where the text at `at` starts: after a backslash that escapes the
+/// character after it (before `end`).
+fn after_escape(bytes: &[u8], at: usize, end: usize) -> usize {
+    let escaped = at + 1 < end
+        && bytes[at] == b'\\'
+        && bytes[at + 1].is_ascii_punctuation();
+    at + usize::from(escaped)
+}
+
+/// The first offset from `at` (up to `end`) that is no space or tab.
+fn after_blanks(bytes: &[u8], mut at: usize, end: usize) -> usize {
+    while at < end && matches!(bytes[at], b' ' | b'\t') {
+        at += 1;
+    }
+    at
+}
+
+/// The text of `start..end`, line by line: a line's leading and trailing
+/// spaces are in no text, and its end is a line break.
+fn text_by_line(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    sink: &mut Sink<'_, '_>,
+) {
     // An escaped character's text starts after its backslash.
-    let escaped = |at: usize| {
-        bytes[at] == b'\\'
-            && at + 1 < end
-            && bytes[at + 1].is_ascii_punctuation()
-    };
     for_each_line(bytes, start, end, lines, |from, to, line_end| {
-        let from = if from < to && escaped(from) { from + 1 } else { from };
+        let from =
+            if from < to { after_escape(bytes, from, end) } else { from };
         sink.text(from, to);
         if let Some(nl) = line_end {
             sink.line_break(nl + 1);
@@ -508,21 +566,7 @@ pub(super) fn for_each_line(
     mut f: impl FnMut(usize, usize, Option<usize>),
 ) {
     while let Some(nl) = next_newline(bytes, start, end) {
-        let mut text_end = nl;
-        while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
-            text_end -= 1;
-        }
-        if text_end == nl {
-            let slashes = bytes[start..nl]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b'\\')
-                .count();
-            if slashes % 2 == 1 {
-                text_end -= 1;
-            }
-        }
-        f(start, text_end, Some(nl));
+        f(start, line_text_end(bytes, start, nl), Some(nl));
         start = match lines {
             Some(lines) => {
                 let k = lines.partition_point(|&l| l <= nl);
@@ -530,11 +574,26 @@ pub(super) fn for_each_line(
             }
             None => nl + 1,
         };
-        while start < end && matches!(bytes[start], b' ' | b'\t') {
-            start += 1;
-        }
+        start = after_blanks(bytes, start, end);
     }
     f(start, end, None);
+}
+
+/// Where the text of the line from `start` to its `\n` at `nl` ends:
+/// before its trailing spaces and a hard break's backslash.
+fn line_text_end(bytes: &[u8], start: usize, nl: usize) -> usize {
+    let mut text_end = nl;
+    while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
+        text_end -= 1;
+    }
+    if text_end == nl {
+        let slashes =
+            bytes[start..nl].iter().rev().take_while(|&&b| b == b'\\').count();
+        if slashes % 2 == 1 {
+            text_end -= 1;
+        }
+    }
+    text_end
 }
 
 /// The first `\n` in `start..end`: most gaps between a paragraph's items
@@ -550,6 +609,60 @@ fn next_newline(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
+
+    use super::super::sink::Sink;
+
+    /// The text runs `hand` leaves in a sink over `src`, after a run over
+    /// `before` (if any), inside link text when `in_link`.
+    fn runs(
+        src: &str,
+        before: Option<(usize, usize)>,
+        in_link: bool,
+        hand: impl FnOnce(&mut Sink<'_, '_>),
+    ) -> Vec<crate::Span> {
+        let mut links = vec![];
+        let mut sink = Sink::new(src, &mut links, &[]);
+        if let Some((s, e)) = before {
+            sink.text(s, e);
+        }
+        if in_link {
+            sink.link_start(false, crate::Span::new(0, 0), "".into());
+        }
+        hand(&mut sink);
+        sink.finish(true, &[]).text
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn meeting_lines_hand_the_runs_a_line_at_a_time_hands(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(
+                    &["a", "b c", " ", "  ", "\t", "\n", "\\", "\\*", "!"][..],
+                ),
+                0..30,
+            ),
+            from in 0usize..60,
+            len in 0usize..60,
+            before in proptest::option::of((0usize..60, 0usize..60)),
+            in_link in any::<bool>(),
+        ) {
+            let src = pieces.concat();
+            let start = from.min(src.len());
+            let end = (start + len).min(src.len());
+            let before = before.map(|(a, b)| (a.min(start), b.min(start)));
+            let bytes = src.as_bytes();
+            prop_assert_eq!(
+                runs(&src, before, in_link, |sink| {
+                    super::text(bytes, start, end, None, sink)
+                }),
+                runs(&src, before, in_link, |sink| {
+                    super::text_by_line(bytes, start, end, None, sink)
+                })
+            );
+        }
+    }
 
     proptest! {
         #[test]
