@@ -33,8 +33,9 @@ pub(super) struct Paragraph {
     pub start: usize,
     /// The end of its last line's content.
     pub end: usize,
-    /// Where each line after the first starts its content.
-    pub lines: Vec<usize>,
+    /// Where each line after the first starts its content: the indices
+    /// of those starts in [`Document::line_starts`].
+    pub lines: std::ops::Range<usize>,
     /// Where each line starts after its container markers: kept only
     /// when the paragraph opens with `[` (only definitions read them).
     heads: Vec<usize>,
@@ -53,7 +54,7 @@ impl Paragraph {
         Paragraph {
             start: first,
             end: trimmed_end(bytes, first, end),
-            lines: vec![],
+            lines: 0..0,
             heads: if bytes[first] == b'[' { vec![head] } else { vec![] },
             first_lazy: None,
             after_task: false,
@@ -65,23 +66,28 @@ impl Paragraph {
         Paragraph {
             start,
             end,
-            lines: vec![],
+            lines: 0..0,
             heads: vec![],
             first_lazy: None,
             after_task: false,
         }
     }
 
-    /// A line more, its content `first..end`.
+    /// A line more, its content `first..end`, its start pushed onto
+    /// `line_starts` (where the paragraph's are the last).
     fn push(
         &mut self,
-        bytes: &[u8],
-        head: usize,
+        line_starts: &mut Vec<usize>,
+        (bytes, head): (&[u8], usize),
         first: usize,
         end: usize,
         lazy: bool,
     ) {
-        self.lines.push(first);
+        if self.lines.is_empty() {
+            self.lines = line_starts.len()..line_starts.len();
+        }
+        line_starts.push(first);
+        self.lines.end += 1;
         if !self.heads.is_empty() {
             self.heads.push(head);
         }
@@ -170,6 +176,9 @@ pub(super) struct Document {
     pub blocks: Vec<Block>,
     pub definitions: Vec<Definition>,
     pub ranges: Vec<std::ops::Range<usize>>,
+    /// Where the lines after the first of every paragraph start, one
+    /// buffer for the document (see [`Paragraph::lines`]).
+    pub line_starts: Vec<usize>,
     /// The labels of the footnote definitions.
     pub footnotes: Vec<String>,
     /// Where each footnote definition starts (its `[^`), as `footnotes`.
@@ -205,6 +214,7 @@ struct Blocks<'s> {
     out: Vec<Block>,
     defs: Vec<Definition>,
     ranges: Vec<std::ops::Range<usize>>,
+    line_starts: Vec<usize>,
     /// Where the next line to read starts, when a line's reading took the
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
@@ -244,6 +254,8 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         out: Vec::with_capacity(bytes.len() / 64),
         defs: vec![],
         ranges: Vec::with_capacity(bytes.len() / 64),
+        // About a line in 64 bytes.
+        line_starts: Vec::with_capacity(bytes.len() / 64),
         skip_to: None,
         footnotes: vec![],
         footnote_starts: vec![],
@@ -264,6 +276,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         blocks: blocks.out,
         definitions: blocks.defs,
         ranges: blocks.ranges,
+        line_starts: blocks.line_starts,
         footnotes: blocks.footnotes,
         footnote_starts: blocks.footnote_starts,
         headings: blocks.headings,
@@ -538,7 +551,7 @@ impl Blocks<'_> {
                     || !interrupts(&bytes[first..end])
                         && html_start(bytes, first, end, true).is_none())
             {
-                p.push(bytes, pos, first, end, true);
+                p.push(&mut self.line_starts, (bytes, pos), first, end, true);
                 return Ok(());
             }
             self.close_unmatched(matched)?;
@@ -567,7 +580,13 @@ impl Blocks<'_> {
         if ind >= 4 {
             let at = self.after_four_columns(pos, end)?;
             match &mut self.leaf {
-                Leaf::Paragraph(p) => p.push(bytes, pos, first, end, false),
+                Leaf::Paragraph(p) => p.push(
+                    &mut self.line_starts,
+                    (bytes, pos),
+                    first,
+                    end,
+                    false,
+                ),
                 Leaf::Indented { lines, held } => {
                     lines.append(held);
                     lines.push((at, next));
@@ -658,7 +677,7 @@ impl Blocks<'_> {
                 return Ok(());
             }
             if html.is_none() && !interrupts(rest) {
-                p.push(bytes, pos, first, end, false);
+                p.push(&mut self.line_starts, (bytes, pos), first, end, false);
                 return Ok(());
             }
         }
@@ -1022,8 +1041,9 @@ impl Blocks<'_> {
         p: Paragraph,
     ) -> Result<Option<Paragraph>, Declined> {
         let bytes = self.bytes;
-        let starts: Vec<usize> =
-            std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
+        let starts: Vec<usize> = std::iter::once(p.start)
+            .chain(self.line_starts[p.lines.clone()].iter().copied())
+            .collect();
         let mut k = 0;
         while k < starts.len() && bytes[starts[k]] == b'[' {
             match definitions::read(bytes, &starts[k..], p.end)? {
@@ -1061,7 +1081,7 @@ impl Blocks<'_> {
         Ok(Some(Paragraph {
             start: first,
             end: p.end,
-            lines: p.lines[k..].to_vec(),
+            lines: p.lines.start + k..p.lines.end,
             heads: p.heads[k..].to_vec(),
             first_lazy: p.first_lazy.map(|lazy| lazy - k),
             after_task: p.after_task,

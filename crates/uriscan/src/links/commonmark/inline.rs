@@ -62,6 +62,18 @@ pub(super) struct Scratch<'s> {
     brackets: Vec<Bracket>,
 }
 
+impl Scratch<'_> {
+    /// Buffers with room for a long paragraph's items, made once a
+    /// document rather than grown a step at a time.
+    pub(super) fn with_room() -> Self {
+        Scratch {
+            items: Vec::with_capacity(64),
+            delims: Vec::with_capacity(64),
+            brackets: Vec::with_capacity(16),
+        }
+    }
+}
+
 /// An open `[` or `![`.
 struct Bracket {
     start: usize,
