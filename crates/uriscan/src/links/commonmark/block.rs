@@ -29,6 +29,7 @@ enum Container {
 }
 
 /// A paragraph being read.
+#[derive(Debug)]
 pub(super) struct Paragraph {
     pub start: usize,
     /// The end of its last line's content.
@@ -100,6 +101,7 @@ impl Paragraph {
 
 /// A leaf block, read whole, for the inline pass once every definition
 /// is known.
+#[derive(Debug)]
 pub(super) enum Block {
     /// A paragraph or heading; `quoted` when its lines do not meet.
     Inlines {
@@ -230,10 +232,23 @@ struct Blocks<'s> {
     /// text run goes on from its indentation into a paragraph right after
     /// it in the same item, which is not read.
     after_indented_html: Option<usize>,
+    /// Whether a paragraph's plain lines take the short way in (off only
+    /// to test it against the long one).
+    plain_lines: bool,
 }
 
 /// Reads the blocks of `src`.
 pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
+    read_lines(src, gfm, true)
+}
+
+/// [`read`], a paragraph's plain lines read the short way when
+/// `plain_lines`.
+fn read_lines(
+    src: &str,
+    gfm: bool,
+    plain_lines: bool,
+) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
     // Line ends other than `\n` (a `\r\n` document is read without its
     // `\r`, see `line_ends`).
@@ -262,6 +277,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         headings: vec![],
         empty_item: None,
         after_indented_html: None,
+        plain_lines,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -341,6 +357,17 @@ impl Blocks<'_> {
         let empty_item = self.empty_item.take();
         let after_indented_html =
             std::mem::take(&mut self.after_indented_html);
+        // Outside containers, a line that opens with a letter goes on the
+        // open paragraph: no block start, table row or lazy rule begins
+        // with one (most lines of prose).
+        if self.plain_lines
+            && self.containers.is_empty()
+            && bytes.get(start).is_some_and(u8::is_ascii_alphabetic)
+            && let Leaf::Paragraph(p) = &mut self.leaf
+        {
+            p.push(&mut self.line_starts, (bytes, start), start, end, false);
+            return Ok(());
+        }
         // The open containers this line continues.
         let mut pos = start;
         let mut matched = 0;
@@ -1106,4 +1133,36 @@ fn attribute_block(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
         .iter()
         .rposition(|&b| matches!(b, b'{' | b'}' | b'<' | b'>' | b'\\'))?;
     (text[open] == b'{').then_some(start + open)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// What the block pass finds in `src`, written out to compare.
+    fn blocks(src: &str, plain_lines: bool) -> String {
+        match super::read_lines(src, true, plain_lines) {
+            Ok(d) => format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                d.blocks,
+                d.definitions,
+                d.ranges,
+                d.line_starts,
+                d.footnotes,
+                d.headings
+            ),
+            Err(declined) => format!("{declined:?}"),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn plain_lines_read_as_the_line_by_line_pass_reads_them(
+            md in super::super::tests::markdown_like(),
+        ) {
+            prop_assert_eq!(blocks(&md, true), blocks(&md, false));
+        }
+    }
 }

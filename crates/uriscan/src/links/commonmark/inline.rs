@@ -100,6 +100,29 @@ pub(super) fn read<'s>(
     outline: Option<&mut Recorder>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
+    // A paragraph with no byte that can start or end a construct is one
+    // text, with no item to gather, sort or match.
+    let first = skip::to_next(&SPECIAL, bytes, start, end);
+    if first == end {
+        emit(bytes, start, end, lines, std::iter::empty(), sink, outline);
+        return Ok(());
+    }
+    scan(src, gfm, (start, first, end), lines, scratch, sink, outline)
+}
+
+/// [`read`] of `start..end` from `first`, the first byte that can start
+/// or end a construct.
+#[allow(clippy::too_many_arguments)]
+fn scan<'s>(
+    src: &'s str,
+    gfm: bool,
+    (start, first, end): (usize, usize, usize),
+    lines: Option<&[usize]>,
+    scratch: &mut Scratch<'s>,
+    sink: &mut Sink<'s, '_>,
+    outline: Option<&mut Recorder>,
+) -> Result<(), Declined> {
+    let bytes = src.as_bytes();
     let Scratch { items, delims, brackets } = scratch;
     items.clear();
     delims.clear();
@@ -113,10 +136,10 @@ pub(super) fn read<'s>(
             Ok(())
         }
     };
-    let mut i = start;
-    while i < end {
-        i = skip::to_next(&SPECIAL, bytes, i, end);
-        let Some(&c) = bytes[..end].get(i) else { break };
+    // Each turn starts at a byte that can matter (the first is `first`),
+    // and ends with the skip to the next.
+    let mut i = first;
+    while let Some(&c) = bytes[..end].get(i) {
         match c {
             b'\\' => {
                 i += if i + 1 < end && bytes[i + 1].is_ascii_punctuation() {
@@ -194,15 +217,14 @@ pub(super) fn read<'s>(
                 let n = run_len(bytes, i, end, c);
                 // Without the GitHub extensions a `~` is text, and so is
                 // a run of more than two.
-                if c == b'~' && (!gfm || n > 2) {
-                    i += n;
-                    continue;
+                if c != b'~' || gfm && n <= 2 {
+                    delims.push(Delim::new(bytes, start, end, i, n, lines));
                 }
-                delims.push(Delim::new(bytes, start, end, i, n, lines));
                 i += n;
             }
             _ => i += 1,
         }
+        i = skip::to_next(&SPECIAL, bytes, i, end);
     }
     emphasis::process(delims, 0, items);
     items.sort_unstable_by_key(|it| it.start);
@@ -644,8 +666,69 @@ mod tests {
         sink.finish(true, &[]).text
     }
 
+    /// What reading all of `src` hands the sink (its text, code and HTML
+    /// regions and its links), by [`super::read`] or, when `full_scan`,
+    /// by the scan from its first byte; `lines` as for `read`.
+    fn read_with(
+        src: &str,
+        lines: Option<&[usize]>,
+        full_scan: bool,
+    ) -> String {
+        let mut links = vec![];
+        let mut sink = Sink::new(src, &mut links, &[]);
+        let mut scratch = super::Scratch::with_room();
+        let end = src.len();
+        let read = if full_scan {
+            super::scan(
+                src,
+                true,
+                (0, 0, end),
+                lines,
+                &mut scratch,
+                &mut sink,
+                None,
+            )
+        } else {
+            super::read(
+                src,
+                true,
+                0,
+                end,
+                lines,
+                &mut scratch,
+                &mut sink,
+                None,
+            )
+        };
+        let regions = sink.finish(true, std::slice::from_ref(&(0..end)));
+        format!("{read:?} {regions:?} {links:?}")
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn a_paragraph_with_nothing_special_reads_as_the_full_scan_reads_it(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(
+                    &["a", "b c", " ", "\n", "\n  ", "http://x.y", "`", "[", "]", "*", "\\"][..],
+                ),
+                1..20,
+            ),
+            quoted in any::<bool>(),
+        ) {
+            let src = pieces.concat();
+            // Where lines do not meet, each starts after its `\n`.
+            let starts: Vec<usize> = src
+                .match_indices('\n')
+                .map(|(k, _)| k + 1)
+                .collect();
+            let lines = quoted.then_some(&starts[..]);
+            prop_assert_eq!(
+                read_with(&src, lines, false),
+                read_with(&src, lines, true)
+            );
+        }
 
         #[test]
         fn meeting_lines_hand_the_runs_a_line_at_a_time_hands(
