@@ -29,12 +29,14 @@ enum Container {
 }
 
 /// A paragraph being read.
+#[derive(Debug)]
 pub(super) struct Paragraph {
     pub start: usize,
     /// The end of its last line's content.
     pub end: usize,
-    /// Where each line after the first starts its content.
-    pub lines: Vec<usize>,
+    /// Where each line after the first starts its content: the indices
+    /// of those starts in [`Document::line_starts`].
+    pub lines: std::ops::Range<usize>,
     /// Where each line starts after its container markers: kept only
     /// when the paragraph opens with `[` (only definitions read them).
     heads: Vec<usize>,
@@ -53,7 +55,7 @@ impl Paragraph {
         Paragraph {
             start: first,
             end: trimmed_end(bytes, first, end),
-            lines: vec![],
+            lines: 0..0,
             heads: if bytes[first] == b'[' { vec![head] } else { vec![] },
             first_lazy: None,
             after_task: false,
@@ -65,23 +67,28 @@ impl Paragraph {
         Paragraph {
             start,
             end,
-            lines: vec![],
+            lines: 0..0,
             heads: vec![],
             first_lazy: None,
             after_task: false,
         }
     }
 
-    /// A line more, its content `first..end`.
+    /// A line more, its content `first..end`, its start pushed onto
+    /// `line_starts` (where the paragraph's are the last).
     fn push(
         &mut self,
-        bytes: &[u8],
-        head: usize,
+        line_starts: &mut Vec<usize>,
+        (bytes, head): (&[u8], usize),
         first: usize,
         end: usize,
         lazy: bool,
     ) {
-        self.lines.push(first);
+        if self.lines.is_empty() {
+            self.lines = line_starts.len()..line_starts.len();
+        }
+        line_starts.push(first);
+        self.lines.end += 1;
         if !self.heads.is_empty() {
             self.heads.push(head);
         }
@@ -94,6 +101,7 @@ impl Paragraph {
 
 /// A leaf block, read whole, for the inline pass once every definition
 /// is known.
+#[derive(Debug)]
 pub(super) enum Block {
     /// A paragraph or heading; `quoted` when its lines do not meet.
     Inlines {
@@ -170,6 +178,9 @@ pub(super) struct Document {
     pub blocks: Vec<Block>,
     pub definitions: Vec<Definition>,
     pub ranges: Vec<std::ops::Range<usize>>,
+    /// Where the lines after the first of every paragraph start, one
+    /// buffer for the document (see [`Paragraph::lines`]).
+    pub line_starts: Vec<usize>,
     /// The labels of the footnote definitions.
     pub footnotes: Vec<String>,
     /// Where each footnote definition starts (its `[^`), as `footnotes`.
@@ -205,6 +216,7 @@ struct Blocks<'s> {
     out: Vec<Block>,
     defs: Vec<Definition>,
     ranges: Vec<std::ops::Range<usize>>,
+    line_starts: Vec<usize>,
     /// Where the next line to read starts, when a line's reading took the
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
@@ -220,10 +232,23 @@ struct Blocks<'s> {
     /// text run goes on from its indentation into a paragraph right after
     /// it in the same item, which is not read.
     after_indented_html: Option<usize>,
+    /// Whether a paragraph's plain lines take the short way in (off only
+    /// to test it against the long one).
+    plain_lines: bool,
 }
 
 /// Reads the blocks of `src`.
 pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
+    read_lines(src, gfm, true)
+}
+
+/// [`read`], a paragraph's plain lines read the short way when
+/// `plain_lines`.
+fn read_lines(
+    src: &str,
+    gfm: bool,
+    plain_lines: bool,
+) -> Result<Document, Declined> {
     let bytes = src.as_bytes();
     // Line ends other than `\n` (a `\r\n` document is read without its
     // `\r`, see `line_ends`).
@@ -244,12 +269,15 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         out: Vec::with_capacity(bytes.len() / 64),
         defs: vec![],
         ranges: Vec::with_capacity(bytes.len() / 64),
+        // About a line in 64 bytes.
+        line_starts: Vec::with_capacity(bytes.len() / 64),
         skip_to: None,
         footnotes: vec![],
         footnote_starts: vec![],
         headings: vec![],
         empty_item: None,
         after_indented_html: None,
+        plain_lines,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -264,6 +292,7 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
         blocks: blocks.out,
         definitions: blocks.defs,
         ranges: blocks.ranges,
+        line_starts: blocks.line_starts,
         footnotes: blocks.footnotes,
         footnote_starts: blocks.footnote_starts,
         headings: blocks.headings,
@@ -328,6 +357,17 @@ impl Blocks<'_> {
         let empty_item = self.empty_item.take();
         let after_indented_html =
             std::mem::take(&mut self.after_indented_html);
+        // Outside containers, a line that opens with a letter goes on the
+        // open paragraph: no block start, table row or lazy rule begins
+        // with one (most lines of prose).
+        if self.plain_lines
+            && self.containers.is_empty()
+            && bytes.get(start).is_some_and(u8::is_ascii_alphabetic)
+            && let Leaf::Paragraph(p) = &mut self.leaf
+        {
+            p.push(&mut self.line_starts, (bytes, start), start, end, false);
+            return Ok(());
+        }
         // The open containers this line continues.
         let mut pos = start;
         let mut matched = 0;
@@ -538,7 +578,7 @@ impl Blocks<'_> {
                     || !interrupts(&bytes[first..end])
                         && html_start(bytes, first, end, true).is_none())
             {
-                p.push(bytes, pos, first, end, true);
+                p.push(&mut self.line_starts, (bytes, pos), first, end, true);
                 return Ok(());
             }
             self.close_unmatched(matched)?;
@@ -567,7 +607,13 @@ impl Blocks<'_> {
         if ind >= 4 {
             let at = self.after_four_columns(pos, end)?;
             match &mut self.leaf {
-                Leaf::Paragraph(p) => p.push(bytes, pos, first, end, false),
+                Leaf::Paragraph(p) => p.push(
+                    &mut self.line_starts,
+                    (bytes, pos),
+                    first,
+                    end,
+                    false,
+                ),
                 Leaf::Indented { lines, held } => {
                     lines.append(held);
                     lines.push((at, next));
@@ -658,7 +704,7 @@ impl Blocks<'_> {
                 return Ok(());
             }
             if html.is_none() && !interrupts(rest) {
-                p.push(bytes, pos, first, end, false);
+                p.push(&mut self.line_starts, (bytes, pos), first, end, false);
                 return Ok(());
             }
         }
@@ -1022,8 +1068,9 @@ impl Blocks<'_> {
         p: Paragraph,
     ) -> Result<Option<Paragraph>, Declined> {
         let bytes = self.bytes;
-        let starts: Vec<usize> =
-            std::iter::once(p.start).chain(p.lines.iter().copied()).collect();
+        let starts: Vec<usize> = std::iter::once(p.start)
+            .chain(self.line_starts[p.lines.clone()].iter().copied())
+            .collect();
         let mut k = 0;
         while k < starts.len() && bytes[starts[k]] == b'[' {
             match definitions::read(bytes, &starts[k..], p.end)? {
@@ -1061,7 +1108,7 @@ impl Blocks<'_> {
         Ok(Some(Paragraph {
             start: first,
             end: p.end,
-            lines: p.lines[k..].to_vec(),
+            lines: p.lines.start + k..p.lines.end,
             heads: p.heads[k..].to_vec(),
             first_lazy: p.first_lazy.map(|lazy| lazy - k),
             after_task: p.after_task,
@@ -1086,4 +1133,36 @@ fn attribute_block(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
         .iter()
         .rposition(|&b| matches!(b, b'{' | b'}' | b'<' | b'>' | b'\\'))?;
     (text[open] == b'{').then_some(start + open)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// What the block pass finds in `src`, written out to compare.
+    fn blocks(src: &str, plain_lines: bool) -> String {
+        match super::read_lines(src, true, plain_lines) {
+            Ok(d) => format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                d.blocks,
+                d.definitions,
+                d.ranges,
+                d.line_starts,
+                d.footnotes,
+                d.headings
+            ),
+            Err(declined) => format!("{declined:?}"),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn plain_lines_read_as_the_line_by_line_pass_reads_them(
+            md in super::super::tests::markdown_like(),
+        ) {
+            prop_assert_eq!(blocks(&md, true), blocks(&md, false));
+        }
+    }
 }

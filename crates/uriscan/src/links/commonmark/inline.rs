@@ -62,6 +62,18 @@ pub(super) struct Scratch<'s> {
     brackets: Vec<Bracket>,
 }
 
+impl Scratch<'_> {
+    /// Buffers with room for a long paragraph's items, made once a
+    /// document rather than grown a step at a time.
+    pub(super) fn with_room() -> Self {
+        Scratch {
+            items: Vec::with_capacity(64),
+            delims: Vec::with_capacity(64),
+            brackets: Vec::with_capacity(16),
+        }
+    }
+}
+
 /// An open `[` or `![`.
 struct Bracket {
     start: usize,
@@ -88,6 +100,29 @@ pub(super) fn read<'s>(
     outline: Option<&mut Recorder>,
 ) -> Result<(), Declined> {
     let bytes = src.as_bytes();
+    // A paragraph with no byte that can start or end a construct is one
+    // text, with no item to gather, sort or match.
+    let first = skip::to_next(&SPECIAL, bytes, start, end);
+    if first == end {
+        emit(bytes, start, end, lines, std::iter::empty(), sink, outline);
+        return Ok(());
+    }
+    scan(src, gfm, (start, first, end), lines, scratch, sink, outline)
+}
+
+/// [`read`] of `start..end` from `first`, the first byte that can start
+/// or end a construct.
+#[allow(clippy::too_many_arguments)]
+fn scan<'s>(
+    src: &'s str,
+    gfm: bool,
+    (start, first, end): (usize, usize, usize),
+    lines: Option<&[usize]>,
+    scratch: &mut Scratch<'s>,
+    sink: &mut Sink<'s, '_>,
+    outline: Option<&mut Recorder>,
+) -> Result<(), Declined> {
+    let bytes = src.as_bytes();
     let Scratch { items, delims, brackets } = scratch;
     items.clear();
     delims.clear();
@@ -101,10 +136,10 @@ pub(super) fn read<'s>(
             Ok(())
         }
     };
-    let mut i = start;
-    while i < end {
-        i = skip::to_next(&SPECIAL, bytes, i, end);
-        let Some(&c) = bytes[..end].get(i) else { break };
+    // Each turn starts at a byte that can matter (the first is `first`),
+    // and ends with the skip to the next.
+    let mut i = first;
+    while let Some(&c) = bytes[..end].get(i) {
         match c {
             b'\\' => {
                 i += if i + 1 < end && bytes[i + 1].is_ascii_punctuation() {
@@ -182,15 +217,14 @@ pub(super) fn read<'s>(
                 let n = run_len(bytes, i, end, c);
                 // Without the GitHub extensions a `~` is text, and so is
                 // a run of more than two.
-                if c == b'~' && (!gfm || n > 2) {
-                    i += n;
-                    continue;
+                if c != b'~' || gfm && n <= 2 {
+                    delims.push(Delim::new(bytes, start, end, i, n, lines));
                 }
-                delims.push(Delim::new(bytes, start, end, i, n, lines));
                 i += n;
             }
             _ => i += 1,
         }
+        i = skip::to_next(&SPECIAL, bytes, i, end);
     }
     emphasis::process(delims, 0, items);
     items.sort_unstable_by_key(|it| it.start);
@@ -472,8 +506,7 @@ fn emit<'s>(
     text(bytes, pos, end, lines, sink);
 }
 
-/// The text of `start..end`, line by line: a line's leading and trailing
-/// spaces are in no text, and its end is a line break.
+/// The text of `start..end`, as [`text_by_line`] hands it to the sink.
 fn text(
     bytes: &[u8],
     start: usize,
@@ -481,14 +514,73 @@ fn text(
     lines: Option<&[usize]>,
     sink: &mut Sink<'_, '_>,
 ) {
+    // Link text is in no run: nothing to hand.
+    if sink.in_link() {
+        return;
+    }
+    match lines {
+        None => text_of_meeting_lines(bytes, start, end, sink),
+        Some(_) => text_by_line(bytes, start, end, lines, sink),
+    }
+}
+
+/// [`text_by_line`] where the lines meet: once a run is open up to a
+/// line's start, each later line only carries it on to its line end, and
+/// the last to `end` when it holds text, so the lines after that are
+/// passed with one backward search for the last `\n`.
+fn text_of_meeting_lines(
+    bytes: &[u8],
+    mut start: usize,
+    end: usize,
+    sink: &mut Sink<'_, '_>,
+) {
+    while let Some(nl) = next_newline(bytes, start, end) {
+        let from = after_escape(bytes, start, end);
+        sink.text(from, line_text_end(bytes, start, nl));
+        sink.line_break(nl + 1);
+        start = after_blanks(bytes, nl + 1, end);
+        if sink.run_ends_by(start) {
+            if let Some(k) = memchr::memrchr(b'\n', &bytes[start..end]) {
+                sink.line_break(start + k + 1);
+                start = after_blanks(bytes, start + k + 1, end);
+            }
+            sink.text(start, end);
+            return;
+        }
+    }
+    sink.text(after_escape(bytes, start, end), end);
+}
+
+/// Where the text at `at` starts: after a backslash that escapes the
+/// character after it (before `end`).
+fn after_escape(bytes: &[u8], at: usize, end: usize) -> usize {
+    let escaped = at + 1 < end
+        && bytes[at] == b'\\'
+        && bytes[at + 1].is_ascii_punctuation();
+    at + usize::from(escaped)
+}
+
+/// The first offset from `at` (up to `end`) that is no space or tab.
+fn after_blanks(bytes: &[u8], mut at: usize, end: usize) -> usize {
+    while at < end && matches!(bytes[at], b' ' | b'\t') {
+        at += 1;
+    }
+    at
+}
+
+/// The text of `start..end`, line by line: a line's leading and trailing
+/// spaces are in no text, and its end is a line break.
+fn text_by_line(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    lines: Option<&[usize]>,
+    sink: &mut Sink<'_, '_>,
+) {
     // An escaped character's text starts after its backslash.
-    let escaped = |at: usize| {
-        bytes[at] == b'\\'
-            && at + 1 < end
-            && bytes[at + 1].is_ascii_punctuation()
-    };
     for_each_line(bytes, start, end, lines, |from, to, line_end| {
-        let from = if from < to && escaped(from) { from + 1 } else { from };
+        let from =
+            if from < to { after_escape(bytes, from, end) } else { from };
         sink.text(from, to);
         if let Some(nl) = line_end {
             sink.line_break(nl + 1);
@@ -508,21 +600,7 @@ pub(super) fn for_each_line(
     mut f: impl FnMut(usize, usize, Option<usize>),
 ) {
     while let Some(nl) = next_newline(bytes, start, end) {
-        let mut text_end = nl;
-        while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
-            text_end -= 1;
-        }
-        if text_end == nl {
-            let slashes = bytes[start..nl]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b'\\')
-                .count();
-            if slashes % 2 == 1 {
-                text_end -= 1;
-            }
-        }
-        f(start, text_end, Some(nl));
+        f(start, line_text_end(bytes, start, nl), Some(nl));
         start = match lines {
             Some(lines) => {
                 let k = lines.partition_point(|&l| l <= nl);
@@ -530,11 +608,26 @@ pub(super) fn for_each_line(
             }
             None => nl + 1,
         };
-        while start < end && matches!(bytes[start], b' ' | b'\t') {
-            start += 1;
-        }
+        start = after_blanks(bytes, start, end);
     }
     f(start, end, None);
+}
+
+/// Where the text of the line from `start` to its `\n` at `nl` ends:
+/// before its trailing spaces and a hard break's backslash.
+fn line_text_end(bytes: &[u8], start: usize, nl: usize) -> usize {
+    let mut text_end = nl;
+    while text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t') {
+        text_end -= 1;
+    }
+    if text_end == nl {
+        let slashes =
+            bytes[start..nl].iter().rev().take_while(|&&b| b == b'\\').count();
+        if slashes % 2 == 1 {
+            text_end -= 1;
+        }
+    }
+    text_end
 }
 
 /// The first `\n` in `start..end`: most gaps between a paragraph's items
@@ -550,6 +643,121 @@ fn next_newline(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
+
+    use super::super::sink::Sink;
+
+    /// The text runs `hand` leaves in a sink over `src`, after a run over
+    /// `before` (if any), inside link text when `in_link`.
+    fn runs(
+        src: &str,
+        before: Option<(usize, usize)>,
+        in_link: bool,
+        hand: impl FnOnce(&mut Sink<'_, '_>),
+    ) -> Vec<crate::Span> {
+        let mut links = vec![];
+        let mut sink = Sink::new(src, &mut links, &[]);
+        if let Some((s, e)) = before {
+            sink.text(s, e);
+        }
+        if in_link {
+            sink.link_start(false, crate::Span::new(0, 0), "".into());
+        }
+        hand(&mut sink);
+        sink.finish(true, &[]).text
+    }
+
+    /// What reading all of `src` hands the sink (its text, code and HTML
+    /// regions and its links), by [`super::read`] or, when `full_scan`,
+    /// by the scan from its first byte; `lines` as for `read`.
+    fn read_with(
+        src: &str,
+        lines: Option<&[usize]>,
+        full_scan: bool,
+    ) -> String {
+        let mut links = vec![];
+        let mut sink = Sink::new(src, &mut links, &[]);
+        let mut scratch = super::Scratch::with_room();
+        let end = src.len();
+        let read = if full_scan {
+            super::scan(
+                src,
+                true,
+                (0, 0, end),
+                lines,
+                &mut scratch,
+                &mut sink,
+                None,
+            )
+        } else {
+            super::read(
+                src,
+                true,
+                0,
+                end,
+                lines,
+                &mut scratch,
+                &mut sink,
+                None,
+            )
+        };
+        let regions = sink.finish(true, std::slice::from_ref(&(0..end)));
+        format!("{read:?} {regions:?} {links:?}")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn a_paragraph_with_nothing_special_reads_as_the_full_scan_reads_it(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(
+                    &["a", "b c", " ", "\n", "\n  ", "http://x.y", "`", "[", "]", "*", "\\"][..],
+                ),
+                1..20,
+            ),
+            quoted in any::<bool>(),
+        ) {
+            let src = pieces.concat();
+            // Where lines do not meet, each starts after its `\n`.
+            let starts: Vec<usize> = src
+                .match_indices('\n')
+                .map(|(k, _)| k + 1)
+                .collect();
+            let lines = quoted.then_some(&starts[..]);
+            prop_assert_eq!(
+                read_with(&src, lines, false),
+                read_with(&src, lines, true)
+            );
+        }
+
+        #[test]
+        fn meeting_lines_hand_the_runs_a_line_at_a_time_hands(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(
+                    &["a", "b c", " ", "  ", "\t", "\n", "\\", "\\*", "!"][..],
+                ),
+                0..30,
+            ),
+            from in 0usize..60,
+            len in 0usize..60,
+            before in proptest::option::of((0usize..60, 0usize..60)),
+            in_link in any::<bool>(),
+        ) {
+            let src = pieces.concat();
+            let start = from.min(src.len());
+            let end = (start + len).min(src.len());
+            let before = before.map(|(a, b)| (a.min(start), b.min(start)));
+            let bytes = src.as_bytes();
+            prop_assert_eq!(
+                runs(&src, before, in_link, |sink| {
+                    super::text(bytes, start, end, None, sink)
+                }),
+                runs(&src, before, in_link, |sink| {
+                    super::text_by_line(bytes, start, end, None, sink)
+                })
+            );
+        }
+    }
 
     proptest! {
         #[test]

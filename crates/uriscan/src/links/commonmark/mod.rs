@@ -97,9 +97,8 @@ fn read_lf(
     }
     let before = links.len();
     let mut sink = sink::Sink::new(src, links, &document.definitions);
-    sink.read_footnotes(gfm.then_some(document.footnotes));
-    let blocks = &document.blocks;
-    match inlines(src, gfm, blocks, removed, &mut sink, outline) {
+    sink.read_footnotes(gfm.then(|| std::mem::take(&mut document.footnotes)));
+    match inlines(src, gfm, &document, removed, &mut sink, outline) {
         Ok(()) => Ok(sink.finish(gfm, &document.ranges)),
         Err(d) => {
             drop(sink);
@@ -114,17 +113,18 @@ fn read_lf(
 fn inlines<'s>(
     src: &'s str,
     gfm: bool,
-    blocks: &[block::Block],
+    document: &block::Document,
     removed: &[usize],
     sink: &mut sink::Sink<'s, '_>,
     mut outline: Option<&mut outline::Recorder>,
 ) -> Result<(), Declined> {
-    let mut scratch = inline::Scratch::default();
-    for (k, b) in blocks.iter().enumerate() {
+    let mut scratch = inline::Scratch::with_room();
+    for (k, b) in document.blocks.iter().enumerate() {
         sink.close();
         match b {
             block::Block::Inlines { p, quoted } => {
-                let lines = quoted.then_some(&p.lines[..]);
+                let lines =
+                    quoted.then(|| &document.line_starts[p.lines.clone()]);
                 if let Some(o) = outline.as_deref_mut() {
                     o.block(k);
                 }

@@ -139,6 +139,17 @@ impl<'s, 'l> Sink<'s, 'l> {
         }
     }
 
+    /// Whether link or alt text is being read (its text is in no run).
+    pub(super) fn in_link(&self) -> bool {
+        self.link_depth > 0
+    }
+
+    /// Whether a run is open that ends by `at`: text from `at` on carries
+    /// it on.
+    pub(super) fn run_ends_by(&self, at: usize) -> bool {
+        matches!(self.run, Some(r) if r.1 <= at)
+    }
+
     /// An empty text at `at` (what pulldown-cmark gives for an HTML
     /// block's indentation): a run of its own when none is open.
     pub(super) fn empty_text(&mut self, at: usize) {
