@@ -122,12 +122,14 @@ fn inlines<'s>(
     let mut scratch = inline::Scratch::default();
     for (k, b) in blocks.iter().enumerate() {
         sink.close();
+        if let Some(o) = outline.as_deref_mut()
+            && o.skips(src.as_bytes(), k, b)
+        {
+            continue;
+        }
         match b {
             block::Block::Inlines { p, quoted } => {
                 let lines = quoted.then_some(&p.lines[..]);
-                if let Some(o) = outline.as_deref_mut() {
-                    o.block(k);
-                }
                 inline::read(
                     src,
                     gfm,
