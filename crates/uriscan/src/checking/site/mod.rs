@@ -1045,4 +1045,58 @@ mod tests {
         assert_eq!(Generator::from_name("mdbook"), Some(Generator::Mdbook));
         assert!(!Generator::Gitlab.is_site());
     }
+
+    /// `map_target` maps as `map` does, with no reason for a local
+    /// target; a URL looked up again (and by another shape of link)
+    /// answers as the first time.
+    #[test]
+    fn targets_map_as_links_do_without_their_reason() {
+        let (_dir, top, s) = site(&[
+            ("mkdocs.yml", "site_url: https://e.org/\n"),
+            ("docs/a.md", ""),
+            ("docs/b.md", ""),
+            ("docs/.hidden.md", ""),
+        ]);
+        let doc = top.join("docs/a.md");
+        for link in [
+            "../b/",
+            "/b/#x",
+            "https://e.org/b/",
+            "/b/",
+            "../gone/",
+            "/gone/",
+            "/.hidden/",
+            "../.hidden/",
+            "b.md",
+            "#top",
+        ] {
+            for _ in 0..2 {
+                let mapped = s.map(&doc, link);
+                let target = s.map_target(&doc, link);
+                match (&mapped, &target) {
+                    (
+                        Some(Mapped::Local { path, fragment, reason }),
+                        Some(Mapped::Local {
+                            path: p,
+                            fragment: f,
+                            reason: r,
+                        }),
+                    ) => {
+                        assert_eq!((path, fragment), (p, f), "{link}");
+                        assert!(reason.starts_with("mapped from"), "{link}");
+                        assert_eq!(r, "", "{link}");
+                    }
+                    _ => assert_eq!(mapped, target, "{link}"),
+                }
+            }
+        }
+        assert_eq!(
+            s.map(&doc, "/b/#x"),
+            Some(Mapped::Local {
+                path: top.join("docs/b.md"),
+                fragment: Some("x".into()),
+                reason: "mapped from the site URL '/b/' to 'docs/b.md'".into(),
+            })
+        );
+    }
 }
