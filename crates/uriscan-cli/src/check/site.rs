@@ -139,7 +139,7 @@ pub fn push<T>(
     if l.error().is_some() {
         return d.push(l);
     }
-    push_as(d, l, map(site, doc, l));
+    push_as(d, l, map(site, doc, l, false));
 }
 
 /// Takes the uses of the site's include shortcodes (Hugo's) in the page
@@ -183,7 +183,13 @@ pub fn push_as<T>(
 
 /// How the site resolves the link: a generator's own syntax (Hugo's
 /// `ref`, Jekyll's `link`) by its kind, any other by what it says.
-fn map(site: &Site, doc: &Path, l: LinkRef<'_>) -> Option<Mapped> {
+/// A local target's reason is written only when `explain`.
+fn map(
+    site: &Site,
+    doc: &Path,
+    l: LinkRef<'_>,
+    explain: bool,
+) -> Option<Mapped> {
     match l.kind() {
         Kind::Generator(k) if k.is_template() => {
             site.map_generator(doc, k, l.link())
@@ -194,7 +200,8 @@ fn map(site: &Site, doc: &Path, l: LinkRef<'_>) -> Option<Mapped> {
         Kind::Generator(
             GeneratorKind::MdxImport | GeneratorKind::MdxRequire,
         ) if !l.link().starts_with("@site/") => None,
-        _ => site.map(doc, l.link()),
+        _ if explain => site.map(doc, l.link()),
+        _ => site.map_target(doc, l.link()),
     }
 }
 
@@ -204,7 +211,7 @@ pub fn mapping(
     doc: &Path,
     link: LinkRef<'_>,
 ) -> Option<String> {
-    match map(site?, doc, link)? {
+    match map(site?, doc, link, true)? {
         Mapped::Local { reason, .. } => Some(reason),
         _ => None,
     }

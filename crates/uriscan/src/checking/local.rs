@@ -2,7 +2,6 @@
 //! the file system, as a map-reduce in the manner of hyperlink.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -403,7 +402,7 @@ enum Found {
 /// The listings of directories, read once each: for the case check and
 /// for suggestions.
 #[derive(Default)]
-struct Listings(Mutex<HashMap<PathBuf, Arc<Listing>>>);
+struct Listings(Mutex<FxHashMap<PathBuf, Arc<Listing>>>);
 
 /// One directory's names: a set for the exact lookup of each path's
 /// components (a directory of rustdoc holds thousands of pages, and tens
@@ -415,8 +414,9 @@ struct Listing {
     set: FxHashSet<OsString>,
     /// Whether the directory could not be read for want of permission.
     denied: bool,
-    /// `names` as text (lossily), and lowercased.
-    text: std::sync::OnceLock<(Vec<String>, Vec<String>)>,
+    /// `names` as text (lossily), and each lowercased name with the
+    /// first of `names` that lowercases to it.
+    text: std::sync::OnceLock<(Vec<String>, FxHashMap<String, usize>)>,
     /// The index of the names for suggestions, made the first time one
     /// is wanted.
     suggester: std::sync::OnceLock<Suggester>,
@@ -431,16 +431,25 @@ impl Listing {
             .suggest(wanted, names)
     }
 
-    fn text(&self) -> &(Vec<String>, Vec<String>) {
+    fn text(&self) -> &(Vec<String>, FxHashMap<String, usize>) {
         self.text.get_or_init(|| {
             let text: Vec<String> = self
                 .names
                 .iter()
                 .map(|n| n.to_string_lossy().into_owned())
                 .collect();
-            let lower = text.iter().map(|n| n.to_lowercase()).collect();
+            let mut lower = FxHashMap::default();
+            for (k, name) in text.iter().enumerate() {
+                lower.entry(name.to_lowercase()).or_insert(k);
+            }
             (text, lower)
         })
+    }
+
+    /// The first name that is `name` but for case.
+    fn other_case(&self, name: &std::ffi::OsStr) -> Option<&OsString> {
+        let lower = name.to_string_lossy().to_lowercase();
+        self.text().1.get(&lower).map(|&k| &self.names[k])
     }
 }
 
@@ -851,7 +860,13 @@ impl Checker {
         };
         match Format::from_path(path) {
             format @ (Format::Markdown | Format::Mdx) => {
-                let source = String::from_utf8_lossy(&bytes);
+                // Nearly every page is valid UTF-8, which the standard
+                // check confirms a word at a time; the lossy decoding
+                // walks it a byte at a time.
+                let source = match std::str::from_utf8(&bytes) {
+                    Ok(text) => Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(&bytes),
+                };
                 let style = self.opts.style_for(path);
                 // MDX's Markdown is what its ESM and expressions leave.
                 let text: Cow<'_, str> = match format {
@@ -884,11 +899,8 @@ impl Checker {
                     return Targets::Ids(ids, None);
                 }
                 let parser = self.opts.markdown_parser;
-                let mut ids: Vec<String> =
-                    anchors::markdown_anchors_with(&text, style, parser)
-                        .into_iter()
-                        .map(|a| a.name)
-                        .collect();
+                let mut ids =
+                    anchors::markdown_anchor_names_with(&text, style, parser);
                 // Docusaurus renders an imported partial's headings on
                 // the page, with the ids its own file gives them.
                 if style == AnchorStyle::Docusaurus {
@@ -897,10 +909,9 @@ impl Checker {
                         path,
                         self.opts.site_dir_of(path),
                     ) {
-                        let found = anchors::markdown_anchors_with(
+                        ids.extend(anchors::markdown_anchor_names_with(
                             &partial, style, parser,
-                        );
-                        ids.extend(found.into_iter().map(|a| a.name));
+                        ));
                     }
                 }
                 Targets::Ids(ids, None)
@@ -1118,11 +1129,10 @@ fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
             at.push(name);
             continue;
         }
-        let lower = name.to_string_lossy().to_lowercase();
-        match listing.text().1.iter().position(|n| *n == lower) {
-            Some(k) => {
+        match listing.other_case(name) {
+            Some(actual) => {
                 first_diff.get_or_insert(i);
-                at.push(&listing.names[k]);
+                at.push(actual);
             }
             None => return Err(None),
         }

@@ -63,6 +63,19 @@ pub(crate) fn markdown_anchors_with(
     anchors_by(src, style, parser).into_iter().map(|(a, _)| a).collect()
 }
 
+/// The names of [`markdown_anchors_with`]'s anchors, in the same order:
+/// what a fragment is checked against, with no line to count.
+pub(crate) fn markdown_anchor_names_with(
+    src: &str,
+    style: AnchorStyle,
+    parser: MarkdownParser,
+) -> Vec<String> {
+    items_to_anchors(src, style, parser, None)
+        .into_iter()
+        .map(|(a, _)| a.name)
+        .collect()
+}
+
 /// What an anchor of a Markdown document is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -90,9 +103,22 @@ pub(super) fn anchors_by(
     parser: MarkdownParser,
 ) -> Vec<(Anchor, Kind)> {
     let lines = line_starts(src.as_bytes());
+    items_to_anchors(src, style, parser, Some(&lines))
+}
+
+/// [`anchors_by`], each anchor's line found in `lines` (the starts of
+/// the lines of `src`), or 0 without them.
+fn items_to_anchors(
+    src: &str,
+    style: AnchorStyle,
+    parser: MarkdownParser,
+    lines: Option<&[usize]>,
+) -> Vec<(Anchor, Kind)> {
     let line_of = |offset: usize| {
-        u32::try_from(lines.partition_point(|&s| s <= offset))
-            .unwrap_or(u32::MAX)
+        lines.map_or(0, |lines| {
+            u32::try_from(lines.partition_point(|&s| s <= offset))
+                .unwrap_or(u32::MAX)
+        })
     };
     let items = match parser {
         MarkdownParser::Pulldown => read_items(src, style),

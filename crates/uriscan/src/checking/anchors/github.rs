@@ -26,6 +26,21 @@ use unicode_properties::{GeneralCategory as Gc, UnicodeGeneralCategory};
 /// (U+FE0F, a mark) stays, as it does on github.com: `⚠️ Note` is
 /// `\u{fe0f}-note`.
 pub(super) fn github_slug(text: &str) -> String {
+    if text.is_ascii() {
+        // Among ASCII, the letters and digits are the Alphabetic and the
+        // decimal numbers, `_` the connector punctuation: no table.
+        return text
+            .bytes()
+            .filter_map(|b| match b {
+                b' ' => Some('-'),
+                b'-' | b'_' => Some(char::from(b)),
+                b if b.is_ascii_alphanumeric() => {
+                    Some(char::from(b.to_ascii_lowercase()))
+                }
+                _ => None,
+            })
+            .collect();
+    }
     let keeps = |c: char| {
         c == '-'
             || c.is_alphabetic()

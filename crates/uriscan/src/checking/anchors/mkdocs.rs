@@ -190,7 +190,8 @@ impl MkdocsSlugify {
 /// `-`; the case is lowered after the filter, so `İ` leaves `i̇`.
 fn toc_slugify(text: &str, unicode: bool) -> String {
     let ascii: String;
-    let value = if unicode {
+    // ASCII decomposes to itself.
+    let value = if unicode || text.is_ascii() {
         text
     } else {
         ascii = text.nfkd().filter(char::is_ascii).collect();
@@ -232,6 +233,8 @@ fn toc_slugify(text: &str, unicode: bool) -> String {
 /// `casefold` has no final sigma (`ΣΟΣ` folds to `σοσ`); `lower` has.
 fn slugs_slugify(text: &str, case: Case, form: Form) -> String {
     let normalized: String = match form {
+        // Every normal form of ASCII is itself.
+        _ if text.is_ascii() => text.to_owned(),
         Form::Nfc => text.nfc().collect(),
         Form::Nfd => text.nfd().collect(),
         Form::Nfkc => text.nfkc().collect(),
@@ -297,8 +300,11 @@ pub(super) fn percent_encode_utf8(s: &str) -> String {
 /// Python's `\w` on `str`: `_` and `str.isalnum()`, which is the letter
 /// categories and anything numeric (marks are not).
 fn is_py_word(c: char) -> bool {
-    c == '_'
-        || matches!(c.general_category_group(), Group::Letter | Group::Number)
+    if c.is_ascii() {
+        // The ASCII letters and numbers: no table.
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    matches!(c.general_category_group(), Group::Letter | Group::Number)
 }
 
 /// Python's `\s` and `str.isspace()`: Unicode White_Space, and the

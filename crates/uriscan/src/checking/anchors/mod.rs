@@ -46,7 +46,7 @@ mod nearest;
 mod oracle;
 
 pub use document::{Anchor, html_anchors, markdown_anchors};
-pub(crate) use document::{markdown_anchors_with, mdx_comment_ids};
+pub(crate) use document::{markdown_anchor_names_with, mdx_comment_ids};
 pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
 pub use mkdocs::MkdocsSlugify;

@@ -55,6 +55,9 @@ pub(crate) fn nearest<'a>(
 pub(crate) struct Sketch {
     chars: usize,
     classes: u64,
+    /// How many classes it has, counted once: a comparison then counts
+    /// only the classes the two share.
+    count: u32,
 }
 
 impl Sketch {
@@ -65,7 +68,7 @@ impl Sketch {
             chars += 1;
             classes |= 1 << class_of(c);
         }
-        Sketch { chars, classes }
+        Sketch { chars, classes, count: classes.count_ones() }
     }
 
     /// A lower bound of the edit distance between the two names: the
@@ -73,12 +76,12 @@ impl Sketch {
     /// other lacks (each such class holds a character of one name that
     /// is nowhere in the other, so an edit of its own mends it).
     fn lower_bound(&self, other: &Sketch) -> usize {
-        let only_self = (self.classes & !other.classes).count_ones();
-        let only_other = (other.classes & !self.classes).count_ones();
+        let shared = (self.classes & other.classes).count_ones();
+        let only_self = self.count - shared;
+        let only_other = other.count - shared;
         self.chars
             .abs_diff(other.chars)
-            .max(only_self as usize)
-            .max(only_other as usize)
+            .max(only_self.max(only_other) as usize)
     }
 }
 

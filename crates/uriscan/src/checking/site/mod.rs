@@ -36,9 +36,11 @@ pub(crate) mod yaml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::anchors::AnchorStyle;
 use super::facts::holds_template;
+use super::fxhash::FxHashMap;
 use crate::links::{
     GeneratorKind, Link, jekyll_url_expression, percent_decode,
 };
@@ -292,6 +294,21 @@ pub struct Site {
     /// names a source (`docs/`), or empty: made once, for every link
     /// the site maps.
     shown_prefix: String,
+    /// What each site URL looked up so far is served from: the pages of
+    /// a site link to the same few URLs over and over, and each lookup
+    /// asks the file system.
+    served: Mutex<FxHashMap<String, Served>>,
+}
+
+/// What a site URL is served from.
+#[derive(Clone, Debug)]
+enum Served {
+    /// A source: its path under the sources, and its file.
+    Source(String, PathBuf),
+    /// A source the site leaves out, for this reason.
+    Unavailable(String),
+    /// Nothing.
+    Nothing,
 }
 
 impl Site {
@@ -363,6 +380,7 @@ impl Site {
             base_path,
             anchor_style,
             shown_prefix,
+            served: Mutex::default(),
         })
     }
 
@@ -471,6 +489,19 @@ impl Site {
     /// `None` where the file system's reading is the site's (or `doc` is
     /// not one of its sources).
     pub fn map(&self, doc: &Path, link: &str) -> Option<Mapped> {
+        self.map_as(doc, link, true)
+    }
+
+    /// [`map`](Self::map), but a [`Mapped::Local`]'s `reason` left
+    /// empty: where a link leads is all the check needs, and the report
+    /// asks [`map`](Self::map) for the few links it shows.
+    pub fn map_target(&self, doc: &Path, link: &str) -> Option<Mapped> {
+        self.map_as(doc, link, false)
+    }
+
+    /// [`map`](Self::map), a local target's reason written only when
+    /// `explain`.
+    fn map_as(&self, doc: &Path, link: &str, explain: bool) -> Option<Mapped> {
         let page = self.rel(doc)?;
         // mdBook's SUMMARY.md is no page: its links name the chapters.
         if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
@@ -498,7 +529,7 @@ impl Site {
         }
         let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") {
-            return self.map_absolute(link, path, fragment);
+            return self.map_absolute(link, path, fragment, explain);
         }
         if path.is_empty() || path.starts_with("//") || path.contains(':') {
             return None;
@@ -512,7 +543,7 @@ impl Site {
                 .unwrap_or(under_root)
                 .to_string();
             let shown = [self.base_path.as_str(), &url].concat();
-            return Some(self.lookup(&url, fragment, &shown));
+            return Some(self.lookup(&url, fragment, &shown, explain));
         }
         let dir = page.rfind('/').map_or("", |i| &page[..=i]);
         let ext = url::extension(&decoded);
@@ -529,7 +560,7 @@ impl Site {
             let page_url = self.loaded.rules.url_of(&page).unwrap_or_default();
             let url = url::resolve(&page_url, &decoded);
             let shown = [self.base_path.as_str(), &url].concat();
-            return Some(self.lookup(&url, fragment, &shown));
+            return Some(self.lookup(&url, fragment, &shown, explain));
         }
         let Some(source) = source else {
             // Above the sources: on the site only if the generator copies
@@ -612,7 +643,7 @@ impl Site {
                     let url = url.split(['?', '#']).next().unwrap_or("");
                     let url = url.trim_start_matches('/');
                     let shown = [self.base_path.as_str(), url].concat();
-                    self.lookup(url, fragment, &shown)
+                    self.lookup(url, fragment, &shown, true)
                 }
                 Named::Missing(reason) => Mapped::Unavailable { reason },
             },
@@ -764,6 +795,7 @@ impl Site {
         link: &str,
         path: &str,
         fragment: Option<&str>,
+        explain: bool,
     ) -> Option<Mapped> {
         let origin = self.origin.as_deref()?;
         let head = path.get(..origin.len())?;
@@ -780,17 +812,55 @@ impl Site {
                 .then_some("")
             })?;
         let link = link.split('#').next().unwrap_or(link);
-        Some(self.lookup(url, fragment, link))
+        Some(self.lookup(url, fragment, link, explain))
     }
 
     /// The source that serves the site URL `url`, for a link written
-    /// (or shown) `shown`.
+    /// (or shown) `shown`; a local target's reason written only when
+    /// `explain`.
     fn lookup(
         &self,
         url: &str,
         fragment: Option<&str>,
         shown: &str,
+        explain: bool,
     ) -> Mapped {
+        let known = self
+            .served
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(url)
+            .cloned();
+        let served = known.unwrap_or_else(|| {
+            let served = self.serve(url);
+            self.served
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(url.to_string(), served.clone());
+            served
+        });
+        match served {
+            Served::Source(rel, path) => Mapped::Local {
+                path,
+                fragment: fragment.map(str::to_string),
+                reason: if explain {
+                    format!(
+                        "mapped from the site URL '{shown}' to '{}'",
+                        self.shown(&rel)
+                    )
+                } else {
+                    String::new()
+                },
+            },
+            Served::Unavailable(reason) => Mapped::Unavailable { reason },
+            Served::Nothing => Mapped::Unavailable {
+                reason: format!("no page at the site URL '{shown}'"),
+            },
+        }
+    }
+
+    /// What serves the site URL `url`, asked of the file system.
+    fn serve(&self, url: &str) -> Served {
         // No dot segment may take a lookup above the sources.
         let url = url::normalize(url, true).unwrap_or_default();
         for rel in self.loaded.rules.sources_of(&url) {
@@ -798,21 +868,12 @@ impl Site {
             if !path.is_file() {
                 continue;
             }
-            if let Some(reason) = self.loaded.rules.not_on_site(&rel) {
-                return Mapped::Unavailable { reason };
-            }
-            return Mapped::Local {
-                path,
-                fragment: fragment.map(str::to_string),
-                reason: format!(
-                    "mapped from the site URL '{shown}' to '{}'",
-                    self.shown(&rel)
-                ),
+            return match self.loaded.rules.not_on_site(&rel) {
+                Some(reason) => Served::Unavailable(reason),
+                None => Served::Source(rel, path),
             };
         }
-        Mapped::Unavailable {
-            reason: format!("no page at the site URL '{shown}'"),
-        }
+        Served::Nothing
     }
 
     /// A source as the report names it: under the configuration's folder.
@@ -983,5 +1044,59 @@ mod tests {
         assert_eq!(s.generator().as_str(), "mkdocs");
         assert_eq!(Generator::from_name("mdbook"), Some(Generator::Mdbook));
         assert!(!Generator::Gitlab.is_site());
+    }
+
+    /// `map_target` maps as `map` does, with no reason for a local
+    /// target; a URL looked up again (and by another shape of link)
+    /// answers as the first time.
+    #[test]
+    fn targets_map_as_links_do_without_their_reason() {
+        let (_dir, top, s) = site(&[
+            ("mkdocs.yml", "site_url: https://e.org/\n"),
+            ("docs/a.md", ""),
+            ("docs/b.md", ""),
+            ("docs/.hidden.md", ""),
+        ]);
+        let doc = top.join("docs/a.md");
+        for link in [
+            "../b/",
+            "/b/#x",
+            "https://e.org/b/",
+            "/b/",
+            "../gone/",
+            "/gone/",
+            "/.hidden/",
+            "../.hidden/",
+            "b.md",
+            "#top",
+        ] {
+            for _ in 0..2 {
+                let mapped = s.map(&doc, link);
+                let target = s.map_target(&doc, link);
+                match (&mapped, &target) {
+                    (
+                        Some(Mapped::Local { path, fragment, reason }),
+                        Some(Mapped::Local {
+                            path: p,
+                            fragment: f,
+                            reason: r,
+                        }),
+                    ) => {
+                        assert_eq!((path, fragment), (p, f), "{link}");
+                        assert!(reason.starts_with("mapped from"), "{link}");
+                        assert_eq!(r, "", "{link}");
+                    }
+                    _ => assert_eq!(mapped, target, "{link}"),
+                }
+            }
+        }
+        assert_eq!(
+            s.map(&doc, "/b/#x"),
+            Some(Mapped::Local {
+                path: top.join("docs/b.md"),
+                fragment: Some("x".into()),
+                reason: "mapped from the site URL '/b/' to 'docs/b.md'".into(),
+            })
+        );
     }
 }

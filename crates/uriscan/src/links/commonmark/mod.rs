@@ -121,13 +121,15 @@ fn inlines<'s>(
     let mut scratch = inline::Scratch::with_room();
     for (k, b) in document.blocks.iter().enumerate() {
         sink.close();
+        if let Some(o) = outline.as_deref_mut()
+            && o.skips(src.as_bytes(), k, b)
+        {
+            continue;
+        }
         match b {
             block::Block::Inlines { p, quoted } => {
                 let lines =
                     quoted.then(|| &document.line_starts[p.lines.clone()]);
-                if let Some(o) = outline.as_deref_mut() {
-                    o.block(k);
-                }
                 inline::read(
                     src,
                     gfm,

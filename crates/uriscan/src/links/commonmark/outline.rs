@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::block::{Document, HeadingMark};
+use super::block::{self, Document, HeadingMark};
 use super::inline::{Item, What, for_each_line};
 use super::{Declined, declined, entity, line_ends};
 use crate::Span;
@@ -150,8 +150,31 @@ impl Recorder {
             .collect();
     }
 
+    /// Whether the outline needs nothing of block `k` (`b`), whose
+    /// inlines, if any, are read next: its links and text are dropped,
+    /// so only a heading's inlines, raw HTML, and what may hold inline
+    /// HTML or a footnote reference (a `<`, a `[^`) are read.
+    pub(super) fn skips(
+        &mut self,
+        bytes: &[u8],
+        k: usize,
+        b: &block::Block,
+    ) -> bool {
+        match b {
+            block::Block::Inlines { p, .. } => {
+                self.block(k);
+                let inline = bytes.get(p.start..p.end).unwrap_or(&[]);
+                self.current.is_none()
+                    && memchr::memchr(b'<', inline).is_none()
+                    && memchr::memmem::find(inline, b"[^").is_none()
+            }
+            block::Block::Html(..) | block::Block::IndentedHtml(..) => false,
+            block::Block::Code(_) | block::Block::Text(_) => true,
+        }
+    }
+
     /// The inlines of block `k` are read next.
-    pub(super) fn block(&mut self, k: usize) {
+    fn block(&mut self, k: usize) {
         self.current = None;
         self.opened.clear();
         self.images = 0;
