@@ -54,6 +54,8 @@ pub(super) struct Scan {
     /// The headings: each level (`#` is 1) and the span of its title's
     /// lines (see [`Scan::titles`]).
     pub(super) headings: Vec<(u8, Span)>,
+    /// The ids inline attributes give, each with whether it is a label.
+    pub(super) attr_ids: Vec<(String, bool)>,
     /// Where the Markdown reader's links are none of MyST's: comments,
     /// code in directives, directive heads; sorted, disjoint.
     drop: Vec<Span>,
@@ -66,6 +68,8 @@ struct Source<'s> {
     lines: Vec<Span>,
     /// The Markdown reader's code: a line starting inside is code.
     code: &'s [Span],
+    /// Its HTML: a line starting inside is HTML, no MyST.
+    html: &'s [Span],
     /// Whether `:::` fences a directive (`colon_fence`).
     colon_fence: bool,
 }
@@ -75,10 +79,14 @@ impl<'s> Source<'s> {
         &self.src[self.lines[i].range()]
     }
 
-    /// Whether offset `at` is inside code the Markdown reader found.
+    /// Whether offset `at` is inside code or HTML the Markdown reader
+    /// found.
     fn in_code(&self, at: usize) -> bool {
-        let k = self.code.partition_point(|c| c.start <= at);
-        k > 0 && at < self.code[k - 1].end
+        let inside = |spans: &[Span]| {
+            let k = spans.partition_point(|c| c.start <= at);
+            k > 0 && at < spans[k - 1].end
+        };
+        inside(self.code) || inside(self.html)
     }
 
     /// Lines `from..to` as one span (empty at `from`'s start when none).
@@ -98,9 +106,14 @@ struct Fence {
 }
 
 impl Scan {
-    /// Scans `src`, the Markdown reader's code being `code`; `:::`
-    /// fences a directive with `colon_fence`.
-    pub(super) fn run(src: &str, code: &[Span], colon_fence: bool) -> Scan {
+    /// Scans `src`, the Markdown reader's code and HTML being `code` and
+    /// `html`; `:::` fences a directive with `colon_fence`.
+    pub(super) fn run(
+        src: &str,
+        code: &[Span],
+        html: &[Span],
+        colon_fence: bool,
+    ) -> Scan {
         let mut lines = Vec::with_capacity(src.len() / 40 + 1);
         let mut start = 0;
         for nl in memchr::memchr_iter(b'\n', src.as_bytes()) {
@@ -115,7 +128,7 @@ impl Scan {
         if start < src.len() {
             lines.push(Span::new(start, src.len()));
         }
-        let source = Source { src, lines, code, colon_fence };
+        let source = Source { src, lines, code, html, colon_fence };
         let mut scan = Scan::default();
         scan.lines(&source, 0, source.lines.len(), 0);
         scan.drop.sort_unstable();
@@ -145,9 +158,11 @@ impl Scan {
     /// section's id.
     pub(super) fn anchors(&self, src: &str) -> Vec<String> {
         let mut ids = vec![];
-        for label in &self.labels {
-            ids.push(label.clone());
-            ids.push(make_id(label));
+        let attr_ids = self.attr_ids.iter().map(|(id, _)| normalize_name(id));
+        for label in self.labels.iter().cloned().chain(attr_ids) {
+            let id = make_id(&label);
+            ids.push(label);
+            ids.push(id);
         }
         ids.extend(
             self.titles(src).map(|(_, h)| make_id(&normalize_name(&h))),
