@@ -53,18 +53,28 @@ pub(crate) fn read(
 ) -> Nested {
     let code = &regions.code;
     let mut scan = Scan::run(src, code, &regions.html, settings.colon_fence);
-    let mut markdown = out.split_off(from.min(out.len()));
-    markdown.retain(|l| !scan.drops(l.span.start));
-    if settings.attrs_inline {
-        scan.attr_ids = attrs::ids(src, code, &markdown);
+    // The Markdown reader's links, kept in place (most are): no copy.
+    let from = from.min(out.len());
+    let mut kept = from;
+    for at in from..out.len() {
+        if !scan.drops(out[at].span.start) {
+            out.swap(kept, at);
+            kept += 1;
+        }
     }
-    markdown_links::reclassify(src, &scan, &mut markdown, settings);
+    out.truncate(kept);
+    let markdown = &mut out[from..];
+    // The ids of attributes matter here only to a link to `#id`.
+    if settings.attrs_inline && markdown_links::any_local(src, markdown) {
+        scan.attr_ids = attrs::ids(src, code, markdown);
+    }
+    markdown_links::reclassify(src, &scan, markdown, settings);
     if settings.html_image {
-        html_images(src, &regions.html, &mut markdown);
+        html_images(src, &regions.html, markdown);
     }
     let substituted = if settings.substitution {
         let skip = |at| scan.drops(at);
-        substitution::read(src, &regions.text, settings, &mut markdown, &skip)
+        substitution::read(src, &regions.text, settings, out, &skip)
     } else {
         vec![]
     };
@@ -74,9 +84,8 @@ pub(crate) fn read(
                 || substituted.iter().any(|r| r.span.range().contains(&at))
         };
         let fuzzy = settings.linkify_fuzzy_links;
-        linkify::read(src, &regions.text, fuzzy, (&mut markdown, 0), &skip);
+        linkify::read(src, &regions.text, fuzzy, (out, from), &skip);
     }
-    out.append(&mut markdown);
     roles::read(src, code, &scan, out);
     out.extend(scan.links);
     Nested { markdown: scan.bodies, rst: scan.rst, substituted }

@@ -327,13 +327,7 @@ fn cases_agree_with_myst_parser() {
 
 #[test]
 fn every_cut_of_the_cases_reads() {
-    let dirs = CASE_DIRS
-        .map(|d| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d));
-    for entry in dirs.iter().flat_map(|d| std::fs::read_dir(d).unwrap()) {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "md") {
-            continue;
-        }
+    for path in case_files() {
         let bytes = std::fs::read(&path).unwrap();
         for cut in (0..bytes.len()).step_by(3) {
             // A prefix, and the document with one byte gone.
@@ -514,4 +508,31 @@ fn extension_settings_are_read_from_conf_py() {
     );
     let lenient = MystSettings::lenient();
     assert!(lenient.attrs_inline && !lenient.linkify && !lenient.html_image);
+}
+
+#[test]
+fn both_markdown_readers_give_the_same_myst_links() {
+    use crate::links::MarkdownParser;
+    let pulldown = LinkExtractor::builder()
+        .markdown_parser(MarkdownParser::Pulldown)
+        .build();
+    for path in case_files() {
+        let src = std::fs::read(&path).unwrap();
+        let page = Page::new(&src, Format::Myst).url("file:///d/index.md");
+        let each = |e: &LinkExtractor| -> Vec<(String, String, u64)> {
+            e.extract(&page)
+                .map(|l| (l.kind().to_string(), l.link().to_owned(), l.line()))
+                .collect()
+        };
+        assert_eq!(each(&LinkExtractor::new()), each(&pulldown), "{path:?}");
+    }
+}
+
+/// The `.md` files of the case directories.
+fn case_files() -> Vec<std::path::PathBuf> {
+    let dirs = CASE_DIRS
+        .map(|d| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d));
+    let entries = dirs.iter().flat_map(|d| std::fs::read_dir(d).unwrap());
+    let paths = entries.map(|e| e.unwrap().path());
+    paths.filter(|p| p.extension().is_some_and(|e| e == "md")).collect()
 }
