@@ -12,14 +12,15 @@
 #   scripts/myst-oracle.sh            # compare
 #   scripts/myst-oracle.sh --record   # rewrite the cases' .expected.json
 #
-# Installs docutils, Sphinx and myst-parser with pip into
+# Installs docutils, Sphinx, myst-parser and linkify-it-py (for the
+# linkify extension) with pip into
 # target/myst-venv the first time (the only step that uses the network).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 venv=target/myst-venv
 . scripts/venv.sh
-venv_with "$venv" myst_parser,sphinx docutils sphinx myst-parser
+venv_with "$venv" myst_parser,sphinx,linkify_it docutils sphinx myst-parser linkify-it-py
 py="$venv/bin/python"
 cases=()
 for f in crates/uriscan/tests/data/myst/*.md crates/uriscan/tests/data/myst-extensions/*.md; do

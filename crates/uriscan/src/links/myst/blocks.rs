@@ -84,17 +84,20 @@ impl<'s> Source<'s> {
     }
 
     /// The end of the code or HTML the Markdown reader found that offset
-    /// `at` is inside, if it is. Asked with `at` never smaller than the
-    /// last time.
+    /// `at` is inside, if it is: in code from its start, in HTML after
+    /// its start (a line that starts with a tag is read as before, as
+    /// inline HTML starts a paragraph). Asked with `at` never smaller
+    /// than the last time.
     fn code_end(&self, at: usize) -> Option<usize> {
-        for (spans, cursor) in [self.code, self.html].iter().zip(&self.cursors)
-        {
+        let kinds = [(self.code, 0), (self.html, 1)];
+        for ((spans, after), cursor) in kinds.into_iter().zip(&self.cursors) {
             let mut k = cursor.get();
             while k < spans.len() && spans[k].end <= at {
                 k += 1;
             }
             cursor.set(k);
-            if let Some(span) = spans.get(k).filter(|c| c.start <= at) {
+            if let Some(span) = spans.get(k).filter(|c| c.start + after <= at)
+            {
                 return Some(span.end);
             }
         }

@@ -34,7 +34,6 @@ use crate::Span;
 
 use super::markdown::Regions;
 use super::{Kind, RawLink};
-use crate::links::rst::normalize_name;
 use blocks::Scan;
 
 /// Reads the MyST constructs of `src`, whose Markdown links the Markdown
@@ -164,7 +163,8 @@ pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
     scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
         labels.append(&mut scan.labels);
         let attr_labels = scan.attr_ids.iter().filter(|(_, label)| *label);
-        labels.extend(attr_labels.map(|(id, _)| normalize_name(id)));
+        let name = |(id, _): &(String, bool)| super::rst::normalize_name(id);
+        labels.extend(attr_labels.map(name));
         headings.extend(scan.titles(src).map(|(_, title)| title));
     });
     (labels, headings)

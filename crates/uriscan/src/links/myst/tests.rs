@@ -383,6 +383,10 @@ fn a_target_inside_an_html_block_is_none() {
     let src = "(before)=\n<div>\n(inside)=\n```{image} no.png\n```\n</div>\n\n(after)=\nText.\n";
     assert_eq!(super::labels(src).0, ["before", "after"]);
     assert!(links(src).is_empty(), "{:?}", links(src));
+    // A line that starts with inline HTML is text: a line indented four
+    // columns after it goes on with it.
+    let inline = "<b>x</b> text\n    (goes-on)=\n\n(target)=\n";
+    assert_eq!(super::labels(inline).0, ["target"]);
 }
 
 #[test]
