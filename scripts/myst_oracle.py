@@ -25,9 +25,13 @@ doctree, before references are resolved, gives:
                         # Sphinx project DIR (rst and MyST mixed) against
                         # those `uriscan check --json DIR` reports
 
+The files of each directory are one project; a directory's `_conf.py` is
+added to the `conf.py` (`tests/data/myst-extensions` enables `linkify`,
+`substitution`, `attrs_inline` and `html_image` there).
+
 Not compared: what `{include}` brings in (the reader lists the include,
 the check follows it), toctree globs (Sphinx keeps only their matches),
-bare URLs in text (MyST's linkify is off; uriscan lists them as `text`).
+bare URLs in text where linkify is off (uriscan lists them as `text`).
 """
 
 import io
@@ -99,7 +103,16 @@ def doc_facts(env, docname):
 
 
 def oracle(files):
-    """Each file's facts, keyed by its path."""
+    """Each file's facts, keyed by its path: the files of each directory
+    read as one project, with what its `_conf.py` adds to `CONF`."""
+    facts = {}
+    for d in sorted({os.path.dirname(f) for f in files}):
+        facts.update(oracle_dir([f for f in files if os.path.dirname(f) == d]))
+    return facts
+
+
+def oracle_dir(files):
+    """Each file's facts (files of one directory), keyed by its path."""
     tmp = tempfile.mkdtemp(prefix="myst-oracle-")
     try:
         src = os.path.join(tmp, "src")
@@ -114,8 +127,12 @@ def oracle(files):
             for extra in os.listdir(d):
                 if extra.startswith("_"):
                     shutil.copy(os.path.join(d, extra), os.path.join(src, extra))
+        extra = os.path.join(os.path.dirname(files[0]), "_conf.py")
         with open(os.path.join(src, "conf.py"), "w") as c:
             c.write(CONF + f"root_doc = {sorted(names)[0]!r}\n")
+            if os.path.exists(extra):
+                with open(extra) as e:
+                    c.write(e.read())
         app = Sphinx(src, src, os.path.join(tmp, "out"), os.path.join(tmp, "doctrees"),
                      "dummy", status=None, warning=io.StringIO(), freshenv=True)
         app.build()

@@ -17,8 +17,11 @@ fn main() {
         };
         let text = String::from_utf8_lossy(&bytes);
         if path.ends_with(".md") {
+            // A case directory's `_conf.py` adds to the oracle's conf.py.
+            let conf = std::path::Path::new(&path).with_file_name("_conf.py");
+            let conf = std::fs::read_to_string(conf).unwrap_or_default();
             let (links, labels, ids) =
-                uriscan::internals::links::myst_facts(&text);
+                uriscan::internals::links::myst_facts(&text, &conf);
             let line = serde_json::json!({
                 "path": path, "links": links, "labels": labels, "ids": ids,
             });

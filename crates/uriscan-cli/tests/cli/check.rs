@@ -680,6 +680,51 @@ fn a_myst_projects_settings_are_read() {
     assert!(!out.contains("missing.png"), "{out}");
 }
 
+/// The extensions of myst-parser that `conf.py` enables change what a
+/// MyST document links: a substitution's value is read at its reference
+/// (one that is code is skipped as a template, never broken),
+/// `html_image` makes an image of a lone `<img>`, `attrs_inline` gives
+/// ids, linkify makes a link of a bare host.
+#[test]
+fn a_myst_projects_extensions_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "conf.py",
+        "extensions = [\"myst_parser\"]\nVERSION = \"1.0\"\n\
+         myst_enable_extensions = [\"linkify\", \"substitution\", \"attrs_inline\", \"html_image\"]\n\
+         myst_substitutions = {\"logo\": \"![logo](missing-logo.png)\", \"version\": VERSION}\n",
+    );
+    write(
+        d,
+        "index.md",
+        "# Home\n\nSee {{ logo }} and version {{ version }}.\n\n<img src=\"missing.png\">\n\n\
+         A `code`{#code-id} and [to it](#code-id) and [to nowhere](#nowhere).\n\n\
+         Visit www.example.org and [b]({{base}}/y).\n",
+    );
+    let (out, code) = check(d, &["."]);
+    assert_eq!(
+        broken(&out),
+        [
+            "./index.md:3:5: broken link 'missing-logo.png': no such file or directory",
+            "./index.md:5:11: broken link 'missing.png': no such file or directory",
+            "./index.md:7:59: broken link 'nowhere': no label 'nowhere' in the documents checked",
+        ]
+    );
+    assert_eq!(code, 1);
+    let (json, _) = check(d, &["--json", "."]);
+    for (raw, status) in [
+        ("{{ version }}", "\"status\":\"skipped\",\"reason\":\"template\""),
+        ("{{base}}/y", "\"status\":\"skipped\",\"reason\":\"template\""),
+        ("www.example.org", "\"link\":\"http://www.example.org\""),
+    ] {
+        let line =
+            json.lines().find(|l| l.contains(&format!("\"raw\":\"{raw}\"")));
+        assert!(line.is_some_and(|l| l.contains(status)), "{raw}: {json}");
+    }
+}
+
 /// A `conf.py` setting the check reads, set by code rather than a
 /// simple assignment, is told on standard error with the default used.
 #[test]

@@ -139,7 +139,7 @@ impl LinkExtractor {
     ) {
         let from = out.len();
         let regions = self.read_markdown(text, out);
-        let nested = myst::read(text, &regions.code, (out, from), settings);
+        let nested = myst::read(text, &regions, (out, from), settings);
         for body in nested.rst {
             let start = out.len();
             self.read_rst(&text[body.range()], out);
@@ -148,6 +148,17 @@ impl LinkExtractor {
             }
         }
         if depth < myst::MAX_DEPTH {
+            // A substitution's value is read where its reference stands.
+            for reference in nested.substituted {
+                let start = out.len();
+                self.read_myst(&reference.value, out, settings, depth + 1);
+                let value = reference.value.as_str();
+                myst::relocate_substituted(
+                    value,
+                    &mut out[start..],
+                    reference.span,
+                );
+            }
             for body in nested.markdown {
                 let start = out.len();
                 self.read_myst(&text[body.range()], out, settings, depth + 1);

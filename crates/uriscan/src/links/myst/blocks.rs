@@ -54,6 +54,8 @@ pub(super) struct Scan {
     /// The headings: each level (`#` is 1) and the span of its title's
     /// lines (see [`Scan::titles`]).
     pub(super) headings: Vec<(u8, Span)>,
+    /// The ids inline attributes give, each with whether it is a label.
+    pub(super) attr_ids: Vec<(String, bool)>,
     /// Where the Markdown reader's links are none of MyST's: comments,
     /// code in directives, directive heads; sorted, disjoint.
     drop: Vec<Span>,
@@ -66,6 +68,12 @@ struct Source<'s> {
     lines: Vec<Span>,
     /// The Markdown reader's code: a line starting inside is code.
     code: &'s [Span],
+    /// Its HTML: a line starting inside is HTML, no MyST.
+    html: &'s [Span],
+    /// The first of `code` and of `html` that may hold a line still to
+    /// come: the scan asks in the order of the text, so each is passed
+    /// once rather than searched for each line.
+    cursors: [std::cell::Cell<usize>; 2],
     /// Whether `:::` fences a directive (`colon_fence`).
     colon_fence: bool,
 }
@@ -75,10 +83,40 @@ impl<'s> Source<'s> {
         &self.src[self.lines[i].range()]
     }
 
-    /// Whether offset `at` is inside code the Markdown reader found.
-    fn in_code(&self, at: usize) -> bool {
-        let k = self.code.partition_point(|c| c.start <= at);
-        k > 0 && at < self.code[k - 1].end
+    /// The end of the code or HTML the Markdown reader found that offset
+    /// `at` is inside, if it is: in code from its start, in HTML after
+    /// its start (a line that starts with a tag is read as before, as
+    /// inline HTML starts a paragraph). Asked with `at` never smaller
+    /// than the last time.
+    fn code_end(&self, at: usize) -> Option<usize> {
+        let kinds = [(self.code, 0), (self.html, 1)];
+        for ((spans, after), cursor) in kinds.into_iter().zip(&self.cursors) {
+            let mut k = cursor.get();
+            while k < spans.len() && spans[k].end <= at {
+                k += 1;
+            }
+            cursor.set(k);
+            if let Some(span) = spans.get(k).filter(|c| c.start + after <= at)
+            {
+                return Some(span.end);
+            }
+        }
+        None
+    }
+
+    /// The line that closes `fence`, opened at line `i` (`to` when no
+    /// line before `to` does). The body of a backtick or tilde fence is
+    /// the Markdown reader's code, whose end says where to look: its
+    /// lines are passed without a look each.
+    fn close_of(&self, i: usize, fence: &Fence, to: usize) -> usize {
+        let mut j = i + 1;
+        let body = self.lines.get(j).filter(|_| j < to && fence.mark != b':');
+        if let Some(end) = body.and_then(|l| self.code_end(l.start)) {
+            while j < to && self.lines[j].start < end {
+                j += 1;
+            }
+        }
+        (j..to).find(|&j| is_close(self.line(j), fence)).unwrap_or(to)
     }
 
     /// Lines `from..to` as one span (empty at `from`'s start when none).
@@ -98,24 +136,17 @@ struct Fence {
 }
 
 impl Scan {
-    /// Scans `src`, the Markdown reader's code being `code`; `:::`
-    /// fences a directive with `colon_fence`.
-    pub(super) fn run(src: &str, code: &[Span], colon_fence: bool) -> Scan {
-        let mut lines = Vec::with_capacity(src.len() / 40 + 1);
-        let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', src.as_bytes()) {
-            let end = if nl > start && src.as_bytes()[nl - 1] == b'\r' {
-                nl - 1
-            } else {
-                nl
-            };
-            lines.push(Span::new(start, end));
-            start = nl + 1;
-        }
-        if start < src.len() {
-            lines.push(Span::new(start, src.len()));
-        }
-        let source = Source { src, lines, code, colon_fence };
+    /// Scans `src`, the Markdown reader's code and HTML being `code` and
+    /// `html`; `:::` fences a directive with `colon_fence`.
+    pub(super) fn run(
+        src: &str,
+        code: &[Span],
+        html: &[Span],
+        colon_fence: bool,
+    ) -> Scan {
+        let lines = line_spans(src.as_bytes());
+        let cursors = Default::default();
+        let source = Source { src, lines, code, html, cursors, colon_fence };
         let mut scan = Scan::default();
         scan.lines(&source, 0, source.lines.len(), 0);
         scan.drop.sort_unstable();
@@ -145,9 +176,11 @@ impl Scan {
     /// section's id.
     pub(super) fn anchors(&self, src: &str) -> Vec<String> {
         let mut ids = vec![];
-        for label in &self.labels {
-            ids.push(label.clone());
-            ids.push(make_id(label));
+        let attr_ids = self.attr_ids.iter().map(|(id, _)| normalize_name(id));
+        for label in self.labels.iter().cloned().chain(attr_ids) {
+            let id = make_id(&label);
+            ids.push(label);
+            ids.push(id);
         }
         ids.extend(
             self.titles(src).map(|(_, h)| make_id(&normalize_name(&h))),
@@ -180,24 +213,38 @@ impl Scan {
         // a quote's) starts at: a line indented four columns past it
         // goes on with that text, and is no target.
         let mut text_column: Option<usize> = None;
+        let b = s.src.as_bytes();
         while i < to {
-            let line = s.line(i);
+            let span = s.lines[i];
+            let line = &b[span.range()];
             // Most lines are text: a letter starts none of the lines
             // looked for.
-            if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+            if line.first().is_some_and(u8::is_ascii_alphabetic) {
                 para = para.or(Some(i));
                 text_column = text_column.or(Some(0));
                 i += 1;
                 continue;
             }
-            let text = line.trim_start_matches([' ', '\t']);
-            let at = s.lines[i].start + (line.len() - text.len());
-            if text.is_empty() || s.in_code(at) {
+            let blanks = line.iter().take_while(|&&c| c == b' ' || c == b'\t');
+            let at = span.start + blanks.count();
+            if at == span.end {
                 para = None;
                 text_column = None;
                 i += 1;
                 continue;
             }
+            // Code and HTML hold none: their lines are passed at once.
+            if let Some(end) = s.code_end(at) {
+                para = None;
+                text_column = None;
+                i += 1;
+                while i < to && s.lines[i].start < end {
+                    i += 1;
+                }
+                continue;
+            }
+            let line = &s.src[span.range()];
+            let text = &s.src[at..span.end];
             if let Some(fence) = fence_open(text, s.colon_fence) {
                 i = self.fence(s, i, at, &fence, to, depth);
                 para = None;
@@ -247,8 +294,7 @@ impl Scan {
         to: usize,
         depth: usize,
     ) -> usize {
-        let close =
-            (i + 1..to).find(|&j| is_close(s.line(j), fence)).unwrap_or(to);
+        let close = s.close_of(i, fence, to);
         let next = (close + 1).min(to);
         let block = s.span(i, next);
         let info_at = at + fence.info;
@@ -367,6 +413,22 @@ impl Scan {
     }
 }
 
+/// Each line's span in `b`, without its line break (`\n` or `\r\n`).
+fn line_spans(b: &[u8]) -> Vec<Span> {
+    // Lines are short: a few dozen bytes on average.
+    let mut lines = Vec::with_capacity(b.len() / 24 + 1);
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', b) {
+        let end = if nl > start && b[nl - 1] == b'\r' { nl - 1 } else { nl };
+        lines.push(Span::new(start, end));
+        start = nl + 1;
+    }
+    if start < b.len() {
+        lines.push(Span::new(start, b.len()));
+    }
+    lines
+}
+
 /// The directive's options, from line `from` (a YAML block between `---`
 /// lines, or `:key: value` lines) up to `to`: each key and its value's
 /// span; and the first line of the content.
@@ -438,12 +500,13 @@ fn fence_open(text: &str, colon_fence: bool) -> Option<Fence> {
 /// Whether `line` closes `fence`: as many of its marks or more, and
 /// nothing else.
 fn is_close(line: &str, fence: &Fence) -> bool {
-    let text = line.trim_start_matches([' ', '\t']);
+    let b = line.as_bytes();
+    let start = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
     // Most lines in a fence are code: their first byte says so.
-    if text.as_bytes().first() != Some(&fence.mark) {
+    if b.get(start) != Some(&fence.mark) {
         return false;
     }
-    let text = text.trim_end_matches([' ', '\t']);
+    let text = line[start..].trim_end_matches([' ', '\t']);
     let len = text.bytes().take_while(|&b| b == fence.mark).count();
     len >= fence.len && len == text.len()
 }
@@ -557,4 +620,29 @@ fn plain(title: &str) -> String {
     }
     out.push_str(rest);
     out.chars().filter(|c| !matches!(c, '*' | '`' | '[')).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The lines found are those of a plain split.
+        #[test]
+        fn line_spans_are_the_lines(text in "[a\\n\\r\\x0b\\x01\\x8a\\x0a]{0,70}") {
+            let mut expected = vec![];
+            let mut start = 0;
+            for (k, c) in text.bytes().enumerate() {
+                if c == b'\n' {
+                    let end = if k > start && text.as_bytes()[k - 1] == b'\r' { k - 1 } else { k };
+                    expected.push(Span::new(start, end));
+                    start = k + 1;
+                }
+            }
+            if start < text.len() {
+                expected.push(Span::new(start, text.len()));
+            }
+            proptest::prop_assert_eq!(line_spans(text.as_bytes()), expected);
+        }
+    }
 }

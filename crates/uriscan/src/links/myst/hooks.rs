@@ -5,13 +5,20 @@ use crate::links::{
     Format, Kind, LinkExtractor, MystKind, MystSettings, Page,
 };
 
+/// The `conf.py` the oracle gives every case: `colon_fence`.
+const ORACLE_CONF: &str = "myst_enable_extensions = [\"colon_fence\"]\n";
+
 /// What `scripts/myst_oracle.py` records of a document, as the reader
 /// finds it: its links as `kind:link` (the Markdown ones as `url:` for a
 /// URL and `path:` for the rest; MyST's with their kind's name), its
-/// labels, and its ids; each sorted.
-pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
-    // The oracle's `conf.py` enables `colon_fence` and nothing else.
-    let settings = MystSettings { colon_fence: true, ..Default::default() };
+/// labels, and its ids; each sorted. `conf_py` is what the case's
+/// directory adds to the oracle's `conf.py` (its `_conf.py`).
+pub fn facts(
+    src: &str,
+    conf_py: &str,
+) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let settings =
+        MystSettings::from_conf_py(&format!("{ORACLE_CONF}{conf_py}"));
     let page = Page::new(src.as_bytes(), Format::Myst).myst(&settings);
     let mut links = vec![];
     for link in LinkExtractor::new().extract(&page) {
@@ -28,11 +35,15 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
                         format!("{name}:{}", value.to_lowercase())
                     }
                     MystKind::Project => format!("path:{value}"),
+                    // A `:target:` option is a reference, not an image.
                     MystKind::Image | MystKind::Figure
-                        if value.contains("://") =>
+                        if is_target_option(src, link.span().start) =>
                     {
-                        format!("url:{value}")
+                        let url = value.contains("://");
+                        format!("{}:{value}", if url { "url" } else { "path" })
                     }
+                    // No value known: myst-parser warns, and has nothing.
+                    MystKind::Substitution => continue,
                     _ => format!("{name}:{value}"),
                 }
             }
@@ -44,6 +55,15 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
                 }
             }
             Kind::MdImage => format!("image:{value}"),
+            // What linkify makes links, with its schemes.
+            Kind::Text
+                if settings.linkify
+                    && ["http://", "https://", "ftp://", "mailto:"]
+                        .iter()
+                        .any(|s| value.starts_with(s)) =>
+            {
+                format!("url:{value}")
+            }
             _ => continue,
         };
         links.push(fact);
@@ -56,4 +76,11 @@ pub fn facts(src: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
     ids.sort();
     ids.dedup();
     (links, labels, ids)
+}
+
+/// Whether the link at `at` of `src` is the value of a `:target:` option.
+fn is_target_option(src: &str, at: usize) -> bool {
+    let line = src[..at].rfind('\n').map_or(0, |n| n + 1);
+    let head = src[line..at].trim_start();
+    head.starts_with(":target:") || head.starts_with("target:")
 }

@@ -45,6 +45,10 @@ pub enum MystKind {
     /// A `{toctree}` entry under `:glob:` that is a pattern:
     /// `myst:toctree-glob` (no target).
     ToctreeGlob,
+    /// A substitution reference `{{ name }}` (the `substitution`
+    /// extension) whose value is not known offline: `myst:substitution`
+    /// (no target; the check skips it as a template).
+    Substitution,
 }
 
 impl MystKind {
@@ -65,6 +69,7 @@ impl MystKind {
             MystKind::LiteralInclude => "myst:literalinclude",
             MystKind::Toctree => "myst:toctree",
             MystKind::ToctreeGlob => "myst:toctree-glob",
+            MystKind::Substitution => "myst:substitution",
         }
     }
 
@@ -79,6 +84,7 @@ impl MystKind {
                 | MystKind::Term
                 | MystKind::External
                 | MystKind::ToctreeGlob
+                | MystKind::Substitution
         )
     }
 
@@ -107,6 +113,8 @@ impl MystKind {
             MystKind::LiteralInclude => R::LiteralInclude,
             MystKind::Toctree => R::Toctree,
             MystKind::ToctreeGlob => R::ToctreeGlob,
+            // Skipped as a template before its kind is asked.
+            MystKind::Substitution => R::External,
         }
     }
 }

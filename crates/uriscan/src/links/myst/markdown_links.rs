@@ -6,6 +6,16 @@ use super::blocks::Scan;
 use super::{Kind, MystKind, MystSettings, RawLink};
 use crate::links::target::scheme_of;
 
+/// Whether a Markdown link of `links` names a fragment of its own
+/// document (`#id`).
+pub(super) fn any_local(src: &str, links: &[RawLink]) -> bool {
+    links.iter().any(|l| {
+        let value = l.link.as_deref().unwrap_or(&src[l.span.range()]);
+        matches!(l.kind, Kind::MdLink | Kind::MdAutolink)
+            && value.starts_with('#')
+    })
+}
+
 /// Changes the kind (and link) of each Markdown link of `links` that MyST
 /// reads otherwise than CommonMark, with the project's `settings`.
 pub(super) fn reclassify(

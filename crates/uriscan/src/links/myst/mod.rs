@@ -9,13 +9,16 @@
 //! paths change kind ([`markdown_links`]). Whatever the Markdown reader
 //! is, this one needs only the links and code spans it yields.
 
+mod attrs;
 mod blocks;
 #[cfg(any(test, feature = "internals"))]
 pub(crate) mod hooks;
 mod kind;
+mod linkify;
 mod markdown_links;
 mod roles;
 mod settings;
+mod substitution;
 
 pub use kind::MystKind;
 pub use settings::MystSettings;
@@ -23,6 +26,7 @@ pub use settings::MystSettings;
 pub(crate) use settings::{
     assigned as conf_assigned, strings as conf_strings, unread_setting,
 };
+pub(crate) use substitution::relocate as relocate_substituted;
 
 /// How deep directives holding Markdown are read, each body a document
 /// of its own.
@@ -30,40 +34,126 @@ pub(super) use blocks::MAX_DEPTH;
 
 use crate::Span;
 
+use super::markdown::Regions;
 use super::{Kind, RawLink};
 use blocks::Scan;
 
 /// Reads the MyST constructs of `src`, whose Markdown links the Markdown
-/// reader pushed to `out` from index `from` on (and whose code spans and
-/// blocks are `code`): drops those MyST does not render as links,
+/// reader pushed to `out` from index `from` on (and whose code, HTML and
+/// text are `regions`): drops those MyST does not render as links,
 /// changes the kind of those it reads otherwise, and pushes its own.
 /// Returns the bodies of the directives in backtick or tilde fences that
 /// hold Markdown, and of those that hold reStructuredText (`{eval-rst}`),
-/// for the caller to read as documents of their own. `settings` are the
-/// project's.
+/// and the values of substitutions, for the caller to read as documents
+/// of their own. `settings` are the project's.
 pub(crate) fn read(
     src: &str,
-    code: &[Span],
+    regions: &Regions,
     (out, from): (&mut Vec<RawLink>, usize),
     settings: &MystSettings,
 ) -> Nested {
-    let scan = Scan::run(src, code, settings.colon_fence);
-    let mut markdown = out.split_off(from.min(out.len()));
-    markdown.retain(|l| !scan.drops(l.span.start));
-    markdown_links::reclassify(src, &scan, &mut markdown, settings);
-    out.append(&mut markdown);
+    let code = &regions.code;
+    let mut scan = Scan::run(src, code, &regions.html, settings.colon_fence);
+    // The Markdown reader's links, kept in place (most are): no copy.
+    let from = from.min(out.len());
+    let mut kept = from;
+    for at in from..out.len() {
+        if !scan.drops(out[at].span.start) {
+            out.swap(kept, at);
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    let markdown = &mut out[from..];
+    // The ids of attributes matter here only to a link to `#id`.
+    if settings.attrs_inline && markdown_links::any_local(src, markdown) {
+        scan.attr_ids = attrs::ids(src, code, markdown);
+    }
+    markdown_links::reclassify(src, &scan, markdown, settings);
+    if settings.html_image {
+        html_images(src, &regions.html, markdown);
+    }
+    let substituted = if settings.substitution {
+        let skip = |at| scan.drops(at);
+        substitution::read(src, &regions.text, settings, out, &skip)
+    } else {
+        vec![]
+    };
+    if settings.linkify {
+        let skip = |at| {
+            scan.drops(at)
+                || substituted.iter().any(|r| r.span.range().contains(&at))
+        };
+        let fuzzy = settings.linkify_fuzzy_links;
+        linkify::read(src, &regions.text, fuzzy, (out, from), &skip);
+    }
     roles::read(src, code, &scan, out);
     out.extend(scan.links);
-    Nested { markdown: scan.bodies, rst: scan.rst }
+    Nested { markdown: scan.bodies, rst: scan.rst, substituted }
 }
 
 /// The bodies of a document's directives that are documents of their
-/// own.
+/// own, and the values of its substitutions.
 pub(crate) struct Nested {
     /// Markdown (MyST) bodies.
     pub(crate) markdown: Vec<Span>,
     /// reStructuredText bodies, of `{eval-rst}`.
     pub(crate) rst: Vec<Span>,
+    /// The substitution references whose value is known.
+    pub(crate) substituted: Vec<substitution::Reference>,
+}
+
+/// Makes images of the `<img>` links in `links` that stand in HTML of
+/// `html` holding nothing but `<img>` tags: what `html_image` gives the
+/// `{image}` directive.
+fn html_images(src: &str, html: &[Span], links: &mut [RawLink]) {
+    for l in links {
+        let Kind::MdHtml(attr) = l.kind else { continue };
+        if attr.element() != "img" || attr.attribute() != "src" {
+            continue;
+        }
+        let k = html.partition_point(|h| h.start <= l.span.start);
+        let Some(region) = k.checked_sub(1).map(|k| html[k]) else { continue };
+        if l.span.start < region.end && only_images(&src[region.range()]) {
+            l.kind = Kind::Myst(MystKind::Image);
+        }
+    }
+}
+
+/// Whether the HTML `text` is `<img>` tags and blanks only.
+fn only_images(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let tag =
+            rest.get(..4).is_some_and(|t| t.eq_ignore_ascii_case("<img"));
+        let after = rest.as_bytes().get(4);
+        if !tag
+            || !after.is_some_and(|c| {
+                c.is_ascii_whitespace() || *c == b'/' || *c == b'>'
+            })
+        {
+            return false;
+        }
+        let Some(end) = tag_end(rest) else { return false };
+        rest = rest[end..].trim_start();
+    }
+    true
+}
+
+/// The end of the tag `text` starts with: after its `>`, quoted values
+/// skipped.
+fn tag_end(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = 1;
+    while i < b.len() {
+        match b[i] {
+            b'>' => return Some(i + 1),
+            q @ (b'"' | b'\'') => i += 1 + memchr::memchr(q, &b[i + 1..])?,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The labels `src` defines for `{ref}` and `:ref:` (names normalized as
@@ -74,6 +164,9 @@ pub(crate) fn labels(src: &str) -> (Vec<String>, Vec<String>) {
     let (mut labels, mut headings) = (vec![], vec![]);
     scan_all(src, MystSettings::lenient(), 0, &mut |src, scan| {
         labels.append(&mut scan.labels);
+        let attr_labels = scan.attr_ids.iter().filter(|(_, label)| *label);
+        let name = |(id, _): &(String, bool)| super::rst::normalize_name(id);
+        labels.extend(attr_labels.map(name));
         headings.extend(scan.titles(src).map(|(_, title)| title));
     });
     (labels, headings)
@@ -133,9 +226,14 @@ fn scan_all(
     depth: usize,
     each: &mut dyn FnMut(&str, &mut Scan),
 ) {
-    let code =
-        super::markdown::read(src, true, Default::default(), &mut vec![]).code;
-    let mut scan = Scan::run(src, &code, settings.colon_fence);
+    let mut links = vec![];
+    let regions =
+        super::markdown::read(src, true, Default::default(), &mut links);
+    let code = &regions.code;
+    let mut scan = Scan::run(src, code, &regions.html, settings.colon_fence);
+    if settings.attrs_inline {
+        scan.attr_ids = attrs::ids(src, code, &links);
+    }
     for body in &scan.rst {
         let (labels, _) = super::rst::labels(&src[body.range()]);
         scan.labels.extend(labels.into_iter().map(|(name, _)| name));

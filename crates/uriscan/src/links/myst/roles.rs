@@ -17,7 +17,13 @@ pub(super) fn read(
 ) {
     let b = src.as_bytes();
     for span in code {
-        if b.get(span.start) != Some(&b'`') || scan.drops(span.start) {
+        // Most code spans follow no `{name}`: the byte before says so,
+        // before the search of the scan's dropped places.
+        if b.get(span.start) != Some(&b'`')
+            || span.start == 0
+            || b[span.start - 1] != b'}'
+            || scan.drops(span.start)
+        {
             continue;
         }
         let Some(name) = name_before(b, span.start) else { continue };

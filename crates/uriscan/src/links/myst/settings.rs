@@ -20,6 +20,24 @@ pub struct MystSettings {
     /// `myst_heading_anchors`: headings of this level and above (`#` is
     /// 1) get an anchor, their slug; 0 for none.
     pub heading_anchors: u8,
+    /// `linkify` is in `myst_enable_extensions`: URLs and e-mail
+    /// addresses in text are links, as linkify-it finds them.
+    pub linkify: bool,
+    /// `myst_linkify_fuzzy_links`: with `linkify`, a host with no scheme
+    /// (`www.x.org`, `x.com/a`) is a link too.
+    pub linkify_fuzzy_links: bool,
+    /// `substitution` is in `myst_enable_extensions`: `{{ name }}` in
+    /// text is replaced by the value of `name`, read as Markdown.
+    pub substitution: bool,
+    /// `myst_substitutions`: each name whose value is a string literal,
+    /// with that value (a name given another value is unknown).
+    pub substitutions: Vec<(String, String)>,
+    /// `attrs_inline` is in `myst_enable_extensions`: `{#id}` right after
+    /// a code span, a link, an image or a `[span]` gives it an id.
+    pub attrs_inline: bool,
+    /// `html_image` is in `myst_enable_extensions`: an `<img>` standing
+    /// alone in its HTML is an image, as the `{image}` directive.
+    pub html_image: bool,
 }
 
 impl Default for MystSettings {
@@ -30,13 +48,21 @@ impl Default for MystSettings {
                 ["http", "https", "mailto", "ftp"].map(str::to_owned).to_vec(),
             ),
             heading_anchors: 0,
+            linkify: false,
+            linkify_fuzzy_links: true,
+            substitution: false,
+            substitutions: vec![],
+            attrs_inline: false,
+            html_image: false,
         }
     }
 }
 
 impl MystSettings {
     /// What a page given no settings is read with: every fence, every
-    /// scheme, every heading.
+    /// scheme, every heading, every id; but no link or image that
+    /// CommonMark does not make (no linkify, no substitution, no
+    /// `html_image`).
     pub(crate) fn lenient() -> &'static MystSettings {
         static LENIENT: std::sync::OnceLock<MystSettings> =
             std::sync::OnceLock::new();
@@ -44,6 +70,8 @@ impl MystSettings {
             colon_fence: true,
             url_schemes: None,
             heading_anchors: 6,
+            attrs_inline: true,
+            ..MystSettings::default()
         })
     }
 
@@ -57,8 +85,22 @@ impl MystSettings {
         let mut settings = MystSettings::default();
         let literal = |name| assigned(text, name).filter(|v| is_literal(v));
         if let Some(v) = literal("myst_enable_extensions") {
-            settings.colon_fence =
-                strings(v).iter().any(|e| e == "colon_fence");
+            let extensions = strings(v);
+            let on = |name| extensions.iter().any(|e| e == name);
+            settings.colon_fence = on("colon_fence");
+            settings.linkify = on("linkify");
+            settings.substitution = on("substitution");
+            // `attrs_image`, its older name, reads ids after images only.
+            settings.attrs_inline = on("attrs_inline");
+            settings.html_image = on("html_image");
+        }
+        if let Some(v) = literal("myst_linkify_fuzzy_links") {
+            settings.linkify_fuzzy_links = v.trim() != "False";
+        }
+        // Read entry by entry: a dict whose other values are code still
+        // gives its string literals.
+        if let Some(v) = assigned(text, "myst_substitutions") {
+            settings.substitutions = string_entries(v);
         }
         if let Some(v) = literal("myst_url_schemes") {
             settings.url_schemes = Some(strings(v));
@@ -87,6 +129,8 @@ impl MystSettings {
             ("myst_enable_extensions", "[]"),
             ("myst_url_schemes", "['http', 'https', 'mailto', 'ftp']"),
             ("myst_heading_anchors", "0"),
+            ("myst_linkify_fuzzy_links", "True"),
+            ("myst_substitutions", "its string literals"),
         ];
         defaults
             .iter()
@@ -207,6 +251,63 @@ fn literal_len(
         i += 1;
     }
     b.len()
+}
+
+/// The entries of a dict literal whose key and value are both string
+/// literals (one string, nothing else), values unescaped as Python
+/// reads them.
+fn string_entries(value: &str) -> Vec<(String, String)> {
+    let mut found: Vec<(usize, usize)> = vec![];
+    literal_len(value, &mut |depth, start, end| {
+        if depth == 1 {
+            found.push((start, end));
+        }
+    });
+    // The code between two strings (or before the first), its comments
+    // removed: no string is in it, so a `#` starts a comment.
+    let gap = |from: usize, to: usize| -> String {
+        let text = value.get(from..to).unwrap_or("");
+        let code = text.lines().map(|l| l.split('#').next().unwrap_or(""));
+        code.collect::<Vec<_>>().join(" ").trim().to_owned()
+    };
+    let mut entries = vec![];
+    for (k, pair) in found.windows(2).enumerate() {
+        let ((ks, ke), (vs, ve)) = (pair[0], pair[1]);
+        // `'key': 'value'`: after the dict's `{` or a comma, only the
+        // colon between the strings, and a comma or the closing bracket
+        // after the value.
+        let prev_end = if k == 0 { 0 } else { found[k - 1].1 + 1 };
+        let before_key = gap(prev_end, ks.saturating_sub(1));
+        let next = found.get(k + 2).map_or(value.len(), |(s, _)| s - 1);
+        let after = gap(ve + 1, next);
+        if gap(ke + 1, vs.saturating_sub(1)) == ":"
+            && after.starts_with([',', '}'])
+            && before_key.ends_with(['{', ','])
+        {
+            let key = unescape(&value[ks..ke]);
+            entries.push((key, unescape(&value[vs..ve])));
+        }
+    }
+    entries
+}
+
+/// A Python string literal's text with its common escapes read.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// The string literals of a list, tuple or set literal, or the keys of a

@@ -254,14 +254,24 @@ fn strings(v: &serde_json::Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The oracle's case directories: the second with the extensions its
+/// `_conf.py` enables.
+const CASE_DIRS: [&str; 2] = ["tests/data/myst", "tests/data/myst-extensions"];
+
 #[test]
 fn cases_agree_with_myst_parser() {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/myst");
     let mut seen = 0;
     let mut failures = vec![];
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let dirs = CASE_DIRS
+        .map(|d| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d));
+    let entries = dirs.iter().flat_map(|dir| {
+        let conf =
+            std::fs::read_to_string(dir.join("_conf.py")).unwrap_or_default();
+        let files = std::fs::read_dir(dir).unwrap();
+        files.map(move |e| (e.unwrap(), conf.clone()))
+    });
+    for (entry, conf) in entries {
+        let path = entry.path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if !name.ends_with(".md") || name.starts_with('_') {
             continue;
@@ -272,7 +282,7 @@ fn cases_agree_with_myst_parser() {
                 .unwrap(),
         )
         .unwrap();
-        let (links, labels, ids) = super::hooks::facts(&src);
+        let (links, labels, ids) = super::hooks::facts(&src, &conf);
         // What the oracle cannot see: what an include brings in, and the
         // patterns of a toctree glob; a figure's image is an image.
         let mut links: Vec<String> = links
@@ -312,18 +322,12 @@ fn cases_agree_with_myst_parser() {
         seen += 1;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(seen >= 5, "only {seen} cases");
+    assert!(seen >= 7, "only {seen} cases");
 }
 
 #[test]
 fn every_cut_of_the_cases_reads() {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/myst");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "md") {
-            continue;
-        }
+    for path in case_files() {
         let bytes = std::fs::read(&path).unwrap();
         for cut in (0..bytes.len()).step_by(3) {
             // A prefix, and the document with one byte gone.
@@ -344,8 +348,195 @@ fn every_cut_of_the_cases_reads() {
                         "{path:?} cut at {cut}"
                     );
                 }
-                let _ = super::hooks::facts(&String::from_utf8_lossy(doc));
+                let doc = String::from_utf8_lossy(doc);
+                let _ = super::hooks::facts(&doc, EVERY_EXTENSION);
             }
         }
     }
+}
+
+/// A `conf.py` that enables every extension the reader knows.
+const EVERY_EXTENSION: &str = "myst_enable_extensions = ['colon_fence', \
+    'linkify', 'substitution', 'attrs_inline', 'html_image']\n\
+    myst_substitutions = {'a': '[x](https://x.example/) {{ a }}', 'b': 'www.x.org'}\n";
+
+/// Each link of `src` read as MyST with the extensions of `conf_py` on:
+/// kind, link, line and column.
+fn links_with_conf(
+    src: &str,
+    conf_py: &str,
+) -> Vec<(String, String, u64, u64)> {
+    let settings = MystSettings::from_conf_py(conf_py);
+    let page = Page::new(src.as_bytes(), Format::Myst)
+        .url("file:///d/index.md")
+        .myst(&settings);
+    LinkExtractor::new()
+        .extract(&page)
+        .map(|l| {
+            (l.kind().to_string(), l.link().to_owned(), l.line(), l.column())
+        })
+        .collect()
+}
+
+#[test]
+fn a_target_inside_an_html_block_is_none() {
+    let src = "(before)=\n<div>\n(inside)=\n```{image} no.png\n```\n</div>\n\n(after)=\nText.\n";
+    assert_eq!(super::labels(src).0, ["before", "after"]);
+    assert!(links(src).is_empty(), "{:?}", links(src));
+    // A line that starts with inline HTML is text: a line indented four
+    // columns after it goes on with it.
+    let inline = "<b>x</b> text\n    (goes-on)=\n\n(target)=\n";
+    assert_eq!(super::labels(inline).0, ["target"]);
+}
+
+#[test]
+fn linkify_makes_links_of_hosts_and_addresses_in_text() {
+    let src = "See www.example.org, https://x.example/a and me@example.org.\n\
+               Not `www.code.org` nor [www.text.org](https://x.example/b).\n\n\
+               ```{note}\nInside example.com/a.\n```\n";
+    let conf = "myst_enable_extensions = ['linkify']\n";
+    assert_eq!(
+        links_with_conf(src, conf),
+        [
+            ("text".into(), "http://www.example.org".into(), 1, 5),
+            ("text".into(), "https://x.example/a".into(), 1, 22),
+            ("text".into(), "mailto:me@example.org".into(), 1, 46),
+            ("md:link".into(), "https://x.example/b".into(), 2, 39),
+            ("text".into(), "http://example.com/a".into(), 5, 8),
+        ]
+    );
+    // With `myst_linkify_fuzzy_links = False`, addresses only.
+    let strict = "myst_enable_extensions = ['linkify']\nmyst_linkify_fuzzy_links = False\n";
+    let got: Vec<_> =
+        links_with_conf(src, strict).into_iter().map(|l| l.1).collect();
+    assert_eq!(
+        got,
+        [
+            "https://x.example/a",
+            "mailto:me@example.org",
+            "https://x.example/b"
+        ]
+    );
+    // Without the extension, only the URI with a scheme.
+    let got: Vec<_> =
+        links_with_conf(src, "").into_iter().map(|l| l.1).collect();
+    assert_eq!(got, ["https://x.example/a", "https://x.example/b"]);
+}
+
+#[test]
+fn substitutions_are_read_where_they_stand() {
+    let conf = "myst_enable_extensions = ['substitution']\n\
+                myst_substitutions = {'logo': '![logo](img/logo.png)', \
+                'site': '[site](https://x.example/) and {{ logo }}', 'n': N}\n";
+    let src = "# T\n\nA {{ site }} and {{n}} and {{ n | upper }}.\n\n\
+               `{{ site }}` and [b]({{ site }}/x) [c]({{site}}/y)\n";
+    assert_eq!(
+        links_with_conf(src, conf),
+        [
+            // The value's links, at the reference; its own reference too.
+            ("md:link".into(), "https://x.example/".into(), 3, 3),
+            ("md:image".into(), "img/logo.png".into(), 3, 3),
+            // No literal value: a template, listed.
+            ("myst:substitution".into(), "{{n}}".into(), 3, 18),
+            ("myst:substitution".into(), "{{ n | upper }}".into(), 3, 28),
+            // Not in code; and with blanks, the destination is no link:
+            // the reference stands in text.
+            ("md:link".into(), "https://x.example/".into(), 5, 22),
+            ("md:image".into(), "img/logo.png".into(), 5, 22),
+            // A destination is never substituted.
+            ("md:link".into(), "{{site}}/y".into(), 5, 40),
+        ]
+    );
+    // Without the extension, `{{ ... }}` is text.
+    let plain =
+        links_with_conf(src, "myst_substitutions = {'site': '[s](x.md)'}\n");
+    assert_eq!(plain, [("md:link".into(), "{{site}}/y".into(), 5, 40)]);
+}
+
+#[test]
+fn inline_attributes_give_ids_and_labels() {
+    let src = "# T\n\nA `code`{#code-id} ![i](i.png){#img-id} [l](https://x.example/){#link-id}\n\
+               [span]{#Span-ID} *em*{#no-id} `x` {#no-either}\n\n[to](#code-id) [to](#link-id)\n";
+    let (labels, _) = super::labels(src);
+    assert_eq!(labels, ["code-id", "img-id", "span-id"]);
+    let on = MystSettings { attrs_inline: true, ..Default::default() };
+    let ids = anchors(src, &on);
+    for id in ["code-id", "img-id", "link-id", "span-id"] {
+        assert!(ids.contains(&id.to_owned()), "{id} {ids:?}");
+    }
+    assert!(!ids.iter().any(|i| i.contains("no-")), "{ids:?}");
+    // The ids are the document's: links to them stay Markdown links.
+    let kinds: Vec<_> =
+        links_with(src, &on).into_iter().map(|l| l.0).collect();
+    assert_eq!(kinds, ["md:image", "md:link", "md:link", "md:link"]);
+}
+
+#[test]
+fn html_image_makes_images_of_lone_img_tags() {
+    let src = "<img src=\"a.png\" alt=\"A\">\n\nText <img src='b.png'> here.\n\n\
+               <div>\n<img src=\"c.png\">\n</div>\n";
+    let conf = "myst_enable_extensions = ['html_image']\n";
+    let kinds: Vec<_> =
+        links_with_conf(src, conf).into_iter().map(|l| (l.0, l.1)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("myst:image".into(), "a.png".into()),
+            ("myst:image".into(), "b.png".into()),
+            ("md:html".into(), "c.png".into()),
+        ]
+    );
+    let off: Vec<_> =
+        links_with_conf(src, "").into_iter().map(|l| l.0).collect();
+    assert!(off.iter().all(|k| k.starts_with("md:html")), "{off:?}");
+}
+
+#[test]
+fn extension_settings_are_read_from_conf_py() {
+    let conf = "myst_enable_extensions = ['linkify', 'substitution', 'attrs_inline', 'html_image']\n\
+                myst_linkify_fuzzy_links = False\n\
+                myst_substitutions = {\n    'a': 'x',  # note\n    \"b\": \"y\\\"z\",\n    'c': C,\n    'd': 'p' 'q',\n}\n";
+    let s = MystSettings::from_conf_py(conf);
+    assert!(s.linkify && s.substitution && s.attrs_inline && s.html_image);
+    assert!(!s.linkify_fuzzy_links);
+    assert_eq!(
+        s.substitutions,
+        [
+            ("a".to_owned(), "x".to_owned()),
+            ("b".to_owned(), "y\"z".to_owned())
+        ]
+    );
+    assert_eq!(
+        MystSettings::unread_in_conf_py(conf),
+        ["myst_substitutions: not a literal, its string literals used"]
+    );
+    let lenient = MystSettings::lenient();
+    assert!(lenient.attrs_inline && !lenient.linkify && !lenient.html_image);
+}
+
+#[test]
+fn both_markdown_readers_give_the_same_myst_links() {
+    use crate::links::MarkdownParser;
+    let pulldown = LinkExtractor::builder()
+        .markdown_parser(MarkdownParser::Pulldown)
+        .build();
+    for path in case_files() {
+        let src = std::fs::read(&path).unwrap();
+        let page = Page::new(&src, Format::Myst).url("file:///d/index.md");
+        let each = |e: &LinkExtractor| -> Vec<(String, String, u64)> {
+            e.extract(&page)
+                .map(|l| (l.kind().to_string(), l.link().to_owned(), l.line()))
+                .collect()
+        };
+        assert_eq!(each(&LinkExtractor::new()), each(&pulldown), "{path:?}");
+    }
+}
+
+/// The `.md` files of the case directories.
+fn case_files() -> Vec<std::path::PathBuf> {
+    let dirs = CASE_DIRS
+        .map(|d| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d));
+    let entries = dirs.iter().flat_map(|d| std::fs::read_dir(d).unwrap());
+    let paths = entries.map(|e| e.unwrap().path());
+    paths.filter(|p| p.extension().is_some_and(|e| e == "md")).collect()
 }
