@@ -8,10 +8,13 @@ use crate::links::{Format, LinkExtractor, Page};
 
 /// Each link of `src` read as MyST: kind, link, line and column.
 fn links(src: &str) -> Vec<(String, String, u64, u64)> {
-    let page =
-        Page::new(src.as_bytes(), Format::Myst).url("file:///d/index.md");
+    rows(&Page::new(src.as_bytes(), Format::Myst).url("file:///d/index.md"))
+}
+
+/// Each link of `page`: kind, link, line and column.
+fn rows(page: &Page<'_>) -> Vec<(String, String, u64, u64)> {
     LinkExtractor::new()
-        .extract(&page)
+        .extract(page)
         .map(|l| {
             (l.kind().to_string(), l.link().to_owned(), l.line(), l.column())
         })
@@ -370,12 +373,7 @@ fn links_with_conf(
     let page = Page::new(src.as_bytes(), Format::Myst)
         .url("file:///d/index.md")
         .myst(&settings);
-    LinkExtractor::new()
-        .extract(&page)
-        .map(|l| {
-            (l.kind().to_string(), l.link().to_owned(), l.line(), l.column())
-        })
-        .collect()
+    rows(&page)
 }
 
 #[test]
