@@ -293,6 +293,9 @@ pub struct DocReader {
     /// Whether a UTF-16 document is decoded by its byte order mark, and
     /// a binary file named on the command line is an error, not skipped.
     tell_encodings: bool,
+    /// Whether the last document was decoded from UTF-16: its bytes are
+    /// not the file's.
+    from_utf16: bool,
     git_roots: HashMap<PathBuf, Option<PathBuf>>,
     /// Which directories hold MyST (a Sphinx project's Markdown).
     formats: FormatDetector,
@@ -313,6 +316,7 @@ impl DocReader {
             doc: DocBytes::Read(vec![]),
             map_named: false,
             tell_encodings: false,
+            from_utf16: false,
             git_roots: HashMap::new(),
             formats: FormatDetector::new(),
             dirs: HashMap::new(),
@@ -338,6 +342,12 @@ impl DocReader {
     /// The bytes of the last document loaded.
     pub fn doc(&self) -> &[u8] {
         &self.doc
+    }
+
+    /// Whether the last document loaded was decoded from UTF-16, so that
+    /// [`DocReader::doc`] is not the file's bytes.
+    pub fn doc_from_utf16(&self) -> bool {
+        self.from_utf16
     }
 
     /// Takes the last document's bytes out, to be read while the reader
@@ -423,6 +433,7 @@ impl DocReader {
                 self.formats.format(path)
             }
         });
+        self.from_utf16 = false;
         // The last document's map, if any, is dropped here.
         let buf = self.buffer();
         self.reader.give_buffer(buf);
@@ -447,6 +458,7 @@ impl DocReader {
                 match utf16_to_utf8(&m[..]) {
                     Some(text) => {
                         self.doc = DocBytes::Read(text);
+                        self.from_utf16 = true;
                         None
                     }
                     // Only a named file is mapped.
@@ -466,6 +478,7 @@ impl DocReader {
                     match std::fs::read(path).map(utf16_to_utf8) {
                         Ok(Some(text)) => {
                             self.doc = DocBytes::Read(text);
+                            self.from_utf16 = true;
                             None
                         }
                         Ok(None) if named => {
@@ -503,12 +516,15 @@ impl DocReader {
 
     /// `bytes`, or their UTF-8 when they are UTF-16 with a byte order
     /// mark (and UTF-16 is looked for).
-    fn decoded(&self, bytes: Vec<u8>) -> Vec<u8> {
+    fn decoded(&mut self, bytes: Vec<u8>) -> Vec<u8> {
         if !self.tell_encodings {
             return bytes;
         }
         match utf16_to_utf8(&bytes) {
-            Some(text) => text,
+            Some(text) => {
+                self.from_utf16 = true;
+                text
+            }
             None => bytes,
         }
     }

@@ -9,8 +9,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use uriscan::checking::site::{Included, Mapped, Site};
-use uriscan::checking::{Collector, DocumentDigest};
+use uriscan::checking::site::{Generator, Included, Mapped, Site};
+use uriscan::checking::{Checker, Collector, DocumentDigest};
 use uriscan::links::{
     Format, GeneratorKind, Kind, Link, LinkRef, Page, PathKind, file_uri,
 };
@@ -57,6 +57,30 @@ pub fn not_a_page(plan: &SitePlan, abs: &Path) -> bool {
         !site.contains(abs)
             && site.includes().is_some_and(|i| abs.starts_with(i.folder()))
     })
+}
+
+/// Hands the checker the bytes the walk read of the file `abs` (`doc`,
+/// read whole) when it is a Docusaurus partial (a `_`-prefixed `.md` or
+/// `.mdx` file of the site): the anchors of a page that imports it are
+/// read with no second read of it. Not when the reader decoded it from
+/// UTF-16: a page's anchors read the file's own bytes.
+pub fn keep_partial(
+    checker: &Checker,
+    site: Option<&Site>,
+    abs: &Path,
+    (doc, whole, from_utf16): (&[u8], bool, bool),
+) {
+    let is_partial = abs.file_name().is_some_and(|n| {
+        let n = n.as_encoded_bytes();
+        n.starts_with(b"_") && (n.ends_with(b".md") || n.ends_with(b".mdx"))
+    });
+    if is_partial
+        && whole
+        && !from_utf16
+        && site.is_some_and(|s| s.generator() == Generator::Docusaurus)
+    {
+        checker.keep_partial(abs, doc);
+    }
 }
 
 /// Reads, for each page of `includers`, each Markdown file it includes

@@ -81,6 +81,7 @@ pub fn read(
                 return Flow::Continue;
             }
             let (loaded, err) = reader.load_entry(&cfg.sources, &entry);
+            let whole = err.is_none();
             if let Some(e) = err {
                 plan.errors.say(e.message(path));
             }
@@ -117,6 +118,12 @@ pub fn read(
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
                 }
+                super::included::keep_partial(
+                    &plan.checker,
+                    place.site.as_deref(),
+                    &loaded.abs,
+                    (reader.doc(), whole, reader.doc_from_utf16()),
+                );
                 if crate::documents::holds_include(loaded.format, reader.doc())
                 {
                     let mut all =

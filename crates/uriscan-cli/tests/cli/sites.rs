@@ -773,3 +773,45 @@ fn docusaurus_sidebars_in_typescript() {
         ]
     );
 }
+
+/// The walk hands the checker the Docusaurus partials it read, so that a
+/// page's anchors read none again; one it decoded from UTF-16 is not
+/// handed over, and its page's anchors come from the file's own bytes, as
+/// they always did (the same verdicts as a run that reads it twice).
+#[test]
+fn docusaurus_partials_kept_as_the_file_has_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "docusaurus.config.js",
+        "module.exports = { url: 'https://x.org', baseUrl: '/' };\n",
+    );
+    write(
+        d,
+        "docs/page.mdx",
+        "import Plain from './_plain.md';\nimport Wide from './_wide.md';\n\n# Page\n\n<Plain />\n\n<Wide />\n",
+    );
+    write(d, "docs/_plain.md", "## Plain\n");
+    let wide: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("## Wide\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    std::fs::write(d.join("docs/_wide.md"), wide).unwrap();
+    write(
+        d,
+        "docs/index.md",
+        "# Home\n\n[p](page.mdx#plain) [w](page.mdx#wide)\n",
+    );
+    let (rows, err, code) = rows(d, &["--site", "docusaurus"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./docs/index.md:3 md:link page.mdx#plain: ok",
+            "./docs/index.md:3 md:link page.mdx#wide: broken: no anchor '#wide' in the target",
+            "./docs/page.mdx:1 mdx:import ./_plain.md: ok",
+            "./docs/page.mdx:2 mdx:import ./_wide.md: ok",
+        ]
+    );
+}

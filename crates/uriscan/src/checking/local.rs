@@ -236,6 +236,9 @@ pub struct CheckerBuilder {
     /// The documents under a directory that include other files (MkDocs
     /// snippets), and the rules of their includes.
     includes_under: Vec<(PathBuf, super::site::Includes)>,
+    /// Docusaurus' partials, read once a run (every clone shares them):
+    /// the walk hands over the bytes it read ([`Checker::keep_partial`]).
+    partials: super::site::includes::ReadOnce,
     allow_outside_root: bool,
     /// Which reader reads the Markdown targets' anchors.
     markdown_parser: crate::links::MarkdownParser,
@@ -261,6 +264,7 @@ impl CheckerBuilder {
             anchors: AnchorStyle::Github,
             anchors_under: vec![],
             includes_under: vec![],
+            partials: Default::default(),
             allow_outside_root: false,
             markdown_parser: crate::links::MarkdownParser::default(),
         }
@@ -503,6 +507,16 @@ impl Checker {
     /// A builder.
     pub fn builder() -> CheckerBuilder {
         CheckerBuilder::new()
+    }
+
+    /// Keeps `bytes`, as read from the Docusaurus partial at `path` (a
+    /// `_`-prefixed Markdown file), for the anchors of the pages that
+    /// import it: they then read no file again. Every checker built from
+    /// the same builder, or a clone of it, shares what is kept, as long
+    /// as it lives (a tree changed since wants a new builder); past a
+    /// bound on the kept bytes, a partial is read again.
+    pub fn keep_partial(&self, path: &Path, bytes: &[u8]) {
+        self.opts.partials.keep(path, bytes);
     }
 
     /// Whether fragments are checked.
@@ -908,6 +922,7 @@ impl Checker {
                         &source,
                         path,
                         self.opts.site_dir_of(path),
+                        &self.opts.partials,
                     ) {
                         ids.extend(anchors::markdown_anchor_names_with(
                             &partial, style, parser,
@@ -1199,6 +1214,38 @@ fn replace_tail(link: &str, tail: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Docusaurus partial the walk read is read once a run: the anchors
+    /// of the pages that import it come from the bytes kept, here though
+    /// the file changed since, by every checker of the same builder.
+    #[test]
+    fn a_kept_partial_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().canonicalize().unwrap();
+        let docs = site.join("docs");
+        std::fs::create_dir_all(&docs).unwrap();
+        let import = "import Part from './_part.md';\n\n# Page\n\n<Part />\n";
+        std::fs::write(docs.join("a.mdx"), import).unwrap();
+        std::fs::write(docs.join("b.mdx"), import).unwrap();
+        std::fs::write(docs.join("_part.md"), "## As read\n").unwrap();
+        let mut b = Checker::builder();
+        b.anchors_under(site.clone(), AnchorStyle::Docusaurus);
+        let ids =
+            |c: &Checker, page: &str| match c.targets_of(&docs.join(page)) {
+                Targets::Ids(ids, _) => ids,
+                other => panic!("{other:?}"),
+            };
+        // Not kept: read from the disk each time, as it is then.
+        let c = b.build();
+        assert_eq!(ids(&c, "a.mdx"), ["as-read"]);
+        std::fs::write(docs.join("_part.md"), "## Changed\n").unwrap();
+        assert_eq!(ids(&c, "a.mdx"), ["changed"]);
+        // Kept by the walk: its bytes, for every page that imports it.
+        c.keep_partial(&docs.join("_part.md"), b"## As read\n");
+        std::fs::remove_file(docs.join("_part.md")).unwrap();
+        assert_eq!(ids(&c, "a.mdx"), ["as-read"]);
+        assert_eq!(ids(&b.clone().build(), "b.mdx"), ["as-read"]);
+    }
 
     /// A target under a directory that denies its listing is said to be
     /// denied, not missing (as root, no directory denies anything, so the

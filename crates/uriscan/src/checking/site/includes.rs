@@ -77,9 +77,10 @@ pub struct Includes {
 }
 
 /// The included files' bytes, read once a run by whichever copy of the
-/// rules reads first.
+/// rules reads first (or handed over by a reader that read them before:
+/// [`ReadOnce::keep`]). Docusaurus' partials are read through one too.
 #[derive(Clone, Default)]
-struct ReadOnce(Arc<Mutex<Kept>>);
+pub(crate) struct ReadOnce(Arc<Mutex<Kept>>);
 
 #[derive(Default)]
 struct Kept {
@@ -89,17 +90,37 @@ struct Kept {
 
 impl ReadOnce {
     /// The bytes of `path`, from what was read if it was.
-    fn read(&self, path: &Path) -> Option<Arc<[u8]>> {
-        if let Some(bytes) = self.kept().files.get(path) {
-            return Some(bytes.clone());
+    pub(crate) fn read(&self, path: &Path) -> Option<Arc<[u8]>> {
+        if let Some(bytes) = self.get(path) {
+            return Some(bytes);
         }
         let bytes: Arc<[u8]> = std::fs::read(path).ok()?.into();
-        let mut kept = self.kept();
-        if kept.bytes + bytes.len() <= MAX_KEPT {
-            kept.bytes += bytes.len();
-            kept.files.insert(path.to_path_buf(), bytes.clone());
-        }
+        self.hold(path, bytes.clone());
         Some(bytes)
+    }
+
+    /// The bytes kept of `path`, if they were.
+    pub(crate) fn get(&self, path: &Path) -> Option<Arc<[u8]>> {
+        self.kept().files.get(path).cloned()
+    }
+
+    /// Keeps `bytes`, read elsewhere, as the file `path`'s, for the next
+    /// reader (within the run's bound): it need not read the file again.
+    pub(crate) fn keep(&self, path: &Path, bytes: &[u8]) {
+        if bytes.len() <= MAX_KEPT {
+            self.hold(path, bytes.into());
+        }
+    }
+
+    /// Holds `bytes` as `path`'s, while the run's bound allows.
+    fn hold(&self, path: &Path, bytes: Arc<[u8]>) {
+        let mut kept = self.kept();
+        if kept.bytes + bytes.len() <= MAX_KEPT
+            && !kept.files.contains_key(path)
+        {
+            kept.bytes += bytes.len();
+            kept.files.insert(path.to_path_buf(), bytes);
+        }
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {

@@ -6,11 +6,13 @@
 //! of a `.md` or `.mdx` file that is relative (`./`, `../`) or from the
 //! site's folder (`@site/`) is followed; partials nest, a cycle cut.
 //! Nothing is read outside the site's folder, by `..` or by symbolic
-//! link.
+//! link. A partial is read once a run: the walk, which reads it as a
+//! document of its own, keeps its bytes in a [`ReadOnce`] for the pages
+//! that import it.
 
 use std::path::{Path, PathBuf};
 
-use super::includes::{confined, lexical};
+use super::includes::{ReadOnce, confined, lexical};
 use crate::checking::anchors::mdx_comment_ids;
 
 use crate::links::{GeneratorKind, Kind, mdx_links};
@@ -23,22 +25,23 @@ const MAX_PARTIALS: usize = 256;
 
 /// The texts (their ESM and expressions taken out) of the partials that
 /// the page `doc` (of text `text`) renders, nested ones too, each a file
-/// in the folder `top`.
+/// in the folder `top`: as `files` kept it, else from the disk.
 pub(crate) fn rendered_texts(
     text: &str,
     doc: &Path,
     top: &Path,
+    files: &ReadOnce,
 ) -> Vec<String> {
     let mut out = vec![];
     let mut open = vec![doc.to_path_buf()];
-    walk(text, doc, top, &mut open, &mut out);
+    walk(text, doc, (top, files), &mut open, &mut out);
     out
 }
 
 fn walk(
     text: &str,
     doc: &Path,
-    top: &Path,
+    (top, files): (&Path, &ReadOnce),
     open: &mut Vec<PathBuf>,
     out: &mut Vec<String>,
 ) {
@@ -49,10 +52,17 @@ fn walk(
         if open.contains(&path) || out.len() >= MAX_PARTIALS {
             continue;
         }
-        let Ok(bytes) = std::fs::read(&path) else { continue };
+        // As the walk read it; else read now, not kept: a checker used
+        // again sees the file as it is then.
+        let Some(bytes) = files
+            .get(&path)
+            .or_else(|| Some(std::fs::read(&path).ok()?.into()))
+        else {
+            continue;
+        };
         let partial = String::from_utf8_lossy(&bytes);
         open.push(path.clone());
-        walk(&partial, &path, top, open, out);
+        walk(&partial, &path, (top, files), open, out);
         open.pop();
         // Its MDX comment ids (`{/* #id */}`) as `{#id}`, as the page's.
         out.push(crate::links::mdx_markdown(&mdx_comment_ids(&partial)));
@@ -146,7 +156,7 @@ mod tests {
         );
         let page = top.join("docs/page.mdx");
         let text = "import A from './_a.mdx';\nimport Unused from './_unused.mdx';\nimport Pic from './pic.png';\nimport {X} from './_x.mdx';\nimport C from './_c.md';\n\n# Page\n\n<A />\n\n<Unusedx />\n<C/>\n";
-        let texts = rendered_texts(text, &page, top);
+        let texts = rendered_texts(text, &page, top, &ReadOnce::default());
         // B nested in A, A's own import of B's cycle cut; the unused one
         // and the named import left out.
         assert_eq!(texts.len(), 3, "{texts:?}");
@@ -171,7 +181,10 @@ mod tests {
         std::fs::write(dir.path().join("_out.md"), "## Out\n").unwrap();
         let page = site.join("docs/a/page.mdx");
         let text = "import P from '@site/docs/_p.mdx';\nimport O from '@site/../_out.md';\n\n<P />\n<O />\n";
-        assert_eq!(rendered_texts(text, &page, &site), ["## Part\n"]);
+        assert_eq!(
+            rendered_texts(text, &page, &site, &ReadOnce::default()),
+            ["## Part\n"]
+        );
     }
 
     #[test]
@@ -182,7 +195,10 @@ mod tests {
         std::fs::write(dir.path().join("_out.md"), "## Outside\n").unwrap();
         let page = site.join("docs/page.mdx");
         let text = "import O from '../../_out.md';\n\n<O />\n";
-        assert!(rendered_texts(text, &page, &site).is_empty());
+        assert!(
+            rendered_texts(text, &page, &site, &ReadOnce::default())
+                .is_empty()
+        );
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(
@@ -191,10 +207,17 @@ mod tests {
             )
             .unwrap();
             let text = "import I from './_in.md';\n\n<I />\n";
-            assert!(rendered_texts(text, &page, &site).is_empty());
+            assert!(
+                rendered_texts(text, &page, &site, &ReadOnce::default())
+                    .is_empty()
+            );
         }
         // The same file, inside the folder given as the top, is read.
         let text = "import O from '../../_out.md';\n\n<O />\n";
-        assert_eq!(rendered_texts(text, &page, dir.path()).len(), 1);
+        assert_eq!(
+            rendered_texts(text, &page, dir.path(), &ReadOnce::default())
+                .len(),
+            1
+        );
     }
 }
