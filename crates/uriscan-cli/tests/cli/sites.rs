@@ -777,7 +777,8 @@ fn docusaurus_sidebars_in_typescript() {
 /// The walk hands the checker the Docusaurus partials it read, so that a
 /// page's anchors read none again; one it decoded from UTF-16 is not
 /// handed over, and its page's anchors come from the file's own bytes, as
-/// they always did (the same verdicts as a run that reads it twice).
+/// they always did (the same verdicts as a run that reads it twice, and
+/// as Docusaurus, whose loader reads every file as UTF-8, finds none).
 #[test]
 fn docusaurus_partials_kept_as_the_file_has_them() {
     let dir = tempfile::tempdir().unwrap();
