@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lol_html against uriscan's own HTML tokenizer and link extraction, on the
-# same bytes in memory (issue 16 chooses the HTML reader by measurement):
+# same bytes in memory (the HTML reader is chosen by measurement):
 # builds the standalone bench project benches/lolhtml/ (its own Cargo
 # workspace, so the root's build and CI never compile lol_html) and runs
 # it on the shared corpus's html.html and on the HTML files of a tree (the

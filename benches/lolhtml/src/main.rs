@@ -1,5 +1,5 @@
 //! lol_html against uriscan's own HTML tokenizer, on the same bytes in
-//! memory (issue 16: the HTML reader is chosen by measurement, among
+//! memory (the HTML reader is chosen by measurement, among
 //! html5gum, lol_html and our own tokenizer). Run it with
 //! `benches/lolhtml.sh`; benches/README.md records the figures.
 //!
