@@ -322,7 +322,7 @@ pub fn conf_notes(srcdir: &Path) -> Vec<String> {
 }
 
 /// The text of the `conf.py` of `dir`.
-fn read_conf(dir: &Path) -> String {
+pub(super) fn read_conf(dir: &Path) -> String {
     let text = std::fs::read(dir.join("conf.py")).unwrap_or_default();
     String::from_utf8_lossy(&text).into_owned()
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use regex::Regex;
 
-use super::sphinx::SphinxConf;
+use super::sphinx::{SphinxConf, read_conf};
 use crate::links::{conf_assigned, conf_strings};
 
 /// Sphinx's own exclusions, beside the project's (`EXCLUDE_PATHS`).
@@ -109,9 +109,7 @@ impl SphinxSources {
             .entry(dir.to_path_buf())
             .or_insert_with(|| {
                 let conf = SphinxConf::of(path)?;
-                let conf_py = conf.srcdir.join("conf.py");
-                let text = std::fs::read(conf_py).unwrap_or_default();
-                let text = String::from_utf8_lossy(&text);
+                let text = read_conf(&conf.srcdir);
                 let rules = SourceRules::parse(&text, conf.myst);
                 Some(Arc::new((conf.srcdir, rules)))
             })
