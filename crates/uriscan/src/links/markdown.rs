@@ -275,11 +275,21 @@ pub(super) fn push_definitions(
     links: &mut Vec<RawLink>,
 ) {
     let uses = references.use_lines(src);
-    let mut defs: Vec<Option<RawLink>> = defs.into_iter().map(Some).collect();
-    for (k, uses) in order.into_iter().zip(uses) {
-        if let Some(mut d) = defs[k].take() {
+    links.reserve(defs.len());
+    // Our reader gives its definitions in the order written already.
+    if order.iter().enumerate().all(|(i, &k)| i == k) {
+        for (mut d, uses) in defs.into_iter().zip(uses) {
             d.extra = Extra::reference(Reference::Definition { uses });
             links.push(d);
+        }
+    } else {
+        let mut defs: Vec<Option<RawLink>> =
+            defs.into_iter().map(Some).collect();
+        for (k, uses) in order.into_iter().zip(uses) {
+            if let Some(mut d) = defs[k].take() {
+                d.extra = Extra::reference(Reference::Definition { uses });
+                links.push(d);
+            }
         }
     }
     for dup in references.duplicates(src, blocks, gfm) {

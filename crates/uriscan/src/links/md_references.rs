@@ -10,7 +10,6 @@
 //! definition has.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
@@ -22,8 +21,12 @@ use crate::Span;
 /// uses as they are met.
 #[derive(Debug, Default)]
 pub(super) struct Definitions {
-    /// Each definition's label key (see [`push_key`]) to its index.
-    by_label: HashMap<Vec<u8>, usize>,
+    /// Each definition's label key (see [`push_key`]), in the order
+    /// written.
+    keys: Keys,
+    /// The definitions' indexes sorted by key, equal keys in the order
+    /// written: a lookup is a binary search, no label hashed.
+    by_key: Vec<usize>,
     /// The key of the label being looked up, its room kept from one
     /// lookup to the next.
     key: RefCell<Vec<u8>>,
@@ -31,8 +34,44 @@ pub(super) struct Definitions {
     spans: Vec<Range<usize>>,
     /// Each definition's line.
     lines: Vec<u64>,
-    /// The offsets of each definition's uses, in document order.
-    uses: Vec<Vec<usize>>,
+    /// Each use: its offset and its definition, in the order met.
+    uses: Vec<(usize, usize)>,
+}
+
+/// Label keys one after another in one buffer.
+#[derive(Debug, Default)]
+struct Keys {
+    bytes: Vec<u8>,
+    /// Where each key ends in `bytes`.
+    ends: Vec<usize>,
+}
+
+impl Keys {
+    fn with_room(labels: usize, bytes: usize) -> Keys {
+        Keys {
+            bytes: Vec::with_capacity(bytes),
+            ends: Vec::with_capacity(labels),
+        }
+    }
+
+    /// Key `k`.
+    fn get(&self, k: usize) -> &[u8] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.bytes[start..self.ends[k]]
+    }
+
+    /// One more key, written by `build`.
+    fn push(&mut self, build: impl FnOnce(&mut Vec<u8>)) {
+        build(&mut self.bytes);
+        self.ends.push(self.bytes.len());
+    }
+
+    /// The indexes of the keys sorted by key, equal keys in index order.
+    fn sorted(&self) -> Vec<usize> {
+        let mut by_key: Vec<usize> = (0..self.ends.len()).collect();
+        by_key.sort_by(|&a, &b| self.get(a).cmp(self.get(b)));
+        by_key
+    }
 }
 
 /// A definition the parser dropped: its destination, and the index of the
@@ -45,7 +84,8 @@ pub(super) struct Duplicate {
 
 impl Definitions {
     /// The definitions of `src` as (label, byte range), in any order;
-    /// returns the order written as indexes into `labelled`.
+    /// returns the order written as indexes into `labelled`. Of labels
+    /// that are the same label, a lookup finds the last written.
     pub(super) fn new(
         src: &str,
         labelled: &[(&str, Range<usize>)],
@@ -54,15 +94,60 @@ impl Definitions {
         order.sort_by_key(|&i| labelled[i].1.start);
         let spans: Vec<Range<usize>> =
             order.iter().map(|&i| labelled[i].1.clone()).collect();
-        let by_label = order
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| (label_key(labelled[i].0), k))
-            .collect();
+        let room = labelled.iter().map(|l| l.0.len()).sum();
+        let mut keys = Keys::with_room(labelled.len(), room);
+        for &i in &order {
+            keys.push(|key| push_key(labelled[i].0, key));
+        }
+        (Definitions::of(src, keys, spans), order)
+    }
+
+    /// Our reader's definitions, in the order written, each as (its
+    /// label as written, its byte range): the first of each label is
+    /// kept, as pulldown-cmark keeps it. Returns the indexes of those
+    /// kept, in the order written. A document with none builds nothing.
+    pub(super) fn first_of_each(
+        src: &str,
+        written: &[(Range<usize>, Range<usize>)],
+    ) -> (Definitions, Vec<usize>) {
+        if written.is_empty() {
+            return (Definitions::default(), vec![]);
+        }
+        let room = written.iter().map(|(label, _)| label.len()).sum();
+        let mut keys = Keys::with_room(written.len(), room);
+        for (label, _) in written {
+            let label = src.get(label.clone()).unwrap_or_default();
+            keys.push(|key| push_written_key(label, key));
+        }
+        let mut firsts = keys.sorted();
+        firsts.dedup_by(|later, first| keys.get(*later) == keys.get(*first));
+        if firsts.len() == written.len() {
+            let spans = written.iter().map(|(_, span)| span.clone()).collect();
+            let kept = (0..written.len()).collect();
+            return (Definitions::of(src, keys, spans), kept);
+        }
+        let mut kept = firsts;
+        kept.sort_unstable();
+        let mut kept_keys = Keys::with_room(kept.len(), keys.bytes.len());
+        for &k in &kept {
+            kept_keys.push(|key| key.extend_from_slice(keys.get(k)));
+        }
+        let spans = kept.iter().map(|&k| written[k].1.clone()).collect();
+        (Definitions::of(src, kept_keys, spans), kept)
+    }
+
+    /// The definitions keyed by `keys`, at `spans` (in the order written).
+    fn of(src: &str, keys: Keys, spans: Vec<Range<usize>>) -> Definitions {
+        let by_key = keys.sorted();
         let lines = lines_at(src.as_bytes(), spans.iter().map(|s| s.start));
-        let uses = vec![vec![]; spans.len()];
-        let key = RefCell::default();
-        (Definitions { by_label, key, spans, lines, uses }, order)
+        Definitions {
+            keys,
+            by_key,
+            key: RefCell::default(),
+            spans,
+            lines,
+            uses: vec![],
+        }
     }
 
     /// The index of the definition of `label` (case folded, its
@@ -75,35 +160,34 @@ impl Definitions {
     }
 
     /// The index of the definition of `label` as written: its runs of
-    /// whitespace one space, trimmed, then case folded, as
-    /// `commonmark::definitions::normalize` and [`find`](Self::find) do
-    /// in turn, with nothing allocated. `None` for a blank label too.
+    /// whitespace one space, trimmed, then case folded (see
+    /// [`push_written_key`]), with nothing allocated. `None` for a blank
+    /// label too.
     pub(super) fn find_written(&self, label: &str) -> Option<usize> {
-        if self.spans.is_empty() {
+        if self.spans.is_empty()
+            || label.split_ascii_whitespace().next().is_none()
+        {
             return None;
         }
-        let mut words = label.split_ascii_whitespace();
-        let first = words.next()?;
-        self.find_by(|key| {
-            push_key(first, key);
-            for word in words {
-                key.push(b' ');
-                push_key(word, key);
-            }
-        })
+        self.find_by(|key| push_written_key(label, key))
     }
 
-    /// The definition whose key `build` writes, in the kept room.
+    /// The definition whose key `build` writes, in the kept room: the
+    /// last written of those with that key.
     fn find_by(&self, build: impl FnOnce(&mut Vec<u8>)) -> Option<usize> {
         let mut key = self.key.borrow_mut();
         key.clear();
         build(&mut key);
-        self.by_label.get(key.as_slice()).copied()
+        let after = self
+            .by_key
+            .partition_point(|&k| self.keys.get(k) <= key.as_slice());
+        let last = *self.by_key.get(after.checked_sub(1)?)?;
+        (self.keys.get(last) == key.as_slice()).then_some(last)
     }
 
     /// A use of definition `def` at offset `at`; the definition's line.
     pub(super) fn used(&mut self, def: usize, at: usize) -> u64 {
-        self.uses[def].push(at);
+        self.uses.push((at, def));
         self.lines[def]
     }
 
@@ -114,16 +198,21 @@ impl Definitions {
 
     /// The lines of each definition's uses, in the order written.
     pub(super) fn use_lines(&self, src: &str) -> Vec<Box<[u64]>> {
-        let mut all: Vec<(usize, usize)> = self
-            .uses
-            .iter()
-            .enumerate()
-            .flat_map(|(d, u)| u.iter().map(move |&at| (at, d)))
-            .collect();
-        all.sort_unstable();
+        let mut all = std::borrow::Cow::Borrowed(&self.uses[..]);
+        // Uses are met in document order but where a reader goes back.
+        if !all.is_sorted() {
+            all.to_mut().sort_unstable();
+        }
+        let mut counts = vec![0usize; self.spans.len()];
+        for &(_, d) in all.iter() {
+            counts[d] += 1;
+        }
+        // Each definition's lines in room made to size: no growth, and
+        // the boxing takes the room as it is.
+        let mut out: Vec<Vec<u64>> =
+            counts.into_iter().map(Vec::with_capacity).collect();
         let lines = lines_at(src.as_bytes(), all.iter().map(|&(at, _)| at));
-        let mut out = vec![vec![]; self.uses.len()];
-        for ((_, d), line) in all.into_iter().zip(lines) {
+        for (&(_, d), line) in all.iter().zip(lines) {
             out[d].push(line);
         }
         out.into_iter().map(Vec::into_boxed_slice).collect()
@@ -225,11 +314,19 @@ fn push_key(label: &str, key: &mut Vec<u8>) {
     }
 }
 
-/// The key of `label` (see [`push_key`]), for a set of labels.
-pub(super) fn label_key(label: &str) -> Vec<u8> {
-    let mut key = Vec::with_capacity(label.len() + 1);
-    push_key(label, &mut key);
-    key
+/// Appends the key of `label` as written: its runs of whitespace one
+/// space, trimmed (as pulldown-cmark normalizes a label), then case
+/// folded as [`push_key`] folds it, a word at a time (the folding is a
+/// character's at a time).
+fn push_written_key(label: &str, key: &mut Vec<u8>) {
+    let mut words = label.split_ascii_whitespace();
+    if let Some(first) = words.next() {
+        push_key(first, key);
+    }
+    for word in words {
+        key.push(b' ');
+        push_key(word, key);
+    }
 }
 
 /// A [`Hasher`] that keeps the bytes it is fed: [`push_key`]'s.
@@ -273,6 +370,7 @@ fn lines_at(bytes: &[u8], offsets: impl Iterator<Item = usize>) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn labels_open_after_container_markers_only() {

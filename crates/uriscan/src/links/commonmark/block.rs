@@ -174,9 +174,9 @@ enum Leaf {
 /// definitions in the order written (duplicates too), and the ranges of
 /// the leaf blocks (outside which a dropped duplicate stands).
 #[derive(Default)]
-pub(super) struct Document {
+pub(super) struct Document<'s> {
     pub blocks: Vec<Block>,
-    pub definitions: Vec<Definition>,
+    pub definitions: Vec<Definition<'s>>,
     pub ranges: Vec<std::ops::Range<usize>>,
     /// Where the lines after the first of every paragraph start, one
     /// buffer for the document (see [`Paragraph::lines`]).
@@ -214,7 +214,7 @@ struct Blocks<'s> {
     containers: Vec<Container>,
     leaf: Leaf,
     out: Vec<Block>,
-    defs: Vec<Definition>,
+    defs: Vec<Definition<'s>>,
     ranges: Vec<std::ops::Range<usize>>,
     line_starts: Vec<usize>,
     /// Where the next line to read starts, when a line's reading took the
@@ -238,7 +238,7 @@ struct Blocks<'s> {
 }
 
 /// Reads the blocks of `src`.
-pub(super) fn read(src: &str, gfm: bool) -> Result<Document, Declined> {
+pub(super) fn read(src: &str, gfm: bool) -> Result<Document<'_>, Declined> {
     read_lines(src, gfm, true)
 }
 
@@ -248,7 +248,7 @@ fn read_lines(
     src: &str,
     gfm: bool,
     plain_lines: bool,
-) -> Result<Document, Declined> {
+) -> Result<Document<'_>, Declined> {
     let bytes = src.as_bytes();
     // Line ends other than `\n` (a `\r\n` document is read without its
     // `\r`, see `line_ends`).

@@ -2,11 +2,10 @@
 //! the pulldown-cmark reader gathers from its events.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use super::super::link::{Extra, Reference};
 use super::super::markdown::{Regions, definition_link, push_definitions};
-use super::super::md_references::{Definitions, label_key};
+use super::super::md_references::Definitions;
 use super::super::{Kind, RawLink};
 use super::definitions::Definition;
 use crate::Span;
@@ -35,7 +34,7 @@ pub(super) struct Sink<'s, 'l> {
     references: Definitions,
     order: Vec<usize>,
     kept: Vec<RawLink>,
-    kept_links: Vec<String>,
+    kept_links: Vec<Cow<'s, str>>,
     /// The labels of the footnote definitions, when footnotes are read.
     footnotes: Option<Vec<String>>,
 }
@@ -44,26 +43,24 @@ impl<'s, 'l> Sink<'s, 'l> {
     pub(super) fn new(
         src: &'s str,
         links: &'l mut Vec<RawLink>,
-        definitions: &[Definition],
+        definitions: &[Definition<'s>],
     ) -> Self {
-        // One definition is the first of its label: no set to build.
-        let first: Vec<&Definition> = if definitions.len() < 2 {
-            definitions.iter().collect()
-        } else {
-            let mut seen = HashSet::with_capacity(definitions.len());
-            definitions
-                .iter()
-                .filter(|d| seen.insert(label_key(&d.label)))
-                .collect()
-        };
-        let labelled: Vec<(&str, std::ops::Range<usize>)> =
-            first.iter().map(|d| (d.label.as_str(), d.start..d.end)).collect();
-        let (references, order) = Definitions::new(src, &labelled);
-        let kept = first
+        let written: Vec<_> = definitions
             .iter()
-            .map(|d| definition_link(src.as_bytes(), d.start..d.end, &d.link))
+            .map(|d| (d.label.clone(), d.start..d.end))
             .collect();
-        let kept_links = first.iter().map(|d| d.link.clone()).collect();
+        let (references, kept) = Definitions::first_of_each(src, &written);
+        // Those kept are in the order written already.
+        let order = (0..kept.len()).collect();
+        let kept_links =
+            kept.iter().map(|&k| definitions[k].link.clone()).collect();
+        let kept = kept
+            .iter()
+            .map(|&k| {
+                let d = &definitions[k];
+                definition_link(src.as_bytes(), d.start..d.end, &d.link)
+            })
+            .collect();
         Sink {
             src,
             links,
