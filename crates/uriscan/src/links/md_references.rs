@@ -26,7 +26,7 @@ pub(super) struct Definitions {
     keys: Keys,
     /// The definitions' indexes sorted by key, equal keys in the order
     /// written: a lookup is a binary search, no label hashed.
-    by_key: Vec<usize>,
+    by_key: Vec<(u64, usize)>,
     /// The key of the label being looked up, its room kept from one
     /// lookup to the next.
     key: RefCell<Vec<u8>>,
@@ -66,12 +66,29 @@ impl Keys {
         self.ends.push(self.bytes.len());
     }
 
-    /// The indexes of the keys sorted by key, equal keys in index order.
-    fn sorted(&self) -> Vec<usize> {
-        let mut by_key: Vec<usize> = (0..self.ends.len()).collect();
-        by_key.sort_by(|&a, &b| self.get(a).cmp(self.get(b)));
+    /// The indexes of the keys sorted by key, equal keys in index order,
+    /// each with its key's first bytes (see [`prefix`]), which decide
+    /// most comparisons with no key read.
+    fn sorted(&self) -> Vec<(u64, usize)> {
+        let mut by_key: Vec<(u64, usize)> =
+            (0..self.ends.len()).map(|k| (prefix(self.get(k)), k)).collect();
+        by_key.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| self.get(a.1).cmp(self.get(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
         by_key
     }
+}
+
+/// A key's first eight bytes as a number (zeros past its end): keys in
+/// the order of their prefixes are in the order of their bytes, but
+/// where the prefixes are equal.
+fn prefix(key: &[u8]) -> u64 {
+    let mut first = [0u8; 8];
+    let n = key.len().min(8);
+    first[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(first)
 }
 
 /// A definition the parser dropped: its destination, and the index of the
@@ -99,7 +116,8 @@ impl Definitions {
         for &i in &order {
             keys.push(|key| push_key(labelled[i].0, key));
         }
-        (Definitions::of(src, keys, spans), order)
+        let by_key = keys.sorted();
+        (Definitions::of(src, keys, by_key, spans), order)
     }
 
     /// Our reader's definitions, in the order written, each as (its
@@ -119,12 +137,13 @@ impl Definitions {
             let label = src.get(label.clone()).unwrap_or_default();
             keys.push(|key| push_written_key(label, key));
         }
-        let mut firsts = keys.sorted();
+        let by_key = keys.sorted();
+        let mut firsts: Vec<usize> = by_key.iter().map(|e| e.1).collect();
         firsts.dedup_by(|later, first| keys.get(*later) == keys.get(*first));
         if firsts.len() == written.len() {
             let spans = written.iter().map(|(_, span)| span.clone()).collect();
             let kept = (0..written.len()).collect();
-            return (Definitions::of(src, keys, spans), kept);
+            return (Definitions::of(src, keys, by_key, spans), kept);
         }
         let mut kept = firsts;
         kept.sort_unstable();
@@ -133,12 +152,18 @@ impl Definitions {
             kept_keys.push(|key| key.extend_from_slice(keys.get(k)));
         }
         let spans = kept.iter().map(|&k| written[k].1.clone()).collect();
-        (Definitions::of(src, kept_keys, spans), kept)
+        let by_key = kept_keys.sorted();
+        (Definitions::of(src, kept_keys, by_key, spans), kept)
     }
 
-    /// The definitions keyed by `keys`, at `spans` (in the order written).
-    fn of(src: &str, keys: Keys, spans: Vec<Range<usize>>) -> Definitions {
-        let by_key = keys.sorted();
+    /// The definitions keyed by `keys` (their indexes `by_key` sorted by
+    /// key), at `spans`, in the order written.
+    fn of(
+        src: &str,
+        keys: Keys,
+        by_key: Vec<(u64, usize)>,
+        spans: Vec<Range<usize>>,
+    ) -> Definitions {
         let lines = lines_at(src.as_bytes(), spans.iter().map(|s| s.start));
         Definitions {
             keys,
@@ -178,11 +203,12 @@ impl Definitions {
         let mut key = self.key.borrow_mut();
         key.clear();
         build(&mut key);
-        let after = self
-            .by_key
-            .partition_point(|&k| self.keys.get(k) <= key.as_slice());
-        let last = *self.by_key.get(after.checked_sub(1)?)?;
-        (self.keys.get(last) == key.as_slice()).then_some(last)
+        let (first, key) = (prefix(&key), key.as_slice());
+        let after = self.by_key.partition_point(|&(p, k)| {
+            p < first || (p == first && self.keys.get(k) <= key)
+        });
+        let (_, last) = *self.by_key.get(after.checked_sub(1)?)?;
+        (self.keys.get(last) == key).then_some(last)
     }
 
     /// A use of definition `def` at offset `at`; the definition's line.
@@ -319,6 +345,23 @@ fn push_key(label: &str, key: &mut Vec<u8>) {
 /// folded as [`push_key`] folds it, a word at a time (the folding is a
 /// character's at a time).
 fn push_written_key(label: &str, key: &mut Vec<u8>) {
+    if label.is_ascii() {
+        // Most labels: lowercased and collapsed in one pass.
+        key.reserve(label.len());
+        let (start, mut space) = (key.len(), false);
+        for &b in label.as_bytes() {
+            if b.is_ascii_whitespace() {
+                space = true;
+                continue;
+            }
+            if space && key.len() > start {
+                key.push(b' ');
+            }
+            space = false;
+            key.push(b.to_ascii_lowercase());
+        }
+        return;
+    }
     let mut words = label.split_ascii_whitespace();
     if let Some(first) = words.next() {
         push_key(first, key);
