@@ -15,6 +15,16 @@ use super::shapes::{
 };
 use super::{Declined, declined};
 use super::{footnote, table};
+use crate::syntax::chars::Table;
+
+/// The bytes a container's marker may begin with, after its
+/// indentation: a block quote's, a footnote definition's, a list item's.
+const MAY_OPEN_CONTAINER: Table = Table::new(b">[-*+0123456789");
+
+/// The bytes a leaf block's shape may begin with, after its indentation:
+/// front matter's fence, a thematic break, an ATX heading, a code fence,
+/// HTML, a table's rows, a setext underline, a task marker.
+const MAY_SHAPE: Table = Table::new(b"-+*_#`~<|:=[");
 
 /// An open container block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,9 +242,10 @@ struct Blocks<'s> {
     /// text run goes on from its indentation into a paragraph right after
     /// it in the same item, which is not read.
     after_indented_html: Option<usize>,
-    /// Whether a paragraph's plain lines take the short way in (off only
-    /// to test it against the long one).
-    plain_lines: bool,
+    /// Whether the short ways are taken: a paragraph's plain lines straight
+    /// in, and the shape tests only where a line's first byte may begin
+    /// the shape (off only to test them against the long way).
+    fast_paths: bool,
 }
 
 /// Reads the blocks of `src`.
@@ -243,11 +254,11 @@ pub(super) fn read(src: &str, gfm: bool) -> Result<Document<'_>, Declined> {
 }
 
 /// [`read`], a paragraph's plain lines read the short way when
-/// `plain_lines`.
+/// `fast_paths`.
 fn read_lines(
     src: &str,
     gfm: bool,
-    plain_lines: bool,
+    fast_paths: bool,
 ) -> Result<Document<'_>, Declined> {
     let bytes = src.as_bytes();
     // Line ends other than `\n` (a `\r\n` document is read without its
@@ -277,7 +288,7 @@ fn read_lines(
         headings: vec![],
         empty_item: None,
         after_indented_html: None,
-        plain_lines,
+        fast_paths,
     };
     let mut line_start = 0;
     while line_start < bytes.len() {
@@ -360,7 +371,7 @@ impl Blocks<'_> {
         // Outside containers, a line that opens with a letter goes on the
         // open paragraph: no block start, table row or lazy rule begins
         // with one (most lines of prose).
-        if self.plain_lines
+        if self.fast_paths
             && self.containers.is_empty()
             && bytes.get(start).is_some_and(u8::is_ascii_alphabetic)
             && let Leaf::Paragraph(p) = &mut self.leaf
@@ -485,12 +496,16 @@ impl Blocks<'_> {
         }
         // New containers.
         let mut new_item = false;
-        loop {
+        // The indentation where no container opens is the content's.
+        let (ind, mut first) = loop {
             let (ind, first) = self.indentation(start, pos, end)?;
             if ind >= 4 || first == end {
-                break;
+                break (ind, first);
             }
             let rest = &bytes[first..end];
+            if self.fast_paths && !MAY_OPEN_CONTAINER.contains(rest[0]) {
+                break (ind, first);
+            }
             if self.gfm
                 && let Some((label, content)) = footnote::definition(rest)?
             {
@@ -523,7 +538,9 @@ impl Blocks<'_> {
                 }
                 continue;
             }
-            let Some((len, other_than_one)) = list_marker(rest) else { break };
+            let Some((len, other_than_one)) = list_marker(rest) else {
+                break (ind, first);
+            };
             let in_paragraph = all && matches!(self.leaf, Leaf::Paragraph(_));
             let after = &rest[len..];
             let spaces = after.iter().take_while(|&&b| b == b' ').count();
@@ -533,7 +550,7 @@ impl Blocks<'_> {
                 || (in_paragraph
                     && (is_underline(rest, b'-') || empty || other_than_one))
             {
-                break;
+                break (ind, first);
             }
             // An item whose content is indented code.
             if spaces > 4 && !empty {
@@ -564,8 +581,7 @@ impl Blocks<'_> {
             all = true;
             new_item = true;
             pos = if empty || task_alone { end } else { content };
-        }
-        let (ind, mut first) = self.indentation(start, pos, end)?;
+        };
         let blank = first == end;
         if !all {
             // A lazy continuation line, or the unmatched containers end.
@@ -629,6 +645,9 @@ impl Blocks<'_> {
             return Ok(());
         }
         let rest = &bytes[first..end];
+        // A line whose first byte begins no leaf block's shape (most of
+        // prose, and a letter always) is a paragraph's.
+        let shaped = !self.fast_paths || MAY_SHAPE.contains(rest[0]);
         let in_paragraph = matches!(self.leaf, Leaf::Paragraph(_));
         let html = if rest[0] == b'<' {
             html_start(bytes, first, end, in_paragraph)
@@ -657,6 +676,7 @@ impl Blocks<'_> {
             // The pipes are looked for only under a line that may be one:
             // the lines between hold only container markers besides.
             if self.gfm
+                && shaped
                 && !self.containers.is_empty()
                 && is_delimiter_row(rest)
                 && (rest.contains(&b'|')
@@ -668,7 +688,8 @@ impl Blocks<'_> {
                 self.close_leaf()?;
                 return self.open_table(first, end, delimiter);
             }
-            if is_underline(rest, b'=') || is_underline(rest, b'-') {
+            if shaped && (is_underline(rest, b'=') || is_underline(rest, b'-'))
+            {
                 let Leaf::Paragraph(p) =
                     std::mem::replace(&mut self.leaf, Leaf::None)
                 else {
@@ -703,14 +724,14 @@ impl Blocks<'_> {
                 }
                 return Ok(());
             }
-            if html.is_none() && !interrupts(rest) {
+            if html.is_none() && !(shaped && interrupts(rest)) {
                 p.push(&mut self.line_starts, (bytes, pos), first, end, false);
                 return Ok(());
             }
         }
         self.close_leaf()?;
         // pulldown-cmark opens front matter at any block's start.
-        if self.opens_metadata(ind, first, end, next) {
+        if shaped && self.opens_metadata(ind, first, end, next) {
             return Ok(());
         }
         if let Some(end_tag) = html {
@@ -727,10 +748,10 @@ impl Blocks<'_> {
             }
             return Ok(());
         }
-        if is_thematic_break(rest) {
+        if shaped && is_thematic_break(rest) {
             return Ok(());
         }
-        if let Some(level_end) = atx_heading(rest) {
+        if shaped && let Some(level_end) = atx_heading(rest) {
             // With the GitHub extensions, a trailing `{...}` is the
             // heading's attributes, not its text.
             let content_end = if self.gfm {
@@ -751,7 +772,7 @@ impl Blocks<'_> {
             self.mark_heading(first, end, level, block, attributes);
             return Ok(());
         }
-        if let Some((byte, len)) = fence_open(rest) {
+        if shaped && let Some((byte, len)) = fence_open(rest) {
             if bytes[pos..first].contains(&b'\t') {
                 return Err(declined());
             }
@@ -1140,8 +1161,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// What the block pass finds in `src`, written out to compare.
-    fn blocks(src: &str, plain_lines: bool) -> String {
-        match super::read_lines(src, true, plain_lines) {
+    fn blocks(src: &str, fast_paths: bool) -> String {
+        match super::read_lines(src, true, fast_paths) {
             Ok(d) => format!(
                 "{:?} {:?} {:?} {:?} {:?} {:?}",
                 d.blocks,
@@ -1159,7 +1180,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
         #[test]
-        fn plain_lines_read_as_the_line_by_line_pass_reads_them(
+        fn fast_paths_read_as_the_line_by_line_pass_reads_them(
             md in super::super::tests::markdown_like(),
         ) {
             prop_assert_eq!(blocks(&md, true), blocks(&md, false));
