@@ -118,10 +118,10 @@ pub(super) enum Block {
         p: Paragraph,
         quoted: bool,
     },
-    /// A code block's lines.
-    Code(Vec<(usize, usize)>),
-    /// Front matter's lines, which are text.
-    Text(Vec<(usize, usize)>),
+    /// A code block's lines: their indexes in [`Document::code_lines`].
+    Code(std::ops::Range<usize>),
+    /// Front matter's lines, which are text: as `Code`'s.
+    Text(std::ops::Range<usize>),
     Html(usize, usize),
     /// An HTML block whose first line is indented: pulldown-cmark gives
     /// the indentation as a text of its own, empty in the source, at the
@@ -141,26 +141,28 @@ struct DelimiterRow {
 enum Leaf {
     None,
     Paragraph(Paragraph),
-    /// An indented code block: its lines (content start, end with the
-    /// newline), blank lines held back until a line follows.
+    /// An indented code block: where its lines (content start, end with
+    /// the newline) start in the document's code lines, and how many
+    /// blank lines at their end are held back until a line follows.
     Indented {
-        lines: Vec<(usize, usize)>,
-        held: Vec<(usize, usize)>,
+        from: usize,
+        held: usize,
     },
     /// A fenced code block: its fence byte and length, the columns its
-    /// fence is indented by (which its lines lose), and its lines.
+    /// fence is indented by (which its lines lose), and where its lines
+    /// start in the document's code lines.
     Fenced {
         byte: u8,
         len: usize,
         indent: usize,
         open: usize,
-        lines: Vec<(usize, usize)>,
+        from: usize,
     },
-    /// Front matter: its fence byte, start and lines.
+    /// Front matter: its fence byte, start, and where its lines start.
     Metadata {
         fence: u8,
         open: usize,
-        lines: Vec<(usize, usize)>,
+        from: usize,
     },
     /// An HTML block: the text that ends it (on its line), none for one
     /// that a blank line ends; its start and the end of its last line.
@@ -191,6 +193,9 @@ pub(super) struct Document<'s> {
     /// Where the lines after the first of every paragraph start, one
     /// buffer for the document (see [`Paragraph::lines`]).
     pub line_starts: Vec<usize>,
+    /// The lines of every code block and front matter (content start,
+    /// end), one buffer for the document (see [`Block::Code`]).
+    pub code_lines: Vec<(usize, usize)>,
     /// The labels of the footnote definitions.
     pub footnotes: Vec<String>,
     /// Where each footnote definition starts (its `[^`), as `footnotes`.
@@ -227,6 +232,7 @@ struct Blocks<'s> {
     defs: Vec<Definition<'s>>,
     ranges: Vec<std::ops::Range<usize>>,
     line_starts: Vec<usize>,
+    code_lines: Vec<(usize, usize)>,
     /// Where the next line to read starts, when a line's reading took the
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
@@ -282,6 +288,7 @@ fn read_lines(
         ranges: Vec::with_capacity(bytes.len() / 64),
         // About a line in 64 bytes.
         line_starts: Vec::with_capacity(bytes.len() / 64),
+        code_lines: vec![],
         skip_to: None,
         footnotes: vec![],
         footnote_starts: vec![],
@@ -304,6 +311,7 @@ fn read_lines(
         definitions: blocks.defs,
         ranges: blocks.ranges,
         line_starts: blocks.line_starts,
+        code_lines: blocks.code_lines,
         footnotes: blocks.footnotes,
         footnote_starts: blocks.footnote_starts,
         headings: blocks.headings,
@@ -422,28 +430,23 @@ impl Blocks<'_> {
         let continued = all;
         // Front matter takes every line its containers continue, up to its
         // closing line (read from the line's very start).
-        if all && let Leaf::Metadata { fence, lines, .. } = &mut self.leaf {
-            if closes_metadata(&bytes[start..end], *fence) {
-                let (open, lines) =
-                    match std::mem::replace(&mut self.leaf, Leaf::None) {
-                        Leaf::Metadata { open, lines, .. } => (open, lines),
-                        _ => unreachable!(),
-                    };
+        if all && let Leaf::Metadata { fence, open, from } = self.leaf {
+            if closes_metadata(&bytes[start..end], fence) {
+                self.leaf = Leaf::None;
                 self.ranges.push(open..end);
-                self.out.push(Block::Text(lines));
+                self.out.push(Block::Text(from..self.code_lines.len()));
                 return Ok(());
             }
-            lines.push((pos, next));
+            self.code_lines.push((pos, next));
             return Ok(());
         }
         // A fenced code block takes every line its containers continue.
         if all && matches!(self.leaf, Leaf::Fenced { .. }) {
             let (ind, first) = self.indentation(start, pos, end)?;
-            let Leaf::Fenced { byte, len, indent, lines, .. } = &mut self.leaf
-            else {
+            let Leaf::Fenced { byte, len, indent, .. } = self.leaf else {
                 unreachable!()
             };
-            if ind <= 3 && closes_fence(&bytes[first..end], *byte, *len) {
+            if ind <= 3 && closes_fence(&bytes[first..end], byte, len) {
                 return self.close_leaf();
             }
             // A last line of fewer than 4 spaces, with no line end, is no
@@ -455,14 +458,14 @@ impl Blocks<'_> {
                 // Up to the fence's indentation in spaces; a tab there
                 // (which pulldown-cmark would part) is not read.
                 let mut at = pos;
-                while at < end && at - pos < *indent {
+                while at < end && at - pos < indent {
                     match bytes[at] {
                         b' ' => at += 1,
                         b'\t' => return Err(declined()),
                         _ => break,
                     }
                 }
-                lines.push((at, next));
+                self.code_lines.push((at, next));
             }
             return Ok(());
         }
@@ -615,7 +618,10 @@ impl Blocks<'_> {
                 end
             };
             match &mut self.leaf {
-                Leaf::Indented { held, .. } => held.push((at, next)),
+                Leaf::Indented { held, .. } => {
+                    *held += 1;
+                    self.code_lines.push((at, next));
+                }
                 _ => self.close_leaf()?,
             }
             return Ok(());
@@ -630,16 +636,15 @@ impl Blocks<'_> {
                     end,
                     false,
                 ),
-                Leaf::Indented { lines, held } => {
-                    lines.append(held);
-                    lines.push((at, next));
+                Leaf::Indented { held, .. } => {
+                    *held = 0;
+                    self.code_lines.push((at, next));
                 }
                 _ => {
                     self.close_leaf()?;
-                    self.leaf = Leaf::Indented {
-                        lines: vec![(at, next)],
-                        held: vec![],
-                    };
+                    let from = self.code_lines.len();
+                    self.code_lines.push((at, next));
+                    self.leaf = Leaf::Indented { from, held: 0 };
                 }
             }
             return Ok(());
@@ -781,7 +786,7 @@ impl Blocks<'_> {
                 len,
                 indent: ind,
                 open: first,
-                lines: vec![],
+                from: self.code_lines.len(),
             };
             return Ok(());
         }
@@ -840,8 +845,11 @@ impl Blocks<'_> {
         if !(self.gfm && ind == 0 && opens_metadata(self.bytes, rest, next)) {
             return false;
         }
-        self.leaf =
-            Leaf::Metadata { fence: rest[0], open: first, lines: vec![] };
+        self.leaf = Leaf::Metadata {
+            fence: rest[0],
+            open: first,
+            from: self.code_lines.len(),
+        };
         true
     }
 
@@ -1028,21 +1036,27 @@ impl Blocks<'_> {
                 });
             }
             Leaf::Table { start, end, .. } => self.ranges.push(start..end),
-            Leaf::Indented { lines, .. } => {
+            Leaf::Indented { from, held } => {
+                // The blank lines held at its end are none of its.
+                let kept = self.code_lines.len() - held;
+                self.code_lines.truncate(kept);
+                let lines = &self.code_lines[from..];
                 if let (Some(f), Some(l)) = (lines.first(), lines.last()) {
                     self.ranges.push(f.0..l.1);
                 }
-                self.out.push(Block::Code(lines));
+                self.out.push(Block::Code(from..kept));
             }
-            Leaf::Metadata { open, lines, .. } => {
-                let end = lines.last().map_or(open + 3, |l| l.1);
+            Leaf::Metadata { open, from, .. } => {
+                let end =
+                    self.code_lines[from..].last().map_or(open + 3, |l| l.1);
                 self.ranges.push(open..end);
-                self.out.push(Block::Text(lines));
+                self.out.push(Block::Text(from..self.code_lines.len()));
             }
-            Leaf::Fenced { open, lines, .. } => {
-                let end = lines.last().map_or(open + 3, |l| l.1);
+            Leaf::Fenced { open, from, .. } => {
+                let end =
+                    self.code_lines[from..].last().map_or(open + 3, |l| l.1);
                 self.ranges.push(open..end);
-                self.out.push(Block::Code(lines));
+                self.out.push(Block::Code(from..self.code_lines.len()));
             }
         }
         Ok(())
@@ -1164,11 +1178,12 @@ mod tests {
     fn blocks(src: &str, fast_paths: bool) -> String {
         match super::read_lines(src, true, fast_paths) {
             Ok(d) => format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
                 d.blocks,
                 d.definitions,
                 d.ranges,
                 d.line_starts,
+                d.code_lines,
                 d.footnotes,
                 d.headings
             ),

@@ -147,7 +147,7 @@ fn inlines<'s>(
                 sink.empty_text(*start);
             }
             block::Block::Text(lines) => {
-                for &(start, end) in lines {
+                for &(start, end) in &document.code_lines[lines.clone()] {
                     sink.text(start, end);
                 }
             }
@@ -156,6 +156,7 @@ fn inlines<'s>(
                 // them; a `\r\n` line end parts them, its `\n` a text
                 // that the next line meets.
                 let mut merged: Option<(usize, usize)> = None;
+                let lines = &document.code_lines[lines.clone()];
                 let parts = lines.iter().flat_map(|&(start, end)| {
                     match end.checked_sub(1) {
                         Some(nl) if line_ends::had_cr(removed, nl) => {
