@@ -233,6 +233,8 @@ struct Blocks<'s> {
     ranges: Vec<std::ops::Range<usize>>,
     line_starts: Vec<usize>,
     code_lines: Vec<(usize, usize)>,
+    /// Room for the line starts of a paragraph that opens with `[`.
+    paragraph_starts: Vec<usize>,
     /// Where the next line to read starts, when a line's reading took the
     /// line after it too (a table's delimiter row).
     skip_to: Option<usize>,
@@ -289,10 +291,12 @@ fn read_lines(
         // About a line in 64 bytes.
         line_starts: Vec::with_capacity(bytes.len() / 64),
         code_lines: vec![],
+        paragraph_starts: vec![],
         skip_to: None,
         footnotes: vec![],
         footnote_starts: vec![],
-        headings: vec![],
+        // Room for a page's headings, not grown from nothing.
+        headings: Vec::with_capacity(16),
         empty_item: None,
         after_indented_html: None,
         fast_paths,
@@ -1103,19 +1107,31 @@ impl Blocks<'_> {
         p: Paragraph,
     ) -> Result<Option<Paragraph>, Declined> {
         let bytes = self.bytes;
-        let starts: Vec<usize> = std::iter::once(p.start)
-            .chain(self.line_starts[p.lines.clone()].iter().copied())
-            .collect();
+        // The lines' starts, in room the pass keeps from one paragraph to
+        // the next.
+        let mut starts = std::mem::take(&mut self.paragraph_starts);
+        starts.clear();
+        starts.push(p.start);
+        starts.extend_from_slice(&self.line_starts[p.lines.clone()]);
         let mut k = 0;
+        let mut read = Ok(());
         while k < starts.len() && bytes[starts[k]] == b'[' {
-            match definitions::read(bytes, &starts[k..], p.end)? {
-                Opened::Definition(d, lines) => {
+            match definitions::read(bytes, &starts[k..], p.end) {
+                Ok(Opened::Definition(d, lines)) => {
                     self.defs.push(d);
                     k += lines;
                 }
-                Opened::Text => break,
+                Ok(Opened::Text) => break,
+                Err(d) => {
+                    read = Err(d);
+                    break;
+                }
             }
         }
+        // The first line after the definitions, if any.
+        let first = starts.get(k).copied();
+        self.paragraph_starts = starts;
+        read?;
         if k == 0 {
             return Ok(Some(p));
         }
@@ -1126,10 +1142,8 @@ impl Blocks<'_> {
         if p.first_lazy.is_some_and(|lazy| lazy <= k) {
             return Err(declined());
         }
-        if k == starts.len() {
-            return Ok(None);
-        }
-        let (head, first) = (p.heads[k], starts[k]);
+        let Some(first) = first else { return Ok(None) };
+        let head = p.heads[k];
         let end = memchr::memchr(b'\n', &bytes[first..])
             .map_or(bytes.len(), |n| first + n);
         let rest = &bytes[first..end];
