@@ -6,7 +6,9 @@
 //! `md_reader_profile STEP [PASSES] [CORPUS]`, STEP one of `bare` (our
 //! reader's bare parse), `links` (extraction on it, each link kept),
 //! `links-each` (each link handed out borrowed, as `links` prints them),
-//! `pulldown` (the pulldown-cmark bare parse), `pulldown-links`, or
+//! `pulldown` (the pulldown-cmark bare parse), `pulldown-links`,
+//! `pages` (writes the pages it reads to standard output, each followed
+//! by a NUL byte, for the other parsers of `benches/md_peers.sh`), or
 //! `floor`: the least
 //! pass any exact reader makes, every line found and every byte
 //! classified by the inline pass's byte table, nothing built. CORPUS
@@ -40,6 +42,23 @@ fn main() {
         })
         .collect();
     let size: usize = read.iter().map(|p| p.len()).sum();
+    if step == "pages" {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for page in &read {
+            if out
+                .write_all(page.as_bytes())
+                .and_then(|()| out.write_all(b"\0"))
+                .is_err()
+            {
+                std::process::exit(1);
+            }
+        }
+        if out.flush().is_err() {
+            std::process::exit(1);
+        }
+        return;
+    }
     let mut total = 0usize;
     let mut times = vec![];
     for _ in 0..passes {

@@ -294,6 +294,10 @@ impl<'t> LineCursor<'t> {
     /// The 1-based line of offset `pos` and the offset that line starts
     /// at. Asking for a place before the last one starts over.
     pub(crate) fn locate(&self, pos: usize) -> (usize, usize) {
+        // The place asked again (a link's line, then its column).
+        if pos == self.at.get() {
+            return (self.line.get(), self.start.get());
+        }
         if pos < self.at.get() {
             self.at.set(0);
             self.line.set(1);
@@ -302,7 +306,9 @@ impl<'t> LineCursor<'t> {
         let at = self.at.get();
         let between = &self.text[at..pos];
         if let Some(last) = memchr::memrchr(b'\n', between) {
-            let n = memchr::memchr_iter(b'\n', between).count();
+            // The last newline is found: only the bytes before it are
+            // counted.
+            let n = memchr::memchr_iter(b'\n', &between[..last]).count() + 1;
             self.line.set(self.line.get() + n);
             self.start.set(at + last + 1);
         }

@@ -205,7 +205,7 @@ impl LinkExtractor {
         page: &Page<'_>,
         ids: &mut Option<Vec<String>>,
     ) -> Links {
-        let mut keep = KeptLinks::default();
+        let mut keep = KeptLinks::take();
         self.visit(page, ids, &mut keep);
         Links { inner: keep.into_links().into_iter() }
     }

@@ -1,7 +1,7 @@
 //! One link of a document: kept ([`Link`]) or borrowed ([`LinkRef`]).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::Arc;
 
@@ -595,11 +595,18 @@ impl Parts {
 
 /// The links of one document, kept with one allocation for all their
 /// texts: each link's facts while the document is read, its texts
-/// appended to one buffer, shared once the document is done.
-#[derive(Default)]
+/// appended to one buffer, shared once the document is done. Both
+/// buffers are the thread's, kept from one document to the next (as
+/// [`Scratch`](super::scratch::Scratch) keeps the raw links): a buffer
+/// grown anew for each document costs more than the links' own work.
 pub(super) struct KeptLinks {
     text: String,
     links: Vec<Pending>,
+}
+
+thread_local! {
+    static KEPT: Cell<(String, Vec<Pending>)> =
+        const { Cell::new((String::new(), Vec::new())) };
 }
 
 /// A link kept by [`KeptLinks`], its texts in the shared buffer.
@@ -613,9 +620,20 @@ struct Pending {
 }
 
 impl KeptLinks {
+    /// The buffers kept are at most this large each, so that one huge
+    /// page does not hold its memory for the thread's life.
+    const MAX_KEPT: usize = 8 << 20;
+
+    /// The thread's buffers, empty; fresh ones when they are in use (a
+    /// page read from inside the reading of another).
+    pub(super) fn take() -> KeptLinks {
+        let (text, links) = KEPT.try_with(Cell::take).unwrap_or_default();
+        KeptLinks { text, links }
+    }
+
     /// Room for `count` links.
     pub(super) fn reserve(&mut self, count: usize) {
-        self.links.reserve_exact(count);
+        self.links.reserve(count);
     }
 
     /// Keeps `link`: its texts appended to the shared buffer.
@@ -637,10 +655,10 @@ impl KeptLinks {
     }
 
     /// The links, sharing one copy of their texts.
-    pub(super) fn into_links(self) -> Vec<Link> {
-        let text: Arc<str> = Arc::from(self.text);
+    pub(super) fn into_links(mut self) -> Vec<Link> {
+        let text: Arc<str> = Arc::from(self.text.as_str());
         self.links
-            .into_iter()
+            .drain(..)
             .map(|p| {
                 let text = Arc::clone(&text);
                 Link::in_text(
@@ -648,5 +666,25 @@ impl KeptLinks {
                 )
             })
             .collect()
+    }
+}
+
+impl Drop for KeptLinks {
+    fn drop(&mut self) {
+        let mut text = std::mem::take(&mut self.text);
+        let mut links = std::mem::take(&mut self.links);
+        text.clear();
+        links.clear();
+        let links_size = links.capacity() * std::mem::size_of::<Pending>();
+        if text.capacity() <= Self::MAX_KEPT && links_size <= Self::MAX_KEPT {
+            // `try_with`: a thread being torn down keeps nothing.
+            let _ = KEPT.try_with(|kept| {
+                // Keep the larger of two (a nested read's).
+                let old = kept.take();
+                let larger = old.0.capacity() + old.1.capacity()
+                    > text.capacity() + links.capacity();
+                kept.set(if larger { old } else { (text, links) });
+            });
+        }
     }
 }

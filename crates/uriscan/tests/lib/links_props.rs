@@ -138,6 +138,28 @@ proptest! {
 }
 
 proptest! {
+    /// The links kept of pages read one after another on one thread (the
+    /// buffers of their texts the thread's, reused from page to page) are
+    /// the borrowed ones of each page, and stay so while later pages are
+    /// read: a kept link owns its texts.
+    #[test]
+    fn kept_links_of_pages_in_a_row_are_the_borrowed_ones(
+        pages in proptest::collection::vec(markup(), 1..6),
+    ) {
+        let extractor = LinkExtractor::new();
+        let mut kept = vec![];
+        let mut borrowed = vec![];
+        for (i, bytes) in pages.iter().enumerate() {
+            let format = [Format::Markdown, Format::Html][i % 2];
+            let page = Page::new(bytes, format).url("file:///r/a/b.md");
+            kept.push(extractor.extract(&page).collect::<Vec<_>>());
+            let mut each = vec![];
+            extractor.for_each(&page, |l| each.push(l.to_link()));
+            borrowed.push(each);
+        }
+        prop_assert_eq!(kept, borrowed);
+    }
+
     /// The links of a page do not depend on what the thread read before,
     /// nor on a page read from inside another's callback (the buffers
     /// one thread reuses from page to page).

@@ -14,6 +14,10 @@
 //!   which the plugin downloads, or a glob pattern, which names every
 //!   file it matches: the site resolves both.
 
+use std::sync::LazyLock;
+
+use memchr::memmem;
+
 use super::GeneratorKind;
 use crate::Span;
 
@@ -32,14 +36,28 @@ pub(crate) struct Directive {
     pub(crate) rewrite_urls: Option<bool>,
 }
 
+/// The searchers for the directives' markers, built once: building one
+/// costs more than searching a short document with it.
+struct Markers {
+    snippet: memmem::Finder<'static>,
+    open: memmem::Finder<'static>,
+    close: memmem::Finder<'static>,
+}
+
+static MARKERS: LazyLock<Markers> = LazyLock::new(|| Markers {
+    snippet: memmem::Finder::new(b"8<"),
+    open: memmem::Finder::new(b"{%"),
+    close: memmem::Finder::new(b"%}"),
+});
+
 /// The include directives of `text`, in document order.
 pub(crate) fn directives(text: &str) -> Vec<Directive> {
     let b = text.as_bytes();
     let mut out = vec![];
-    if memchr::memmem::find(b, b"8<").is_some() {
+    if MARKERS.snippet.find(b).is_some() {
         snippets(b, &mut out, true);
     }
-    if memchr::memmem::find(b, b"{%").is_some() {
+    if MARKERS.open.find(b).is_some() {
         include_markdown(b, &mut out);
     }
     out.sort_by_key(|d| d.whole.start);
@@ -55,7 +73,7 @@ fn snippets(b: &[u8], out: &mut Vec<Directive>, skip_to_markers: bool) {
     while at < b.len() {
         if skip_to_markers && !in_block {
             // Outside a block, a line with no marker does nothing.
-            let Some(found) = memchr::memmem::find(&b[at..], b"8<") else {
+            let Some(found) = MARKERS.snippet.find(&b[at..]) else {
                 break;
             };
             let before = &b[at..at + found];
@@ -133,7 +151,7 @@ fn marker(body: &[u8]) -> Option<&[u8]> {
 
 /// `{% include-markdown "path" ... %}` and `{% include "path" ... %}`.
 fn include_markdown(b: &[u8], out: &mut Vec<Directive>) {
-    for open in memchr::memmem::find_iter(b, b"{%") {
+    for open in MARKERS.open.find_iter(b) {
         let mut at = open + 2;
         at += usize::from(b.get(at) == Some(&b'-'));
         at += b[at..].iter().take_while(|c| c.is_ascii_whitespace()).count();
@@ -162,7 +180,7 @@ fn include_markdown(b: &[u8], out: &mut Vec<Directive>) {
             continue;
         }
         let path = Span::new(at + 1, at + 1 + len);
-        let Some(close) = memchr::memmem::find(&b[path.end..], b"%}") else {
+        let Some(close) = MARKERS.close.find(&b[path.end..]) else {
             continue;
         };
         let whole = Span::new(open, path.end + close + 2);
@@ -387,6 +405,34 @@ mod tests {
             snippets(text.as_bytes(), &mut fast, true);
             snippets(text.as_bytes(), &mut slow, false);
             proptest::prop_assert_eq!(fast, slow);
+        }
+
+        /// The searchers built once find what a search built for each
+        /// call finds, from every start.
+        #[test]
+        fn shared_searchers_are_searches_built_each_time(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "8", "<", "{", "%", "}", "8<", "{%", "%}", "x", "\n",
+                ]),
+                0..40,
+            ),
+        ) {
+            let text = parts.concat();
+            let b = text.as_bytes();
+            let searchers = [
+                (&MARKERS.snippet, b"8<"),
+                (&MARKERS.open, b"{%"),
+                (&MARKERS.close, b"%}"),
+            ];
+            for at in 0..=b.len() {
+                for (shared, needle) in searchers {
+                    proptest::prop_assert_eq!(
+                        shared.find(&b[at..]),
+                        memchr::memmem::find(&b[at..], needle)
+                    );
+                }
+            }
         }
     }
 }
