@@ -5,6 +5,7 @@ use std::io::{self, IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use uriscan::checking::anchors::AnchorStyle;
 use uriscan::checking::{Checker, CheckerBuilder};
 use uriscan::walking::Walker;
 
@@ -16,6 +17,8 @@ pub struct Plan {
     pub checker: Checker,
     /// The checker's settings, for the one that knows the sites found.
     pub builder: CheckerBuilder,
+    /// Whose anchors the documents outside every site have.
+    pub anchors: AnchorStyle,
     /// The sites of the tree (`--site`).
     pub sites: super::site::SitePlan,
     /// A spinner on a terminal: documents read, then the check.
@@ -59,11 +62,11 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         .allow_outside_root(cfg.allow_outside_root)
         .markdown_parser(cfg.markdown_parser);
     let sites = super::site::plan(cfg);
-    if let Some(style) = sites.style
-        && !cfg.anchors_given
-    {
-        checker.anchors(style);
-    }
+    let anchors = match sites.style {
+        Some(style) if !cfg.anchors_given => style,
+        _ => cfg.anchors,
+    };
+    checker.anchors(anchors);
     let builder = checker.clone();
     let checker = checker.build();
     let progress = (cfg.progress && io::stderr().is_terminal()).then(|| {
@@ -81,6 +84,7 @@ pub fn plan(cfg: &CheckConfig) -> anyhow::Result<Plan> {
         walker,
         checker,
         builder,
+        anchors,
         sites,
         progress,
         errors: RunErrors::default(),

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use uriscan::checking::anchors::{AnchorStyle, for_each_with_kept_anchors};
 use uriscan::checking::site::Site;
 use uriscan::checking::{
     Antora, Checked, Collector, FormatDetector, Mapped, Remapper,
@@ -51,6 +52,9 @@ pub fn read(
     // The reStructuredText and MyST documents read alone.
     let rst_alone = Mutex::new(std::collections::HashSet::new());
     let spare = &SpareBudget::new();
+    // The Markdown documents' anchors named while they are read, within
+    // a budget of their own.
+    let anchor_budget = &SpareBudget::new();
     plan.walker.run(|| {
         let mut reader = DocReader::new(cfg.search_zip, cfg.binary_as_text);
         reader.map_named(cfg.map_named).tell_encodings(true);
@@ -107,13 +111,27 @@ pub fn read(
                             )
                         })
                         .unzip();
+                let site = super::site::site_of(&plan.sites, &loaded.abs);
+                // A Markdown file's bytes as they are on disk: its anchors
+                // are named as its links are read, in its site's style as
+                // known so far, for the links into it.
+                let anchor_style = (cfg.fragments
+                    && whole
+                    && loaded.format == Format::Markdown
+                    && Format::from_path(&loaded.abs) == Format::Markdown
+                    && !reader.doc_from_utf16()
+                    && !anchor_budget.is_spent())
+                .then(|| {
+                    site.as_ref().map_or(plan.anchors, |s| s.anchor_style())
+                });
                 let place = Place {
-                    site: super::site::site_of(&plan.sites, &loaded.abs),
+                    site,
                     path: loaded.abs.clone(),
                     root,
                     disabled,
                     included_ids,
                     include_warnings: include_warnings.unwrap_or_default(),
+                    anchor_style,
                 };
                 if format == Format::Mdx {
                     mdx_error(plan, path, reader.doc());
@@ -165,7 +183,7 @@ pub fn read(
                     &cfg.sources.extractor,
                     (&page, reader.doc()),
                     (path.to_path_buf(), place),
-                    (cfg.keep, cfg.include_text, spare),
+                    (cfg.keep, cfg.include_text, spare, anchor_budget),
                     (&cfg.exclude, &cfg.remap, &cfg.sources.antora),
                 );
             }
@@ -465,6 +483,9 @@ struct Place {
     /// For an AsciiDoc document, what Asciidoctor warns of its includes,
     /// by the directive's line.
     include_warnings: Vec<(u64, String)>,
+    /// For a Markdown file read as it is on disk, the style its anchors
+    /// are named in while it is read.
+    anchor_style: Option<AnchorStyle>,
 }
 
 /// Reads `page`'s links into facts, keeping whole those the report will
@@ -476,7 +497,12 @@ fn digest(
     extractor: &LinkExtractor,
     (page, doc): (&Page<'_>, &[u8]),
     (label, place): (PathBuf, Place),
-    (keep, include_text, spare): (KeepLinks, bool, &SpareBudget),
+    (keep, include_text, spare, anchor_budget): (
+        KeepLinks,
+        bool,
+        &SpareBudget,
+        &SpareBudget,
+    ),
     (exclude, remap, antora): (&regex::RegexSet, &Remapper, &Antora),
 ) {
     let mut d = collector.document(place.disabled);
@@ -485,42 +511,44 @@ fn digest(
     let mut i = 0u32;
     // Each link becomes facts as it is read; the links the report will
     // print are kept whole, the rest only within the spare budget.
-    let ids = extractor.for_each_with_anchors(page, |l| {
-        if !is_checked(l, include_text) {
-            return;
-        }
-        if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
-            d.push_excluded(l);
-        } else if let Some((_, warning)) =
-            place.include_warnings.iter().find(|(line, _)| {
-                l.kind() == Kind::AdocInclude && *line == l.line()
-            })
-        {
-            d.push_warned(l, warning);
-        } else if let Some(mapped) = remap_target(remap, l) {
-            d.push_remapped(l, &mapped.target);
-        } else if let Some(t) =
-            antora_target(antora, l, (&place.path, &place.root))
-        {
-            // Mapped: it never leaves the root.
-            d.push_remapped(l, &t);
-        } else if let Some(site) = &place.site {
-            super::site::push(&mut d, site, &place.path, l);
-        } else {
-            d.push(l);
-        }
-        let keep = match keep {
-            KeepLinks::None => false,
-            KeepLinks::All => true,
-            KeepLinks::Web => is_web(l),
-        };
-        if keep {
-            kept.push((i, l.to_link()));
-        } else {
-            spare.push(i, l);
-        }
-        i += 1;
-    });
+    let style = place.anchor_style;
+    let (ids, anchors) =
+        for_each_with_kept_anchors(extractor, page, style, |l| {
+            if !is_checked(l, include_text) {
+                return;
+            }
+            if !exclude.is_empty() && is_excluded(exclude, l, &place.root) {
+                d.push_excluded(l);
+            } else if let Some((_, warning)) =
+                place.include_warnings.iter().find(|(line, _)| {
+                    l.kind() == Kind::AdocInclude && *line == l.line()
+                })
+            {
+                d.push_warned(l, warning);
+            } else if let Some(mapped) = remap_target(remap, l) {
+                d.push_remapped(l, &mapped.target);
+            } else if let Some(t) =
+                antora_target(antora, l, (&place.path, &place.root))
+            {
+                // Mapped: it never leaves the root.
+                d.push_remapped(l, &t);
+            } else if let Some(site) = &place.site {
+                super::site::push(&mut d, site, &place.path, l);
+            } else {
+                d.push(l);
+            }
+            let keep = match keep {
+                KeepLinks::None => false,
+                KeepLinks::All => true,
+                KeepLinks::Web => is_web(l),
+            };
+            if keep {
+                kept.push((i, l.to_link()));
+            } else {
+                spare.push(i, l);
+            }
+            i += 1;
+        });
     if let Some(site) = &place.site {
         super::site::push_shortcode_includes(
             &mut d,
@@ -529,6 +557,9 @@ fn digest(
             i,
             &mut kept,
         );
+    }
+    if let Some(a) = anchors.filter(|a| anchor_budget.take(a.size())) {
+        d.keep_anchors(a);
     }
     let ids = match (ids, place.included_ids) {
         (Some(mut ids), Some(more)) => {

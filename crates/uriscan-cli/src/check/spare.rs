@@ -36,12 +36,17 @@ impl SpareBudget {
 
     /// Takes `bytes` of the budget; false (and none taken) when less is
     /// left.
-    fn take(&self, bytes: usize) -> bool {
+    pub(super) fn take(&self, bytes: usize) -> bool {
         self.left
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
                 left.checked_sub(bytes)
             })
             .is_ok()
+    }
+
+    /// Whether less than a chunk is left.
+    pub(super) fn is_spent(&self) -> bool {
+        self.left.load(Ordering::Relaxed) < CHUNK
     }
 
     /// Gives `bytes` back.

@@ -816,3 +816,85 @@ fn docusaurus_partials_kept_as_the_file_has_them() {
         ]
     );
 }
+
+/// A page's anchors, named while the walk reads its links, are those of
+/// the site that builds it: an MkDocs site met only when the walk
+/// reaches it, its page linked from a README tree read as GitHub shows
+/// it; and where a nearer site (an mdBook book beside the page) leaves
+/// the page to the MkDocs site above, which the walk learns only once
+/// the whole tree is read.
+#[test]
+fn a_pages_anchors_are_its_sites_wherever_the_walk_met_the_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fragments = ["usage_1", "usage-1", "custom", "title-custom"];
+    let mut readme = String::from("# Readme\n\n");
+    for page in ["sub/docs/page.md", "sub/docs/guide/other.md"] {
+        for f in fragments {
+            readme += &format!("[{f}]({page}#{f})\n");
+        }
+    }
+    write(d, "README.md", &readme);
+    write(d, "sub/mkdocs.yml", "site_name: S\n");
+    let page = "# Title {#custom}\n\n## Usage\n\n## Usage\n";
+    write(d, "sub/docs/page.md", page);
+    write(d, "sub/docs/guide/book.toml", "[book]\ntitle = \"B\"\n");
+    write(d, "sub/docs/guide/src/SUMMARY.md", "# Summary\n");
+    write(d, "sub/docs/guide/other.md", page);
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    let mut want = vec![];
+    for (line, page) in
+        [(3, "sub/docs/page.md"), (7, "sub/docs/guide/other.md")]
+    {
+        for (i, f) in fragments.into_iter().enumerate() {
+            let status = match f {
+                "usage_1" | "custom" => "ok".to_owned(),
+                _ => format!("broken: no anchor '#{f}' in the target"),
+            };
+            want.push(format!(
+                "./README.md:{} md:link {page}#{f}: {status}",
+                line + i
+            ));
+        }
+    }
+    let got: Vec<&String> =
+        rows.iter().filter(|r| r.starts_with("./README.md")).collect();
+    assert_eq!(got, want.iter().collect::<Vec<_>>(), "{rows:#?}");
+}
+
+/// A Docusaurus page's `{#custom}` ids, named as the walk reads it: the
+/// id alone, and none for a level-1 heading (GitHub's style would give
+/// `title-custom` and `intro` too).
+#[test]
+fn a_docusaurus_pages_custom_ids_are_docusaurus() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "README.md",
+        "# R\n\n[a](site/docs/page.md#custom) [b](site/docs/page.md#title-custom)\n\
+         [c](site/docs/page.md#intro) [d](site/docs/page.md#more)\n",
+    );
+    write(
+        d,
+        "site/docusaurus.config.js",
+        "module.exports = { url: 'https://e.org', baseUrl: '/' };\n",
+    );
+    write(
+        d,
+        "site/docs/page.md",
+        "# Intro\n\n## Title {#custom}\n\n## More {/* #more */}\n",
+    );
+    let (rows, err, code) = rows(d, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        rows,
+        [
+            "./README.md:3 md:link site/docs/page.md#custom: ok",
+            "./README.md:3 md:link site/docs/page.md#title-custom: broken: no anchor '#title-custom' in the target",
+            "./README.md:4 md:link site/docs/page.md#intro: broken: no anchor '#intro' in the target",
+            "./README.md:4 md:link site/docs/page.md#more: ok",
+        ]
+    );
+}

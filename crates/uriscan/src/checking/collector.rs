@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::links::LinkRef;
 
+use super::anchors::KeptAnchors;
 use super::facts::is_refresh;
 use super::facts::{Document, DocumentFacts, LinkFacts, LinkTable, NO_PATH};
 use super::fxhash::FxHashSet;
@@ -117,6 +118,7 @@ impl<T> Collector<T> {
             links: vec![],
             disabled,
             redirect: None,
+            kept_anchors: None,
         }
     }
 
@@ -239,6 +241,7 @@ pub struct DocumentDigest<'c, T> {
     disabled: Vec<RangeInclusive<u64>>,
     /// The local target of the first meta refresh, once one is met.
     redirect: Option<Option<PathBuf>>,
+    kept_anchors: Option<KeptAnchors>,
 }
 
 impl<T> DocumentDigest<'_, T> {
@@ -328,6 +331,15 @@ impl<T> DocumentDigest<'_, T> {
         }
     }
 
+    /// Keeps the anchors named while the document was read
+    /// ([`for_each_with_kept_anchors`]), for links into it: the check
+    /// uses them where it names its anchors the same way.
+    ///
+    /// [`for_each_with_kept_anchors`]: super::anchors::for_each_with_kept_anchors
+    pub fn keep_anchors(&mut self, anchors: KeptAnchors) {
+        self.kept_anchors = Some(anchors);
+    }
+
     /// Ends the document: its `path`, its `root` and the `ids` it
     /// defines, as in [`Document`], and the caller's `tag`.
     pub fn finish(
@@ -337,7 +349,13 @@ impl<T> DocumentDigest<'_, T> {
         ids: Option<Vec<String>>,
         tag: T,
     ) {
-        let DocumentDigest { collector, mut links, redirect, .. } = self;
+        let DocumentDigest {
+            collector,
+            mut links,
+            redirect,
+            kept_anchors,
+            ..
+        } = self;
         // Held until the whole tree is read: without the room growing left.
         links.shrink_to_fit();
         let redirect = redirect.flatten();
@@ -347,6 +365,7 @@ impl<T> DocumentDigest<'_, T> {
             links,
             ids,
             redirect,
+            kept_anchors,
         });
         collector.tags.push(tag);
     }

@@ -18,6 +18,7 @@ use crate::links::{
     path_from_bytes, percent_decode,
 };
 
+use super::anchors::KeptAnchors;
 use super::fxhash::FxHasher;
 
 /// Shards of the path table: every reading thread interns the path of
@@ -139,6 +140,10 @@ pub(crate) struct DocumentFacts {
     pub(crate) links: Vec<LinkFacts>,
     pub(crate) ids: Option<Vec<String>>,
     pub(crate) redirect: Option<PathBuf>,
+    /// A Markdown document's anchors, named while its links were read,
+    /// with what decided them: the check uses them where it would name
+    /// them the same way, else reads the document again.
+    pub(crate) kept_anchors: Option<KeptAnchors>,
 }
 
 /// One document's links, as the reading phase gives them.

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::links::{Format, Link};
 
-use super::anchors::{self, AnchorStyle};
+use super::anchors::{self, AnchorStyle, KeptAnchors};
 use super::facts::{
     DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
 };
@@ -562,13 +562,26 @@ impl Checker {
         } else {
             FxHashMap::default()
         };
+        // The anchors the reading named of Markdown documents: used where
+        // this checker names them the same way, else read again.
+        let kept: FxHashMap<&[u8], &KeptAnchors> = docs
+            .iter()
+            .filter_map(|d| Some((key(&d.path), d.kept_anchors.as_ref()?)))
+            .collect();
+        let myst_dirs = MystDirs::default();
         let mut read: FxHashMap<Vec<u8>, Targets> = FxHashMap::default();
         let mut pending: Vec<PathBuf> = wanted.values().cloned().collect();
         for _ in 0..=MAX_REDIRECTS {
             let new: Vec<(Vec<u8>, Targets)> = pending
                 .par_iter()
                 .filter(|p| !known.contains_key(key(p)))
-                .map(|p| (key(p).to_vec(), self.targets_of(p)))
+                .map(|p| {
+                    let targets = kept
+                        .get(key(p))
+                        .and_then(|k| self.kept_targets(p, k, &myst_dirs))
+                        .unwrap_or_else(|| self.targets_of(p));
+                    (key(p).to_vec(), targets)
+                })
                 .collect();
             read.extend(new);
             let redirects: Vec<PathBuf> = pending
@@ -867,6 +880,28 @@ impl Checker {
         }
     }
 
+    /// The anchors the reading kept of the Markdown document at `path`,
+    /// where they are what [`Checker::targets_of`] would read: named in
+    /// the style this checker gives it, from its text alone.
+    fn kept_targets(
+        &self,
+        path: &Path,
+        kept: &KeptAnchors,
+        myst_dirs: &MystDirs,
+    ) -> Option<Targets> {
+        if Format::from_path(path) != Format::Markdown {
+            return None;
+        }
+        let includes = self
+            .opts
+            .includes_under
+            .iter()
+            .any(|(dir, _)| path.starts_with(dir));
+        let how = (self.opts.style_for(path), self.opts.markdown_parser);
+        let names = kept.names_for(how, includes, || myst_dirs.holds(path))?;
+        Some(Targets::Ids(names, None))
+    }
+
     /// Reads the anchors (or lines) of a document a fragment points into.
     fn targets_of(&self, path: &Path) -> Targets {
         let Ok(bytes) = std::fs::read(path) else {
@@ -965,6 +1000,25 @@ impl Checker {
 impl Default for Checker {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Whether the Markdown documents of each directory are MyST (a Sphinx
+/// project with myst-parser above them), found once a directory.
+#[derive(Default)]
+struct MystDirs(Mutex<FxHashMap<PathBuf, bool>>);
+
+impl MystDirs {
+    /// Whether the Markdown document at `doc` is MyST.
+    fn holds(&self, doc: &Path) -> bool {
+        let dir = doc.parent().unwrap_or(Path::new(""));
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&myst) = lock().get(dir) {
+            return myst;
+        }
+        let myst = sphinx::SphinxConf::of(doc).is_some_and(|c| c.myst);
+        lock().insert(dir.to_path_buf(), myst);
+        myst
     }
 }
 
@@ -1214,6 +1268,84 @@ fn replace_tail(link: &str, tail: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The statuses of the links of `index.md` into `page.md`, whose
+    /// anchors the walk named in `kept_in` as it read it: the page
+    /// changes on disk after it was read, so that the verdicts say
+    /// whether the kept anchors were used (`#usage-1`, `#custom` and
+    /// `#title-custom` are those of the page as read in GitHub's
+    /// style, `#now` that of the page as it is now).
+    fn statuses_with_kept(
+        root: &Path,
+        kept_in: AnchorStyle,
+        b: &CheckerBuilder,
+    ) -> Vec<Status> {
+        use crate::links::{LinkExtractor, Page, PathKind, file_uri};
+        let read = "# Title {#custom}\n\n## Usage\n\n## Usage\n";
+        let links = "[a](page.md#usage-1) [b](page.md#custom) \
+                     [c](page.md#title-custom) [d](page.md#now)\n";
+        let page = root.join("page.md");
+        let checker = b.build();
+        let mut c = checker.collector();
+        for (path, text) in [(&page, read), (&root.join("index.md"), links)] {
+            std::fs::write(path, text).unwrap();
+            let url = file_uri(path, PathKind::File);
+            let p = Page::new(text.as_bytes(), Format::Markdown).url(&url);
+            let mut d = c.document(vec![]);
+            let (ids, kept) = anchors::for_each_with_kept_anchors(
+                &LinkExtractor::new(),
+                &p,
+                Some(kept_in),
+                |l| d.push(l),
+            );
+            d.keep_anchors(kept.unwrap());
+            d.finish(path.clone(), root.to_path_buf(), ids, ());
+        }
+        std::fs::write(&page, "## Now\n").unwrap();
+        let checked = c.finish();
+        checked.documents[1].verdicts.iter().map(Verdict::status).collect()
+    }
+
+    /// A Markdown page's anchors named as the walk read it stand for the
+    /// page only where the check names them in the same style, by the
+    /// same reader, from the same text; elsewhere the page is read again.
+    #[test]
+    fn kept_anchors_are_used_only_where_named_the_same_way() {
+        use Status::{Broken, Ok};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let github = AnchorStyle::Github;
+        let docusaurus = AnchorStyle::docusaurus();
+        let mkdocs = AnchorStyle::mkdocs(None, &[]).unwrap();
+        let kept = [Ok, Ok, Ok, Broken];
+        let read_again = [Broken, Broken, Broken, Ok];
+        let b = Checker::builder();
+        assert_eq!(statuses_with_kept(&root, github, &b), kept);
+        // A site found later in the walk gives the page another style.
+        let mut site = Checker::builder();
+        site.anchors_under(root.clone(), mkdocs);
+        assert_eq!(statuses_with_kept(&root, github, &site), read_again);
+        assert_eq!(
+            statuses_with_kept(&root, mkdocs, &site),
+            [Broken, Ok, Broken, Broken]
+        );
+        // Docusaurus names no level-1 heading, `{#custom}` or not.
+        let mut d = Checker::builder();
+        d.anchors(docusaurus);
+        assert_eq!(statuses_with_kept(&root, github, &d), read_again);
+        assert_eq!(
+            statuses_with_kept(&root, docusaurus, &d),
+            [Ok, Broken, Broken, Broken]
+        );
+        // pulldown-cmark reads the targets.
+        let mut p = Checker::builder();
+        p.markdown_parser(crate::links::MarkdownParser::Pulldown);
+        assert_eq!(statuses_with_kept(&root, github, &p), read_again);
+        // MyST, in a Sphinx project: read as MyST (no heading anchors).
+        std::fs::write(root.join("conf.py"), "extensions = ['myst_parser']\n")
+            .unwrap();
+        assert_eq!(statuses_with_kept(&root, github, &b)[0], Broken);
+    }
 
     /// A Docusaurus partial the walk read is read once a run: the anchors
     /// of the pages that import it come from the bytes kept, here though

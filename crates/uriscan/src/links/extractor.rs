@@ -100,6 +100,11 @@ impl LinkExtractorBuilder {
     }
 }
 
+/// A Markdown page's outline, with the text its offsets are in.
+#[cfg(feature = "check")]
+pub(crate) type OutlineIn<'p> =
+    (super::commonmark::outline::Outline, Cow<'p, str>);
+
 /// Reads documents for their links. Build it once and share it: it is
 /// `Send + Sync`, and holds no per-document state.
 ///
@@ -183,7 +188,7 @@ impl LinkExtractor {
     /// assert_eq!(targets, "https://example.com/docs/a.html https://example.com/logo.png ");
     /// ```
     pub fn for_each(&self, page: &Page<'_>, mut f: impl FnMut(LinkRef<'_>)) {
-        self.visit(page, &mut None, &mut CallEach(&mut f));
+        self.visit(page, &mut None, None, &mut CallEach(&mut f));
     }
 
     /// [`for_each`](LinkExtractor::for_each), and for an HTML or AsciiDoc
@@ -196,8 +201,28 @@ impl LinkExtractor {
     ) -> Option<Vec<String>> {
         let mut ids = matches!(page.format, Format::Html | Format::AsciiDoc)
             .then(Vec::new);
-        self.visit(page, &mut ids, &mut CallEach(&mut f));
+        self.visit(page, &mut ids, None, &mut CallEach(&mut f));
         ids
+    }
+
+    /// [`for_each_with_anchors`](LinkExtractor::for_each_with_anchors),
+    /// and a Markdown page's outline (what its anchors need) when our
+    /// reader reads it with the GitHub extensions, from the same passes,
+    /// with the text its offsets are in.
+    #[cfg(feature = "check")]
+    pub(crate) fn for_each_with_outline<'p>(
+        &self,
+        page: &Page<'p>,
+        mut f: impl FnMut(LinkRef<'_>),
+    ) -> (Option<Vec<String>>, Option<OutlineIn<'p>>) {
+        let mut ids = matches!(page.format, Format::Html | Format::AsciiDoc)
+            .then(Vec::new);
+        let mut outline = None;
+        let sink = &mut CallEach(&mut f);
+        self.visit(page, &mut ids, Some(&mut outline), sink);
+        // The text as the Markdown reader decoded it.
+        let text = || charset::Decoded::utf8(page.bytes).text;
+        (ids, outline.map(|o| (o, text())))
     }
 
     fn extract_inner(
@@ -206,7 +231,7 @@ impl LinkExtractor {
         ids: &mut Option<Vec<String>>,
     ) -> Links {
         let mut keep = KeptLinks::take();
-        self.visit(page, ids, &mut keep);
+        self.visit(page, ids, None, &mut keep);
         Links { inner: keep.into_links().into_iter() }
     }
 
@@ -214,10 +239,11 @@ impl LinkExtractor {
         &self,
         page: &Page<'_>,
         ids: &mut Option<Vec<String>>,
+        outline: Option<&mut Option<super::commonmark::outline::Outline>>,
         sink: &mut dyn LinkSink,
     ) {
         let mut raw = Scratch::take();
-        let (decoded, html_base) = self.read(page, &mut raw, ids);
+        let (decoded, html_base) = self.read(page, &mut raw, ids, outline);
         raw.sort_by_key(|l| l.span.start);
         sink.expect(raw.len());
         let base = resolution_base(page, html_base.as_deref());

@@ -77,6 +77,24 @@ pub(crate) fn read(
     read_with_pulldown(src, gfm, links)
 }
 
+/// [`read`] with the GitHub extensions, and the document's outline
+/// (what its anchors need) when our reader reads it, from the same
+/// passes; `None` otherwise.
+#[cfg(feature = "check")]
+pub(crate) fn read_with_outline(
+    src: &str,
+    parser: MarkdownParser,
+    links: &mut Vec<RawLink>,
+) -> (Regions, Option<super::commonmark::outline::Outline>) {
+    if parser == MarkdownParser::Uriscan
+        && let Ok(read) =
+            super::commonmark::outline::read_with_links(src, links)
+    {
+        return read;
+    }
+    (read_with_pulldown(src, true, links), None)
+}
+
 /// [`read`] with pulldown-cmark.
 pub(crate) fn read_with_pulldown(
     src: &str,

@@ -1,6 +1,7 @@
 //! The format readers, as the driver runs them: each format's reader
 //! gathers the raw links of a document, offsets in its decoded text.
 
+use super::commonmark::outline::Outline;
 use super::html::{HtmlSource, TextRuns};
 use super::{
     Format, Kind, LinkExtractor, Page, RawLink, RstKind, asciidoc, charset,
@@ -10,12 +11,14 @@ use crate::Span;
 
 impl LinkExtractor {
     /// Reads the document's links (offsets in the decoded text), and its
-    /// `<base href>`.
+    /// `<base href>`; a Markdown document's outline into `outline` when
+    /// it is asked.
     pub(super) fn read<'p>(
         &self,
         page: &Page<'p>,
         out: &mut Vec<RawLink>,
         ids: &mut Option<Vec<String>>,
+        outline: Option<&mut Option<Outline>>,
     ) -> (charset::Decoded<'p>, Option<String>) {
         match page.format {
             Format::Html => {
@@ -45,13 +48,13 @@ impl LinkExtractor {
             }
             Format::Markdown => {
                 let decoded = charset::Decoded::utf8(page.bytes);
-                self.read_markdown(decoded.text.as_ref(), out);
+                self.read_markdown(decoded.text.as_ref(), out, outline);
                 (decoded, None)
             }
             Format::Mdx => {
                 let decoded = charset::Decoded::utf8(page.bytes);
                 let mdx = generators::mdx::read(decoded.text.as_ref(), out);
-                self.read_markdown(&mdx.markdown, out);
+                self.read_markdown(&mdx.markdown, out, None);
                 (decoded, None)
             }
             Format::Myst => {
@@ -84,14 +87,28 @@ impl LinkExtractor {
         }
     }
 
-    /// Reads the links of the Markdown `text`; returns its regions.
+    /// Reads the links of the Markdown `text`; returns its regions. Its
+    /// outline into `outline` when it is asked, with the GitHub
+    /// extensions, where our reader reads it.
     fn read_markdown(
         &self,
         text: &str,
         out: &mut Vec<RawLink>,
+        outline: Option<&mut Option<Outline>>,
     ) -> markdown::Regions {
-        let regions =
-            markdown::read(text, self.gfm, self.markdown_parser, out);
+        let regions = match outline {
+            #[cfg(feature = "check")]
+            Some(slot) if self.gfm => {
+                let (regions, read) = markdown::read_with_outline(
+                    text,
+                    self.markdown_parser,
+                    out,
+                );
+                *slot = read;
+                regions
+            }
+            _ => markdown::read(text, self.gfm, self.markdown_parser, out),
+        };
         for span in &regions.html {
             self.read_html(
                 &text.as_bytes()[span.range()],
@@ -138,7 +155,7 @@ impl LinkExtractor {
         depth: usize,
     ) {
         let from = out.len();
-        let regions = self.read_markdown(text, out);
+        let regions = self.read_markdown(text, out, None);
         let nested = myst::read(text, &regions, (out, from), settings);
         for body in nested.rst {
             let start = out.len();

@@ -114,18 +114,44 @@ fn items_to_anchors(
     parser: MarkdownParser,
     lines: Option<&[usize]>,
 ) -> Vec<(Anchor, Kind)> {
-    let line_of = |offset: usize| {
-        lines.map_or(0, |lines| {
-            u32::try_from(lines.partition_point(|&s| s <= offset))
-                .unwrap_or(u32::MAX)
-        })
-    };
     let items = match parser {
         MarkdownParser::Pulldown => read_items(src, style),
         _ => match markdown_outline(src) {
             Some(outline) => outline_items(src, style, outline),
             None => read_items(src, style),
         },
+    };
+    name_items(src, style, items, lines)
+}
+
+/// The names of [`markdown_anchor_names_with`]'s anchors of `src` by our
+/// reader, from the `outline` it gave of `src`.
+pub(super) fn outline_anchor_names(
+    src: &str,
+    style: AnchorStyle,
+    outline: Outline,
+) -> Vec<String> {
+    let items = outline_items(src, style, outline);
+    name_items(src, style, items, None)
+        .into_iter()
+        .map(|(a, _)| a.name)
+        .collect()
+}
+
+/// The anchors `items` (read from `src`) name in `style`, each at its
+/// line in `lines` (the starts of the lines of `src`), or 0 without
+/// them.
+fn name_items(
+    src: &str,
+    style: AnchorStyle,
+    items: Vec<Item>,
+    lines: Option<&[usize]>,
+) -> Vec<(Anchor, Kind)> {
+    let line_of = |offset: usize| {
+        lines.map_or(0, |lines| {
+            u32::try_from(lines.partition_point(|&s| s <= offset))
+                .unwrap_or(u32::MAX)
+        })
     };
     let mut slugger = Slugger::new(style);
     if let AnchorStyle::Mkdocs(_) = style {

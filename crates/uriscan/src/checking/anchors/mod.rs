@@ -39,6 +39,7 @@ mod github;
 mod gitlab;
 mod hugo;
 mod jekyll;
+mod kept;
 mod mdbook;
 mod mkdocs;
 mod nearest;
@@ -49,6 +50,7 @@ pub use document::{Anchor, html_anchors, markdown_anchors};
 pub(crate) use document::{markdown_anchor_names_with, mdx_comment_ids};
 pub use hugo::HugoIdType;
 pub use jekyll::KramdownIds;
+pub use kept::{KeptAnchors, for_each_with_kept_anchors};
 pub use mkdocs::MkdocsSlugify;
 pub use nearest::suggest;
 #[cfg(test)]

@@ -10,6 +10,8 @@ use std::ops::Range;
 use super::block::{self, Document, HeadingMark};
 use super::inline::{Item, What, for_each_line};
 use super::{Declined, declined, entity, line_ends};
+#[cfg(feature = "check")]
+use super::{RawLink, Regions};
 use crate::Span;
 
 /// What a piece of a heading's text is.
@@ -76,13 +78,23 @@ pub(crate) fn read(src: &str) -> Result<Outline, Declined> {
     let mut recorder = Recorder::default();
     let regions =
         super::read_recording(src, true, &mut vec![], Some(&mut recorder))?;
-    if let Some(d) = recorder.declined {
-        return Err(d);
-    }
-    let Recorder { headings, mut footnotes, .. } = recorder;
-    // The definitions, found by the block pass, among the references.
-    footnotes.sort_by_key(|f| f.at);
-    Ok(Outline { headings, footnotes, html: regions.html })
+    recorder.finish(regions.html)
+}
+
+/// [`super::read`] with the GitHub extensions, and the outline that
+/// [`read`] gives of `src`, from the same passes: `None` where [`read`]
+/// declines but the links are read.
+#[cfg(feature = "check")]
+pub(crate) fn read_with_links(
+    src: &str,
+    links: &mut Vec<RawLink>,
+) -> Result<(Regions, Option<Outline>), Declined> {
+    // Every block's inlines are read, for the links.
+    let mut recorder = Recorder { with_links: true, ..Recorder::default() };
+    let regions =
+        super::read_recording(src, true, links, Some(&mut recorder))?;
+    let outline = recorder.finish(regions.html.clone()).ok();
+    Ok((regions, outline))
 }
 
 /// What the inline pass records for the outline.
@@ -105,9 +117,22 @@ pub(super) struct Recorder {
     /// The document's lines end in `\r\n`.
     crlf: bool,
     declined: Option<Declined>,
+    /// The links are read too: no block is skipped.
+    with_links: bool,
 }
 
 impl Recorder {
+    /// The outline recorded, with the document's raw HTML `html`.
+    fn finish(self, html: Vec<Span>) -> Result<Outline, Declined> {
+        if let Some(d) = self.declined {
+            return Err(d);
+        }
+        let Recorder { headings, mut footnotes, .. } = self;
+        // The definitions, found by the block pass, among the references.
+        footnotes.sort_by_key(|f| f.at);
+        Ok(Outline { headings, footnotes, html })
+    }
+
     /// Takes the headings and footnote definitions the block pass found
     /// in `src`; `crlf` when the document's lines end in `\r\n`.
     pub(super) fn start(
@@ -153,7 +178,8 @@ impl Recorder {
     /// Whether the outline needs nothing of block `k` (`b`), whose
     /// inlines, if any, are read next: its links and text are dropped,
     /// so only a heading's inlines, raw HTML, and what may hold inline
-    /// HTML or a footnote reference (a `<`, a `[^`) are read.
+    /// HTML or a footnote reference (a `<`, a `[^`) are read. None is
+    /// skipped when the links are read too.
     pub(super) fn skips(
         &mut self,
         bytes: &[u8],
@@ -164,12 +190,13 @@ impl Recorder {
             block::Block::Inlines { p, .. } => {
                 self.block(k);
                 let inline = bytes.get(p.start..p.end).unwrap_or(&[]);
-                self.current.is_none()
+                !self.with_links
+                    && self.current.is_none()
                     && memchr::memchr(b'<', inline).is_none()
                     && memchr::memmem::find(inline, b"[^").is_none()
             }
             block::Block::Html(..) | block::Block::IndentedHtml(..) => false,
-            block::Block::Code(_) | block::Block::Text(_) => true,
+            block::Block::Code(_) | block::Block::Text(_) => !self.with_links,
         }
     }
 
