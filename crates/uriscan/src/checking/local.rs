@@ -712,12 +712,7 @@ impl Checker {
                 );
             }
             Found::Missing(near) => {
-                // The linking document is never what it meant.
-                let s = near
-                    .as_ref()
-                    .filter(|n| path.with_file_name(n) != doc.path)
-                    .cloned()
-                    .map(Suggestion::LastSegment);
+                let s = missing_suggestion(near.as_deref(), path, &doc.path);
                 return Verdict::broken(Reason::NoSuchFile, s);
             }
             Found::Denied => {
@@ -1175,6 +1170,18 @@ fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
     listing.suggest(&name).map(str::to_owned)
 }
 
+/// The suggestion for the missing `path` whose directory's closest name
+/// is `near`, in a link of the document at `doc_path`: the linking
+/// document is never what it meant.
+fn missing_suggestion(
+    near: Option<&str>,
+    path: &Path,
+    doc_path: &Path,
+) -> Option<Suggestion> {
+    near.filter(|n| path.with_file_name(n) != doc_path)
+        .map(|n| Suggestion::LastSegment(n.to_owned()))
+}
+
 /// `link` with the last segment of its path replaced by `name`: how a
 /// suggested file is written as the link would write it.
 fn replace_last_segment(link: &str, name: &str) -> Option<String> {
@@ -1267,6 +1274,59 @@ mod tests {
         let found = checker.find(&dir.path().join("gone.md"), &listings);
         assert!(matches!(found, Found::Missing(_)), "{found:?}");
         assert_eq!(Reason::PermissionDenied.to_string(), "permission denied");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// A missing file's suggestion is the scan's, name by name, over
+        /// its directory (the reference), from whichever file links it:
+        /// names alike but for case, ties, characters past ASCII, and the
+        /// linking file itself never suggested.
+        #[test]
+        fn a_missing_file_gets_the_scans_suggestion(
+            names in proptest::collection::vec("[aAbB01.é_Ω-]{1,8}", 0..300),
+            wanted in "[aAbBc01.é_Ω-]{1,10}",
+            linking in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            proptest::prop_assume!(wanted != "." && wanted != "..");
+            let mut seen = FxHashSet::default();
+            let names: Vec<String> = names
+                .into_iter()
+                .filter(|n| n != "." && n != ".." && seen.insert(n.clone()))
+                .collect();
+            let dir = Path::new("/listed");
+            let listings = Listings::default();
+            let listed = names.iter().map(OsString::from).collect();
+            listings.insert(dir, Listing::of(Ok(listed)));
+            let path = dir.join(&wanted);
+            let reference =
+                anchors::suggest(&wanted, names.iter().map(String::as_str));
+            let near = nearest_name(&path, &listings);
+            proptest::prop_assert_eq!(near.as_deref(), reference);
+            // From a file of the directory, perhaps the one suggested.
+            let doc = match names.is_empty() {
+                true => dir.join("elsewhere.md"),
+                false => dir.join(&names[linking.index(names.len())]),
+            };
+            let fast = missing_suggestion(near.as_deref(), &path, &doc);
+            let scan = reference
+                .filter(|n| dir.join(n) != doc)
+                .map(|n| Suggestion::LastSegment(n.to_owned()));
+            proptest::prop_assert_eq!(fast, scan);
+        }
+    }
+
+    /// The linking file is never its own link's suggestion, even when it
+    /// is the closest name.
+    #[test]
+    fn the_linking_file_is_not_suggested() {
+        let (dir, path) = (Path::new("/d"), Path::new("/d/guid.md"));
+        let s =
+            missing_suggestion(Some("guide.md"), path, &dir.join("guide.md"));
+        assert_eq!(s, None);
+        let s = missing_suggestion(Some("guide.md"), path, &dir.join("a.md"));
+        assert_eq!(s, Some(Suggestion::LastSegment("guide.md".into())));
+        assert_eq!(missing_suggestion(None, path, &dir.join("a.md")), None);
     }
 
     /// A verdict is held for every link of a site until the report:

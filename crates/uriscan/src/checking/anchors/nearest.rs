@@ -21,31 +21,70 @@ pub fn suggest<'a>(
 }
 
 /// [`suggest`] over names whose [`Sketch`]es are given with them (made
-/// once for a set that many links look in).
+/// once for a set that many links look in): each name held in turn, the
+/// simple reference that an index of the names is held to.
 pub(crate) fn nearest<'a>(
     wanted: &str,
     have: impl IntoIterator<Item = (&'a str, Sketch)>,
 ) -> Option<&'a str> {
-    let mut bag = Bag::of(wanted);
-    let sketch = Sketch::of(wanted);
-    let wanted: Vec<char> = wanted.chars().collect();
-    let limit = (wanted.len() / 3).max(2);
-    let mut rows = (Vec::new(), Vec::new());
+    let mut probe = Probe::new(wanted);
     let mut best: Option<(usize, &'a str)> = None;
     for (candidate, its_sketch) in have {
-        // Lower bounds of the distance, cheapest first: most names of a
-        // directory are ruled out without the table.
-        let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
-        if sketch.lower_bound(&its_sketch) > bound
-            || bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
-        {
-            continue;
-        }
-        if let Some(d) = levenshtein(&wanted, candidate, bound, &mut rows) {
+        let bound = best.map_or(probe.limit(), |(d, _)| d.saturating_sub(1));
+        if let Some(d) = probe.within(candidate, &its_sketch, bound) {
             best = Some((d, candidate));
         }
     }
     best.map(|(_, name)| name)
+}
+
+/// A name looked for, ready to be held against many: its characters,
+/// [`Sketch`] and bag made once, and the rows of the table kept.
+pub(crate) struct Probe {
+    chars: Vec<char>,
+    sketch: Sketch,
+    bag: Option<Bag>,
+    rows: (Vec<usize>, Vec<usize>),
+}
+
+impl Probe {
+    /// The probe of `wanted`.
+    pub(crate) fn new(wanted: &str) -> Probe {
+        Probe {
+            chars: wanted.chars().collect(),
+            sketch: Sketch::of(wanted),
+            bag: Bag::of(wanted),
+            rows: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The most edits a suggestion may be away: `max(2, chars / 3)`.
+    pub(crate) fn limit(&self) -> usize {
+        (self.chars.len() / 3).max(2)
+    }
+
+    /// The sketch of the name looked for.
+    pub(crate) fn sketch(&self) -> &Sketch {
+        &self.sketch
+    }
+
+    /// The edit distance to `candidate` (whose sketch is `its_sketch`)
+    /// when it is at most `bound`. Lower bounds of the distance first,
+    /// cheapest first: most names of a directory are ruled out without
+    /// the table.
+    pub(crate) fn within(
+        &mut self,
+        candidate: &str,
+        its_sketch: &Sketch,
+        bound: usize,
+    ) -> Option<usize> {
+        if self.sketch.lower_bound(its_sketch) > bound
+            || self.bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
+        {
+            return None;
+        }
+        levenshtein(&self.chars, candidate, bound, &mut self.rows)
+    }
 }
 
 /// A name's length in characters and the set of its characters (folded
@@ -71,6 +110,16 @@ impl Sketch {
         Sketch { chars, classes, count: classes.count_ones() }
     }
 
+    /// Its length in characters.
+    pub(crate) fn chars(&self) -> usize {
+        self.chars
+    }
+
+    /// Its classes, one bit each.
+    pub(crate) fn classes(&self) -> u64 {
+        self.classes
+    }
+
     /// A lower bound of the edit distance between the two names: the
     /// difference of their lengths, and the classes one has and the
     /// other lacks (each such class holds a character of one name that
@@ -82,6 +131,70 @@ impl Sketch {
         self.chars
             .abs_diff(other.chars)
             .max(only_self.max(only_other) as usize)
+    }
+}
+
+/// What the sketches of a group of names have in common: the range of
+/// their lengths, the classes some have and the classes all have. It
+/// bounds the distance to every name of the group at once, so an index
+/// rules out a whole group by one comparison.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SketchGroup {
+    fewest_chars: usize,
+    most_chars: usize,
+    /// The classes of any name of the group.
+    any: u64,
+    /// The classes of every name of the group.
+    every: u64,
+}
+
+impl SketchGroup {
+    /// The group of `sketches`; `None` when there are none.
+    pub(crate) fn of<'s>(
+        sketches: impl IntoIterator<Item = &'s Sketch>,
+    ) -> Option<SketchGroup> {
+        let mut sketches = sketches.into_iter();
+        let first = sketches.next()?;
+        let mut group = SketchGroup {
+            fewest_chars: first.chars,
+            most_chars: first.chars,
+            any: first.classes,
+            every: first.classes,
+        };
+        for s in sketches {
+            group.fewest_chars = group.fewest_chars.min(s.chars);
+            group.most_chars = group.most_chars.max(s.chars);
+            group.any |= s.classes;
+            group.every &= s.classes;
+        }
+        Some(group)
+    }
+
+    /// The classes some names of the group have and others lack.
+    pub(crate) fn varying(&self) -> u64 {
+        self.any & !self.every
+    }
+
+    /// Whether the names of the group differ in length.
+    pub(crate) fn lengths_vary(&self) -> bool {
+        self.fewest_chars < self.most_chars
+    }
+
+    /// A lower bound of the edit distance between `wanted` and each name
+    /// of the group, never above [`Sketch::lower_bound`] of any of them:
+    /// a name's length is in the range; the classes `wanted` has and no
+    /// name has are among those it has and the name lacks; the classes
+    /// every name has and `wanted` lacks are among those the name has
+    /// and `wanted` lacks.
+    pub(crate) fn lower_bound(&self, wanted: &Sketch) -> usize {
+        let length = if wanted.chars < self.fewest_chars {
+            self.fewest_chars - wanted.chars
+        } else {
+            wanted.chars.saturating_sub(self.most_chars)
+        };
+        let only_wanted = (wanted.classes & !self.any).count_ones();
+        let only_theirs = (self.every & !wanted.classes).count_ones();
+        length.max(only_wanted.max(only_theirs) as usize)
     }
 }
 
