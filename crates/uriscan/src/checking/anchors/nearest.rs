@@ -43,6 +43,8 @@ pub(crate) fn nearest<'a>(
 pub(crate) struct Probe {
     chars: Vec<char>,
     sketch: Sketch,
+    /// How many of its characters fall in each class.
+    per_class: [u32; 64],
     bag: Option<Bag>,
     rows: (Vec<usize>, Vec<usize>),
 }
@@ -50,9 +52,14 @@ pub(crate) struct Probe {
 impl Probe {
     /// The probe of `wanted`.
     pub(crate) fn new(wanted: &str) -> Probe {
+        let mut per_class = [0u32; 64];
+        for c in wanted.chars() {
+            per_class[class_of(c) as usize] += 1;
+        }
         Probe {
             chars: wanted.chars().collect(),
             sketch: Sketch::of(wanted),
+            per_class,
             bag: Bag::of(wanted),
             rows: (Vec::new(), Vec::new()),
         }
@@ -63,9 +70,27 @@ impl Probe {
         (self.chars.len() / 3).max(2)
     }
 
-    /// The sketch of the name looked for.
-    pub(crate) fn sketch(&self) -> &Sketch {
-        &self.sketch
+    /// A lower bound of the edit distance to each name of `group`: a
+    /// name's length is in
+    /// the group's range; each character of this name whose class no
+    /// name of the group has is deleted or replaced, an edit each; the
+    /// classes every name has and this one lacks are among those that
+    /// name has and this one lacks.
+    pub(crate) fn group_lower_bound(&self, group: &SketchGroup) -> usize {
+        let wanted = &self.sketch;
+        let length = if wanted.chars < group.fewest_chars {
+            group.fewest_chars - wanted.chars
+        } else {
+            wanted.chars.saturating_sub(group.most_chars)
+        };
+        let mut only_wanted = 0;
+        let mut classes = wanted.classes & !group.any;
+        while classes != 0 {
+            only_wanted += self.per_class[classes.trailing_zeros() as usize];
+            classes &= classes - 1;
+        }
+        let only_theirs = (group.every & !wanted.classes).count_ones();
+        length.max(only_wanted.max(only_theirs) as usize)
     }
 
     /// The edit distance to `candidate` (whose sketch is `its_sketch`)
@@ -178,23 +203,6 @@ impl SketchGroup {
     /// Whether the names of the group differ in length.
     pub(crate) fn lengths_vary(&self) -> bool {
         self.fewest_chars < self.most_chars
-    }
-
-    /// A lower bound of the edit distance between `wanted` and each name
-    /// of the group, never above [`Sketch::lower_bound`] of any of them:
-    /// a name's length is in the range; the classes `wanted` has and no
-    /// name has are among those it has and the name lacks; the classes
-    /// every name has and `wanted` lacks are among those the name has
-    /// and `wanted` lacks.
-    pub(crate) fn lower_bound(&self, wanted: &Sketch) -> usize {
-        let length = if wanted.chars < self.fewest_chars {
-            self.fewest_chars - wanted.chars
-        } else {
-            wanted.chars.saturating_sub(self.most_chars)
-        };
-        let only_wanted = (wanted.classes & !self.any).count_ones();
-        let only_theirs = (self.every & !wanted.classes).count_ones();
-        length.max(only_wanted.max(only_theirs) as usize)
     }
 }
 
@@ -339,6 +347,30 @@ mod tests {
         assert_eq!(suggest("привет", ["привед"]), Some("привед"));
     }
 
+    /// A group's bound is under the distance to its nearest name, and
+    /// counts each character of the name looked for whose class no name
+    /// of the group has.
+    #[test]
+    fn group_bounds() {
+        let words = ["part-0012.md", "part-1212.md", "index.md", "Part-9.MD"];
+        let sketches: Vec<Sketch> =
+            words.iter().map(|w| Sketch::of(w)).collect();
+        let group = SketchGroup::of(&sketches).unwrap();
+        for wanted in ["missing-12.md", "part-12.md", "", "ßß", "p"] {
+            let nearest = words
+                .iter()
+                .map(|w| whole_table_distance(wanted, w))
+                .min()
+                .unwrap();
+            let bound = Probe::new(wanted).group_lower_bound(&group);
+            assert!(bound <= nearest, "{wanted}: {bound} > {nearest}");
+        }
+        // `s`, `s` and `g` are in none of the names (`i` is in one).
+        let bound = Probe::new("missing-12.md").group_lower_bound(&group);
+        assert_eq!(bound, 3);
+        assert!(SketchGroup::of([]).is_none());
+    }
+
     #[test]
     fn levenshtein_distances() {
         let mut rows = (Vec::new(), Vec::new());
@@ -388,9 +420,11 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             for b in words {
                 let d = whole_table_distance(a, b);
-                // A lower bound too.
+                // A lower bound too, alone and in a group.
                 let sketch = Sketch::of(a);
                 assert!(sketch.lower_bound(&Sketch::of(b)) <= d, "{a} {b}");
+                let group = SketchGroup::of([&Sketch::of(b)]).unwrap();
+                assert!(Probe::new(a).group_lower_bound(&group) <= d);
                 if let Some(mut bag) = Bag::of(a) {
                     // A lower bound: never past the distance itself.
                     assert!(!bag.exceeds(b, d), "{a} {b}");

@@ -116,7 +116,7 @@ impl SketchTree {
     ) -> Option<usize> {
         let limit = probe.limit();
         let mut best: Option<(usize, u32)> = None;
-        let root = self.nodes.first()?.group.lower_bound(probe.sketch());
+        let root = probe.group_lower_bound(&self.nodes.first()?.group);
         let mut work: Vec<(u32, usize)> = Vec::with_capacity(64);
         work.push((0, root));
         while let Some((at, bound_of_node)) = work.pop() {
@@ -127,11 +127,10 @@ impl SketchTree {
             }
             match self.nodes[at as usize].below {
                 Below::Split(a, b) => {
-                    let sketch = probe.sketch();
                     let bound_a =
-                        self.nodes[a as usize].group.lower_bound(sketch);
+                        probe.group_lower_bound(&self.nodes[a as usize].group);
                     let bound_b =
-                        self.nodes[b as usize].group.lower_bound(sketch);
+                        probe.group_lower_bound(&self.nodes[b as usize].group);
                     // The nearer group first, for an early best.
                     if bound_a <= bound_b {
                         work.extend([(b, bound_b), (a, bound_a)]);
