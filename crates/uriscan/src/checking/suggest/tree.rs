@@ -278,7 +278,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         /// The tree finds what the scan finds, on names of a few letters
         /// in both cases, digits, punctuation and characters past ASCII
         /// (so that ties, near misses and alike sketches abound).
