@@ -81,7 +81,7 @@ fn check(
     } else {
         collector.finish()
     };
-    checked.documents.sort_by(|a, b| a.tag.0.cmp(&b.tag.0));
+    in_path_order(&mut checked.documents, |d| &d.tag.0);
     let n = checked.documents.len();
     let (mut labels, mut kept) =
         (Vec::with_capacity(n), Vec::with_capacity(n));
@@ -93,4 +93,58 @@ fn check(
         verdicts.push(std::mem::take(&mut d.verdicts));
     }
     (read::ReadDocs { labels, kept, checked }, verdicts)
+}
+
+/// Sorts `items` by their paths as `Path`'s order has them (component by
+/// component), stably: each path split into its components once, rather
+/// than at each of the sort's comparisons.
+fn in_path_order<T>(
+    items: &mut Vec<T>,
+    path: impl Fn(&T) -> &std::path::Path,
+) {
+    let order: Vec<usize> = {
+        let mut keyed: Vec<(Vec<std::path::Component<'_>>, usize)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (path(item).components().collect(), i))
+            .collect();
+        // The position breaks ties, as a stable sort keeps them.
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, i)| i).collect()
+    };
+    let mut places: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(order.iter().filter_map(|&i| places[i].take()));
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    proptest::proptest! {
+        /// The order of `Path::cmp` and a stable sort's, on paths with
+        /// empty, `.` and `..` components, trailing slashes and names
+        /// that sort apart by bytes and by components (`a-b`, `a/b`).
+        #[test]
+        fn the_path_order_is_paths(
+            paths in proptest::collection::vec("(/|\\./|\\.\\./)?([ab./-]{0,3}/?){0,4}", 0..40),
+        ) {
+            let mut items: Vec<(PathBuf, usize)> =
+                paths.iter().map(PathBuf::from).zip(0..).collect();
+            let mut expected = items.clone();
+            expected.sort_by(|a, b| a.0.cmp(&b.0));
+            super::in_path_order(&mut items, |(p, _)| p.as_path());
+            proptest::prop_assert_eq!(items, expected);
+        }
+    }
+
+    #[test]
+    fn components_not_bytes() {
+        let mut items =
+            vec![Path::new("a-b"), Path::new("a/b"), Path::new("a//b/")];
+        super::in_path_order(&mut items, |p| p);
+        assert_eq!(
+            items,
+            [Path::new("a/b"), Path::new("a//b/"), Path::new("a-b")]
+        );
+    }
 }

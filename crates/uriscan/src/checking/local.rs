@@ -424,6 +424,9 @@ struct Listing {
     /// The index of the names for suggestions, made the first time one
     /// is wanted.
     suggester: std::sync::OnceLock<Suggester>,
+    /// Set once a path in this directory was found with its exact case
+    /// from the root down: the directory's own path then needs no walk.
+    exact_path: std::sync::OnceLock<()>,
 }
 
 impl Listing {
@@ -495,6 +498,7 @@ impl Listing {
             denied,
             text: Default::default(),
             suggester: Default::default(),
+            exact_path: Default::default(),
         }
     }
 }
@@ -568,18 +572,18 @@ impl Checker {
             .iter()
             .filter_map(|d| Some((key(&d.path), d.kept_anchors.as_ref()?)))
             .collect();
-        let myst_dirs = MystDirs::default();
         let mut read: FxHashMap<Vec<u8>, Targets> = FxHashMap::default();
         let mut pending: Vec<PathBuf> = wanted.values().cloned().collect();
         for _ in 0..=MAX_REDIRECTS {
+            let myst = myst_directories(pending.iter().map(PathBuf::as_path));
             let new: Vec<(Vec<u8>, Targets)> = pending
                 .par_iter()
                 .filter(|p| !known.contains_key(key(p)))
                 .map(|p| {
                     let targets = kept
                         .get(key(p))
-                        .and_then(|k| self.kept_targets(p, k, &myst_dirs))
-                        .unwrap_or_else(|| self.targets_of(p));
+                        .and_then(|k| self.kept_targets(p, k, &myst))
+                        .unwrap_or_else(|| self.targets_of(p, &myst));
                     (key(p).to_vec(), targets)
                 })
                 .collect();
@@ -725,12 +729,7 @@ impl Checker {
                 );
             }
             Found::Missing(near) => {
-                // The linking document is never what it meant.
-                let s = near
-                    .as_ref()
-                    .filter(|n| path.with_file_name(n) != doc.path)
-                    .cloned()
-                    .map(Suggestion::LastSegment);
+                let s = missing_suggestion(near.as_deref(), path, &doc.path);
                 return Verdict::broken(Reason::NoSuchFile, s);
             }
             Found::Denied => {
@@ -887,7 +886,7 @@ impl Checker {
         &self,
         path: &Path,
         kept: &KeptAnchors,
-        myst_dirs: &MystDirs,
+        myst: &FxHashMap<&Path, bool>,
     ) -> Option<Targets> {
         if Format::from_path(path) != Format::Markdown {
             return None;
@@ -898,12 +897,25 @@ impl Checker {
             .iter()
             .any(|(dir, _)| path.starts_with(dir));
         let how = (self.opts.style_for(path), self.opts.markdown_parser);
-        let names = kept.names_for(how, includes, || myst_dirs.holds(path))?;
+        // A directory not asked counts as MyST: the target is read again.
+        let in_myst = || {
+            path.parent()
+                .and_then(|dir| myst.get(dir))
+                .copied()
+                .unwrap_or(true)
+        };
+        let names = kept.names_for(how, includes, in_myst)?;
         Some(Targets::Ids(names, None))
     }
 
     /// Reads the anchors (or lines) of a document a fragment points into.
-    fn targets_of(&self, path: &Path) -> Targets {
+    /// `myst` says, by directory, whether a Markdown page is in a MyST
+    /// project (a directory not in it is asked).
+    fn targets_of(
+        &self,
+        path: &Path,
+        myst: &FxHashMap<&Path, bool>,
+    ) -> Targets {
         let Ok(bytes) = std::fs::read(path) else {
             return Targets::Unknown;
         };
@@ -944,7 +956,10 @@ impl Checker {
                         }
                     });
                 let text = expanded.map_or(text, Cow::Owned);
-                if let Some(ids) = sphinx::myst_anchors_of(path, &text) {
+                let in_myst = path.parent().and_then(|dir| myst.get(dir));
+                if in_myst != Some(&false)
+                    && let Some(ids) = sphinx::myst_anchors_of(path, &text)
+                {
                     return Targets::Ids(ids, None);
                 }
                 let parser = self.opts.markdown_parser;
@@ -1003,25 +1018,6 @@ impl Default for Checker {
     }
 }
 
-/// Whether the Markdown documents of each directory are MyST (a Sphinx
-/// project with myst-parser above them), found once a directory.
-#[derive(Default)]
-struct MystDirs(Mutex<FxHashMap<PathBuf, bool>>);
-
-impl MystDirs {
-    /// Whether the Markdown document at `doc` is MyST.
-    fn holds(&self, doc: &Path) -> bool {
-        let dir = doc.parent().unwrap_or(Path::new(""));
-        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&myst) = lock().get(dir) {
-            return myst;
-        }
-        let myst = sphinx::SphinxConf::of(doc).is_some_and(|c| c.myst);
-        lock().insert(dir.to_path_buf(), myst);
-        myst
-    }
-}
-
 /// What a fragment may name in a target.
 #[derive(Clone, Debug)]
 enum Targets {
@@ -1070,14 +1066,17 @@ impl Labels {
         read: fn(&Path, &Path) -> Vec<String>,
         missing: fn(String) -> Reason,
     ) -> Labels {
-        let all: Vec<String> = if docs
-            .iter()
-            .any(|d| d.links().iter().any(wanted))
-        {
-            docs.par_iter().flat_map_iter(|d| read(&d.path, &d.root)).collect()
-        } else {
-            vec![]
-        };
+        let all: Vec<String> =
+            if docs.iter().any(|d| d.links().iter().any(wanted)) {
+                let myst =
+                    myst_directories(docs.iter().map(|d| d.path.as_path()));
+                docs.par_iter()
+                    .filter(|d| may_define_labels(&d.path, &myst))
+                    .flat_map_iter(|d| read(&d.path, &d.root))
+                    .collect()
+            } else {
+                vec![]
+            };
         let set: FxHashSet<String> = all.iter().cloned().collect();
         Labels { set, all, suggester: std::sync::OnceLock::new(), missing }
     }
@@ -1092,6 +1091,37 @@ impl Labels {
             .suggest(key, &self.all)
             .map(|a| Suggestion::Whole(a.to_owned()));
         Verdict::broken((self.missing)(key.to_owned()), s)
+    }
+}
+
+/// Whether the directory of each of `paths` is in a MyST project (a
+/// `conf.py` above it that loads myst-parser), asked once a directory
+/// rather than once a document: each asking looks for the file in every
+/// directory up.
+fn myst_directories<'a>(
+    paths: impl Iterator<Item = &'a Path>,
+) -> FxHashMap<&'a Path, bool> {
+    let dirs: FxHashSet<&Path> = paths.filter_map(Path::parent).collect();
+    let dirs: Vec<&Path> = dirs.into_iter().collect();
+    dirs.into_par_iter()
+        .map(|dir| {
+            let myst =
+                sphinx::SphinxConf::of(&dir.join("_")).is_some_and(|c| c.myst);
+            (dir, myst)
+        })
+        .collect()
+}
+
+/// Whether the document at `path` may define Sphinx labels or glossary
+/// terms: a reStructuredText one, or a Markdown one in a MyST project
+/// (`myst`, by directory); the readers of both find none in another.
+fn may_define_labels(path: &Path, myst: &FxHashMap<&Path, bool>) -> bool {
+    match Format::from_path(path) {
+        Format::Rst => true,
+        Format::Markdown => {
+            path.parent().is_none_or(|dir| myst.get(dir) != Some(&false))
+        }
+        _ => false,
     }
 }
 
@@ -1186,6 +1216,37 @@ fn line_fragment(f: &str) -> Option<(usize, usize)> {
 /// corrected up to there), `Err(None)` when not at all. The listings are
 /// cached, so each directory is read once however many links look in it.
 fn exact_case(path: &Path, listings: &Listings) -> Result<(), Option<String>> {
+    // A directory whose own path held before: its name alone is asked.
+    let parent = match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) if !dir.as_os_str().is_empty() => {
+            let listing = listings.get(dir);
+            if listing.exact_path.get().is_some() {
+                // The walk would find every name up to here as it is.
+                if listing.set.contains(name) {
+                    return Ok(());
+                }
+                return match listing.other_case(name) {
+                    Some(actual) => Err(Some(actual.to_string_lossy().into())),
+                    None => Err(None),
+                };
+            }
+            Some(listing)
+        }
+        _ => None,
+    };
+    let walked = walk_exact_case(path, listings);
+    if let (Ok(()), Some(listing)) = (&walked, parent) {
+        let _ = listing.exact_path.set(());
+    }
+    walked
+}
+
+/// [`exact_case`] by a walk from the root, each component asked of its
+/// directory's listing.
+fn walk_exact_case(
+    path: &Path,
+    listings: &Listings,
+) -> Result<(), Option<String>> {
     let mut at = PathBuf::new();
     let mut first_diff: Option<usize> = None;
     for (i, c) in path.components().enumerate() {
@@ -1227,6 +1288,18 @@ fn nearest_name(path: &Path, listings: &Listings) -> Option<String> {
     let name = path.file_name()?.to_string_lossy();
     let listing = listings.get(parent);
     listing.suggest(&name).map(str::to_owned)
+}
+
+/// The suggestion for the missing `path` whose directory's closest name
+/// is `near`, in a link of the document at `doc_path`: the linking
+/// document is never what it meant.
+fn missing_suggestion(
+    near: Option<&str>,
+    path: &Path,
+    doc_path: &Path,
+) -> Option<Suggestion> {
+    near.filter(|n| path.with_file_name(n) != doc_path)
+        .map(|n| Suggestion::LastSegment(n.to_owned()))
 }
 
 /// `link` with the last segment of its path replaced by `name`: how a
@@ -1362,11 +1435,12 @@ mod tests {
         std::fs::write(docs.join("_part.md"), "## As read\n").unwrap();
         let mut b = Checker::builder();
         b.anchors_under(site.clone(), AnchorStyle::Docusaurus);
-        let ids =
-            |c: &Checker, page: &str| match c.targets_of(&docs.join(page)) {
-                Targets::Ids(ids, _) => ids,
-                other => panic!("{other:?}"),
-            };
+        let ids = |c: &Checker, page: &str| match c
+            .targets_of(&docs.join(page), &FxHashMap::default())
+        {
+            Targets::Ids(ids, _) => ids,
+            other => panic!("{other:?}"),
+        };
         // Not kept: read from the disk each time, as it is then.
         let c = b.build();
         assert_eq!(ids(&c, "a.mdx"), ["as-read"]);
@@ -1399,6 +1473,148 @@ mod tests {
         let found = checker.find(&dir.path().join("gone.md"), &listings);
         assert!(matches!(found, Found::Missing(_)), "{found:?}");
         assert_eq!(Reason::PermissionDenied.to_string(), "permission denied");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// A missing file's suggestion is the scan's, name by name, over
+        /// its directory (the reference), from whichever file links it:
+        /// names alike but for case, ties, characters past ASCII, and the
+        /// linking file itself never suggested.
+        #[test]
+        fn a_missing_file_gets_the_scans_suggestion(
+            names in proptest::collection::vec("[aAbB01.é_Ω-]{1,8}", 0..300),
+            wanted in "[aAbBc01.é_Ω-]{1,10}",
+            linking in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            proptest::prop_assume!(wanted != "." && wanted != "..");
+            let mut seen = FxHashSet::default();
+            let names: Vec<String> = names
+                .into_iter()
+                .filter(|n| n != "." && n != ".." && seen.insert(n.clone()))
+                .collect();
+            let dir = Path::new("/listed");
+            let listings = Listings::default();
+            let listed = names.iter().map(OsString::from).collect();
+            listings.insert(dir, Listing::of(Ok(listed)));
+            let path = dir.join(&wanted);
+            let reference =
+                anchors::suggest(&wanted, names.iter().map(String::as_str));
+            let near = nearest_name(&path, &listings);
+            proptest::prop_assert_eq!(near.as_deref(), reference);
+            // From a file of the directory, perhaps the one suggested.
+            let doc = match names.is_empty() {
+                true => dir.join("elsewhere.md"),
+                false => dir.join(&names[linking.index(names.len())]),
+            };
+            let fast = missing_suggestion(near.as_deref(), &path, &doc);
+            let scan = reference
+                .filter(|n| dir.join(n) != doc)
+                .map(|n| Suggestion::LastSegment(n.to_owned()));
+            proptest::prop_assert_eq!(fast, scan);
+        }
+    }
+
+    /// The linking file is never its own link's suggestion, even when it
+    /// is the closest name.
+    #[test]
+    fn the_linking_file_is_not_suggested() {
+        let (dir, path) = (Path::new("/d"), Path::new("/d/guid.md"));
+        let s =
+            missing_suggestion(Some("guide.md"), path, &dir.join("guide.md"));
+        assert_eq!(s, None);
+        let s = missing_suggestion(Some("guide.md"), path, &dir.join("a.md"));
+        assert_eq!(s, Some(Suggestion::LastSegment("guide.md".into())));
+        assert_eq!(missing_suggestion(None, path, &dir.join("a.md")), None);
+    }
+
+    /// A document left out of the reading of labels and terms is one in
+    /// which their readers find none: Markdown outside a MyST project,
+    /// and every format but reStructuredText and Markdown.
+    #[test]
+    fn documents_without_labels_are_not_read_for_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (myst, plain) = (root.join("myst"), root.join("plain"));
+        std::fs::create_dir_all(myst.join("sub")).unwrap();
+        std::fs::create_dir_all(&plain).unwrap();
+        std::fs::write(myst.join("conf.py"), "extensions = ['myst_parser']\n")
+            .unwrap();
+        let page = "(intro)=\n# Intro\n\n```{glossary}\nterm\n: what\n```\n";
+        let rst = ".. _intro:\n\nIntro\n=====\n\n.. glossary::\n\n   term\n      what\n";
+        let paths = [
+            myst.join("a.md"),
+            myst.join("sub/b.md"),
+            plain.join("c.md"),
+            plain.join("d.rst"),
+            plain.join("e.html"),
+            root.join("f.md"),
+        ];
+        for p in &paths {
+            let text = if p.extension().is_some_and(|e| e == "rst") {
+                rst
+            } else {
+                page
+            };
+            std::fs::write(p, text).unwrap();
+        }
+        let dirs = myst_directories(paths.iter().map(PathBuf::as_path));
+        for p in &paths {
+            let labels = sphinx::labels_of(p, &root);
+            let terms = sphinx::terms_of(p, &root);
+            let read = may_define_labels(p, &dirs);
+            assert!(read || labels.is_empty() && terms.is_empty(), "{p:?}");
+            let in_myst = p.starts_with(&myst);
+            let rst = p.extension().is_some_and(|e| e == "rst");
+            assert_eq!(read, in_myst || rst, "{p:?}");
+            assert_eq!(labels.is_empty(), !read, "{p:?} {labels:?}");
+        }
+    }
+
+    /// A path's case checked by its directory once that directory's path
+    /// held: the same answer as the walk from the root, whatever the
+    /// order of the asking.
+    #[test]
+    fn exact_case_as_the_walk() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for d in ["Docs/Sub", "docs", "other"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        for f in ["Docs/Guide.md", "Docs/Sub/x.md", "docs/a.md", "other/B.md"]
+        {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        let asked = [
+            "Docs/Guide.md",
+            "Docs/guide.md",
+            "docs/Guide.md",
+            "DOCS/Guide.md",
+            "docs/a.md",
+            "docs/A.md",
+            "Docs/Sub/x.md",
+            "Docs/sub/x.md",
+            "docs/sub/x.md",
+            "other/B.md",
+            "other/b.md",
+            "OTHER/b.md",
+            "missing/a.md",
+            "Docs/missing.md",
+            "Docs/Sub",
+            "docs",
+        ];
+        for start in 0..asked.len() {
+            let listings = Listings::default();
+            for i in 0..asked.len() * 2 {
+                let p = root.join(asked[(start + i * 7) % asked.len()]);
+                let fresh = Listings::default();
+                assert_eq!(
+                    exact_case(&p, &listings),
+                    walk_exact_case(&p, &fresh),
+                    "{p:?}"
+                );
+            }
+        }
     }
 
     /// A verdict is held for every link of a site until the report:

@@ -8,46 +8,64 @@
 //! are found by a few lookups, exactly as the scan would find them. A
 //! farther name is looked for among the first [`SCAN_LIMIT`] names only,
 //! and past them the suggestion is left out.
+//!
+//! The names scanned, when there are many, are held as a tree of groups
+//! by their sketches ([`tree`]), which finds what the scan of them one by
+//! one ([`anchors::nearest`], the reference) finds, in a fraction of the
+//! work: a missing page is held against most of its directory a group at
+//! a time.
 
-use super::anchors::{self, Sketch};
+mod tree;
+
+use super::anchors::{self, Probe, Sketch};
 use super::fxhash::FxHashMap;
+use tree::SketchTree;
 
 /// How many names are scanned for a suggestion; a larger set is indexed.
 pub(crate) const SCAN_LIMIT: usize = 1000;
+
+/// From how many names the scanned ones are held as a tree: fewer are
+/// scanned one by one in less time than the tree takes to make.
+const TREE_FROM: usize = 64;
 
 /// The index of a set of names for [`Suggester::suggest`].
 pub(crate) struct Suggester {
     /// Deletion keys (hashed) to the names that have them; `None` for a
     /// set small enough to scan.
-    one_edit: Option<FxHashMap<u64, Vec<u32>>>,
+    one_edit: Option<OneEdit>,
     /// The sketch of each name that is scanned (the first
     /// [`SCAN_LIMIT`]), made once: each missing name is held against
     /// all of them, and nearly all are ruled out by their sketch alone.
     sketches: Vec<Sketch>,
+    /// The scanned names as a tree, when there are [`TREE_FROM`] or more.
+    tree: Option<SketchTree>,
 }
 
 impl Suggester {
     /// The index of `names`.
     pub(crate) fn new(names: &[String]) -> Suggester {
-        let sketches =
+        let sketches: Vec<Sketch> =
             names.iter().take(SCAN_LIMIT).map(|n| Sketch::of(n)).collect();
+        let tree = if sketches.len() >= TREE_FROM {
+            SketchTree::new(&sketches)
+        } else {
+            None
+        };
         if names.len() <= SCAN_LIMIT {
-            return Suggester { one_edit: None, sketches };
+            return Suggester { one_edit: None, sketches, tree };
         }
-        let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-        let mut chars = vec![];
+        let mut index = OneEdit::default();
+        let (mut chars, mut keys) = (vec![], vec![]);
         for (i, name) in names.iter().enumerate() {
             chars.clear();
             chars.extend(name.chars());
-            for key in deletion_keys(&chars) {
-                let ids = index.entry(key).or_default();
-                // A name with a doubled letter gives one key twice.
-                if ids.last() != Some(&(i as u32)) {
-                    ids.push(i as u32);
-                }
+            keys.clear();
+            keys.extend(deletion_keys(&chars));
+            for &key in &keys {
+                index.insert(key, i as u32);
             }
         }
-        Suggester { one_edit: Some(index), sketches }
+        Suggester { one_edit: Some(index), sketches, tree }
     }
 
     /// What [`anchors::suggest`] finds for `wanted` in `names` (the set
@@ -59,20 +77,29 @@ impl Suggester {
         wanted: &str,
         names: &'a [String],
     ) -> Option<&'a str> {
-        let scan = |n: usize| {
-            let scanned = names[..n].iter().map(String::as_str);
-            anchors::nearest(
-                wanted,
-                scanned.zip(self.sketches.iter().copied()),
-            )
+        // The scanned names: all of a small set, the first of a large.
+        let scan = || {
+            let scanned = names.get(..self.sketches.len())?;
+            match &self.tree {
+                Some(tree) => tree
+                    .nearest(&mut Probe::new(wanted), scanned, &self.sketches)
+                    .map(|i| scanned[i].as_str()),
+                None => anchors::nearest(
+                    wanted,
+                    scanned
+                        .iter()
+                        .map(String::as_str)
+                        .zip(self.sketches.iter().copied()),
+                ),
+            }
         };
         let Some(index) = &self.one_edit else {
-            return scan(names.len());
+            return scan();
         };
         let wanted_chars: Vec<char> = wanted.chars().collect();
         let mut best: Option<(usize, u32)> = None;
         for key in deletion_keys(&wanted_chars) {
-            for &i in index.get(&key).map_or(&[][..], Vec::as_slice) {
+            for i in index.names_of(key) {
                 let Some(name) = names.get(i as usize) else { continue };
                 if let Some(d) = within_one_edit(&wanted_chars, name)
                     && best.is_none_or(|b| (d, i) < b)
@@ -83,8 +110,43 @@ impl Suggester {
         }
         match best {
             Some((_, i)) => Some(names[i as usize].as_str()),
-            None => scan(SCAN_LIMIT.min(names.len())),
+            None => scan(),
         }
+    }
+}
+
+/// Each deletion key with the names that have it: a chain of entries per
+/// key, the latest first, rather than a list per key (most keys are one
+/// name's, and a list each is an allocation each).
+#[derive(Default)]
+struct OneEdit {
+    /// A key's latest entry.
+    latest: FxHashMap<u64, u32>,
+    /// Each entry's name, and the key's entry before it (`u32::MAX`
+    /// for none).
+    entries: Vec<(u32, u32)>,
+}
+
+impl OneEdit {
+    fn insert(&mut self, key: u64, name: u32) {
+        let entry = self.entries.len() as u32;
+        let before = self.latest.entry(key).or_insert(u32::MAX);
+        // A name with a doubled letter gives one key twice.
+        if self.entries.get(*before as usize).is_some_and(|e| e.0 == name) {
+            return;
+        }
+        self.entries.push((name, *before));
+        *before = entry;
+    }
+
+    /// The names that have `key`, the latest first.
+    fn names_of(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+        let mut at = self.latest.get(&key).copied().unwrap_or(u32::MAX);
+        std::iter::from_fn(move || {
+            let &(name, before) = self.entries.get(at as usize)?;
+            at = before;
+            Some(name)
+        })
     }
 }
 

@@ -55,7 +55,7 @@ pub use mkdocs::MkdocsSlugify;
 pub use nearest::suggest;
 #[cfg(test)]
 pub(crate) use nearest::whole_table_distance;
-pub(crate) use nearest::{Sketch, nearest};
+pub(crate) use nearest::{Probe, Sketch, SketchGroup, nearest};
 
 /// The renderer whose heading anchors a Markdown document is checked
 /// against (`uriscan check --anchors`, or the site generator that builds

@@ -21,31 +21,95 @@ pub fn suggest<'a>(
 }
 
 /// [`suggest`] over names whose [`Sketch`]es are given with them (made
-/// once for a set that many links look in).
+/// once for a set that many links look in): each name held in turn, the
+/// simple reference that an index of the names is held to.
 pub(crate) fn nearest<'a>(
     wanted: &str,
     have: impl IntoIterator<Item = (&'a str, Sketch)>,
 ) -> Option<&'a str> {
-    let mut bag = Bag::of(wanted);
-    let sketch = Sketch::of(wanted);
-    let wanted: Vec<char> = wanted.chars().collect();
-    let limit = (wanted.len() / 3).max(2);
-    let mut rows = (Vec::new(), Vec::new());
+    let mut probe = Probe::new(wanted);
     let mut best: Option<(usize, &'a str)> = None;
     for (candidate, its_sketch) in have {
-        // Lower bounds of the distance, cheapest first: most names of a
-        // directory are ruled out without the table.
-        let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1));
-        if sketch.lower_bound(&its_sketch) > bound
-            || bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
-        {
-            continue;
-        }
-        if let Some(d) = levenshtein(&wanted, candidate, bound, &mut rows) {
+        let bound = best.map_or(probe.limit(), |(d, _)| d.saturating_sub(1));
+        if let Some(d) = probe.within(candidate, &its_sketch, bound) {
             best = Some((d, candidate));
         }
     }
     best.map(|(_, name)| name)
+}
+
+/// A name looked for, ready to be held against many: its characters,
+/// [`Sketch`] and bag made once, and the rows of the table kept.
+pub(crate) struct Probe {
+    chars: Vec<char>,
+    sketch: Sketch,
+    /// How many of its characters fall in each class.
+    per_class: [u32; 64],
+    bag: Option<Bag>,
+    rows: (Vec<usize>, Vec<usize>),
+}
+
+impl Probe {
+    /// The probe of `wanted`.
+    pub(crate) fn new(wanted: &str) -> Probe {
+        let mut per_class = [0u32; 64];
+        for c in wanted.chars() {
+            per_class[class_of(c) as usize] += 1;
+        }
+        Probe {
+            chars: wanted.chars().collect(),
+            sketch: Sketch::of(wanted),
+            per_class,
+            bag: Bag::of(wanted),
+            rows: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The most edits a suggestion may be away: `max(2, chars / 3)`.
+    pub(crate) fn limit(&self) -> usize {
+        (self.chars.len() / 3).max(2)
+    }
+
+    /// A lower bound of the edit distance to each name of `group`: a
+    /// name's length is in
+    /// the group's range; each character of this name whose class no
+    /// name of the group has is deleted or replaced, an edit each; the
+    /// classes every name has and this one lacks are among those that
+    /// name has and this one lacks.
+    pub(crate) fn group_lower_bound(&self, group: &SketchGroup) -> usize {
+        let wanted = &self.sketch;
+        let length = if wanted.chars < group.fewest_chars {
+            group.fewest_chars - wanted.chars
+        } else {
+            wanted.chars.saturating_sub(group.most_chars)
+        };
+        let mut only_wanted = 0;
+        let mut classes = wanted.classes & !group.any;
+        while classes != 0 {
+            only_wanted += self.per_class[classes.trailing_zeros() as usize];
+            classes &= classes - 1;
+        }
+        let only_theirs = (group.every & !wanted.classes).count_ones();
+        length.max(only_wanted.max(only_theirs) as usize)
+    }
+
+    /// The edit distance to `candidate` (whose sketch is `its_sketch`)
+    /// when it is at most `bound`. Lower bounds of the distance first,
+    /// cheapest first: most names of a directory are ruled out without
+    /// the table.
+    pub(crate) fn within(
+        &mut self,
+        candidate: &str,
+        its_sketch: &Sketch,
+        bound: usize,
+    ) -> Option<usize> {
+        if self.sketch.lower_bound(its_sketch) > bound
+            || self.bag.as_mut().is_some_and(|b| b.exceeds(candidate, bound))
+        {
+            return None;
+        }
+        levenshtein(&self.chars, candidate, bound, &mut self.rows)
+    }
 }
 
 /// A name's length in characters and the set of its characters (folded
@@ -71,6 +135,16 @@ impl Sketch {
         Sketch { chars, classes, count: classes.count_ones() }
     }
 
+    /// Its length in characters.
+    pub(crate) fn chars(&self) -> usize {
+        self.chars
+    }
+
+    /// Its classes, one bit each.
+    pub(crate) fn classes(&self) -> u64 {
+        self.classes
+    }
+
     /// A lower bound of the edit distance between the two names: the
     /// difference of their lengths, and the classes one has and the
     /// other lacks (each such class holds a character of one name that
@@ -82,6 +156,53 @@ impl Sketch {
         self.chars
             .abs_diff(other.chars)
             .max(only_self.max(only_other) as usize)
+    }
+}
+
+/// What the sketches of a group of names have in common: the range of
+/// their lengths, the classes some have and the classes all have. It
+/// bounds the distance to every name of the group at once, so an index
+/// rules out a whole group by one comparison.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SketchGroup {
+    fewest_chars: usize,
+    most_chars: usize,
+    /// The classes of any name of the group.
+    any: u64,
+    /// The classes of every name of the group.
+    every: u64,
+}
+
+impl SketchGroup {
+    /// The group of `sketches`; `None` when there are none.
+    pub(crate) fn of<'s>(
+        sketches: impl IntoIterator<Item = &'s Sketch>,
+    ) -> Option<SketchGroup> {
+        let mut sketches = sketches.into_iter();
+        let first = sketches.next()?;
+        let mut group = SketchGroup {
+            fewest_chars: first.chars,
+            most_chars: first.chars,
+            any: first.classes,
+            every: first.classes,
+        };
+        for s in sketches {
+            group.fewest_chars = group.fewest_chars.min(s.chars);
+            group.most_chars = group.most_chars.max(s.chars);
+            group.any |= s.classes;
+            group.every &= s.classes;
+        }
+        Some(group)
+    }
+
+    /// The classes some names of the group have and others lack.
+    pub(crate) fn varying(&self) -> u64 {
+        self.any & !self.every
+    }
+
+    /// Whether the names of the group differ in length.
+    pub(crate) fn lengths_vary(&self) -> bool {
+        self.fewest_chars < self.most_chars
     }
 }
 
@@ -226,6 +347,30 @@ mod tests {
         assert_eq!(suggest("привет", ["привед"]), Some("привед"));
     }
 
+    /// A group's bound is under the distance to its nearest name, and
+    /// counts each character of the name looked for whose class no name
+    /// of the group has.
+    #[test]
+    fn group_bounds() {
+        let words = ["part-0012.md", "part-1212.md", "index.md", "Part-9.MD"];
+        let sketches: Vec<Sketch> =
+            words.iter().map(|w| Sketch::of(w)).collect();
+        let group = SketchGroup::of(&sketches).unwrap();
+        for wanted in ["missing-12.md", "part-12.md", "", "ßß", "p"] {
+            let nearest = words
+                .iter()
+                .map(|w| whole_table_distance(wanted, w))
+                .min()
+                .unwrap();
+            let bound = Probe::new(wanted).group_lower_bound(&group);
+            assert!(bound <= nearest, "{wanted}: {bound} > {nearest}");
+        }
+        // `s`, `s` and `g` are in none of the names (`i` is in one).
+        let bound = Probe::new("missing-12.md").group_lower_bound(&group);
+        assert_eq!(bound, 3);
+        assert!(SketchGroup::of([]).is_none());
+    }
+
     #[test]
     fn levenshtein_distances() {
         let mut rows = (Vec::new(), Vec::new());
@@ -275,9 +420,11 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             for b in words {
                 let d = whole_table_distance(a, b);
-                // A lower bound too.
+                // A lower bound too, alone and in a group.
                 let sketch = Sketch::of(a);
                 assert!(sketch.lower_bound(&Sketch::of(b)) <= d, "{a} {b}");
+                let group = SketchGroup::of([&Sketch::of(b)]).unwrap();
+                assert!(Probe::new(a).group_lower_bound(&group) <= d);
                 if let Some(mut bag) = Bag::of(a) {
                     // A lower bound: never past the distance itself.
                     assert!(!bag.exceeds(b, d), "{a} {b}");
