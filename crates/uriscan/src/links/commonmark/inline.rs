@@ -265,6 +265,8 @@ const FLUSH_AT: usize = if cfg!(test) { 1 } else { 4096 };
 /// the last; the rest stay. `flush_at` grows with what stays, so that a
 /// paragraph whose items cannot be handed on is not looked at again and
 /// again.
+#[cold]
+#[inline(never)]
 fn hand_on<'s>(
     bytes: &[u8],
     at: usize,
@@ -541,7 +543,9 @@ fn emit<'s>(
 }
 
 /// Hands the items and the text before each (from `start`) to the sink
-/// (and to `outline`); returns where the last ends.
+/// (and to `outline`); returns where the last ends. Inlined: it is the
+/// loop of every paragraph with items, a call of its own costs there.
+#[inline(always)]
 fn emit_items<'s>(
     bytes: &[u8],
     start: usize,
