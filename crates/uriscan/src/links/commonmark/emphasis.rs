@@ -77,6 +77,12 @@ impl Delim {
         Delim { byte, start: at, end: at + n, written: n, can_open, can_close }
     }
 
+    /// Where this run starts when it may still open emphasis (a closer
+    /// alone matches only openers before it).
+    pub(super) fn may_open(&self) -> Option<usize> {
+        (self.can_open && self.len() > 0).then_some(self.start)
+    }
+
     fn len(&self) -> usize {
         self.end - self.start
     }

@@ -127,6 +127,22 @@ fn scan<'s>(
     items.clear();
     delims.clear();
     brackets.clear();
+    // Where the text handed to the sink has come to, and the item count
+    // at which a long paragraph's settled items are handed on.
+    let mut pos = start;
+    let mut flush_at = FLUSH_AT;
+    let mut outline = outline;
+    // Past a count of items, hands on those settled by `$at`.
+    macro_rules! settle {
+        ($at:expr) => {
+            if items.len() >= flush_at {
+                let at = (&mut pos, &mut flush_at);
+                let held = (&mut *items, &delims[..], &brackets[..]);
+                let to = outline.as_deref_mut();
+                hand_on(bytes, $at, at, lines, held, sink, to);
+            }
+        };
+    }
     // Where lines do not meet, nothing but text may cross a line's end.
     let crossing = |from: usize, to: usize| {
         if lines.is_some() && memchr::memchr(b'\n', &bytes[from..to]).is_some()
@@ -158,6 +174,7 @@ fn scan<'s>(
                             what: What::Code,
                         });
                         i = close;
+                        settle!(i);
                     }
                     None => i += n,
                 }
@@ -171,6 +188,7 @@ fn scan<'s>(
                         what: What::Autolink(link),
                     });
                     i = close;
+                    settle!(i);
                 } else if let Some(close) = markup::inline_html(bytes, i, end)?
                 {
                     crossing(i, close)?;
@@ -180,6 +198,7 @@ fn scan<'s>(
                         what: What::Html,
                     });
                     i = close;
+                    settle!(i);
                 } else {
                     i += 1;
                 }
@@ -212,6 +231,7 @@ fn scan<'s>(
                     items,
                     sink,
                 )?;
+                settle!(i);
             }
             b'*' | b'_' | b'~' => {
                 let n = run_len(bytes, i, end, c);
@@ -228,8 +248,45 @@ fn scan<'s>(
     }
     emphasis::process(delims, 0, items);
     items.sort_unstable_by_key(|it| it.start);
-    emit(bytes, start, end, lines, items.drain(..), sink, outline);
+    emit(bytes, pos, end, lines, items.drain(..), sink, outline);
     Ok(())
+}
+
+/// The item count at which a paragraph's items are first handed on
+/// before its end: a long paragraph's items (a few dozen bytes each)
+/// would otherwise all be held until its end. In tests, every item is,
+/// so that the tests against pulldown-cmark read every paragraph so.
+const FLUSH_AT: usize = if cfg!(test) { 1 } else { 4096 };
+
+/// Hands the sink the items of the paragraph read up to `at` that nothing
+/// later can change or precede (those before the first open bracket that
+/// may still make a link and the first delimiter that may still open
+/// emphasis), with the text before them from `pos`, which moves on past
+/// the last; the rest stay. `flush_at` grows with what stays, so that a
+/// paragraph whose items cannot be handed on is not looked at again and
+/// again.
+#[cold]
+#[inline(never)]
+fn hand_on<'s>(
+    bytes: &[u8],
+    at: usize,
+    (pos, flush_at): (&mut usize, &mut usize),
+    lines: Option<&[usize]>,
+    (items, delims, brackets): (&mut Vec<Item<'s>>, &[Delim], &[Bracket]),
+    sink: &mut Sink<'s, '_>,
+    outline: Option<&mut Recorder>,
+) {
+    let bracket = brackets.iter().find(|b| b.active).map_or(at, |b| b.start);
+    let delim = delims.iter().find_map(Delim::may_open).unwrap_or(at);
+    let settled = at.min(bracket).min(delim);
+    items.sort_unstable_by_key(|it| it.start);
+    let n = items.partition_point(|it| it.start < settled);
+    if n > 0 {
+        let last_end = items[n - 1].end;
+        emit_items(bytes, *pos, lines, items.drain(..n), sink, outline);
+        *pos = last_end;
+    }
+    *flush_at = FLUSH_AT.max(2 * items.len());
 }
 
 /// A `]` at `at`: a link or image when an open bracket and an inline
@@ -467,7 +524,7 @@ fn closing_backticks(
 }
 
 /// Hands the items and the text between them to the sink (and to
-/// `outline`).
+/// `outline`), from `start` to `end`.
 fn emit<'s>(
     bytes: &[u8],
     start: usize,
@@ -477,6 +534,26 @@ fn emit<'s>(
     sink: &mut Sink<'s, '_>,
     mut outline: Option<&mut Recorder>,
 ) {
+    let pos =
+        emit_items(bytes, start, lines, items, sink, outline.as_deref_mut());
+    if let Some(o) = outline {
+        o.text(bytes, pos, end, lines);
+    }
+    text(bytes, pos, end, lines, sink);
+}
+
+/// Hands the items and the text before each (from `start`) to the sink
+/// (and to `outline`); returns where the last ends. Inlined: it is the
+/// loop of every paragraph with items, a call of its own costs there.
+#[inline(always)]
+fn emit_items<'s>(
+    bytes: &[u8],
+    start: usize,
+    lines: Option<&[usize]>,
+    items: impl Iterator<Item = Item<'s>>,
+    sink: &mut Sink<'s, '_>,
+    mut outline: Option<&mut Recorder>,
+) -> usize {
     let mut pos = start;
     for item in items {
         if let Some(o) = outline.as_deref_mut() {
@@ -500,10 +577,7 @@ fn emit<'s>(
         }
         pos = item.end;
     }
-    if let Some(o) = outline {
-        o.text(bytes, pos, end, lines);
-    }
-    text(bytes, pos, end, lines, sink);
+    pos
 }
 
 /// The text of `start..end`, as [`text_by_line`] hands it to the sink.
