@@ -32,15 +32,14 @@ pub enum Mapping<'m> {
 /// The size at which the report's buffer is written out.
 const FLUSH_AT: usize = 1 << 16;
 
-/// The report being written: its buffer, and the SARIF results held for
-/// the log at the end.
+/// The report being written: its buffer, and the SARIF log's state.
 pub struct CheckReport<'c> {
     form: CheckForm,
     color: bool,
     /// The current directory, which JSON's `local` is relative to.
     cwd: &'c Path,
     out: Vec<u8>,
-    sarif_results: Vec<serde_json::Value>,
+    sarif: sarif::Log,
     /// Whether standard output was closed by its reader.
     closed: bool,
     /// The documents and broken links of the Markdown and JUnit forms.
@@ -66,7 +65,7 @@ impl<'c> CheckReport<'c> {
             color,
             cwd,
             out: Vec::with_capacity(FLUSH_AT),
-            sarif_results: vec![],
+            sarif: sarif::Log::default(),
             closed: false,
             findings: Findings::default(),
             warnings: vec![],
@@ -181,7 +180,7 @@ impl<'c> CheckReport<'c> {
                 let message = text::link_message(warning, link.link(), &why());
                 let result =
                     sarif::result_at(label, link, rule, level, &message);
-                self.sarif_results.push(result);
+                self.sarif.push(&mut self.out, &result);
             }
             CheckForm::Markdown | CheckForm::Junit => {
                 let reason = reason();
@@ -301,7 +300,7 @@ impl<'c> CheckReport<'c> {
                 };
                 let result =
                     sarif::result_at(label, link, rule, level, &message);
-                self.sarif_results.push(result);
+                self.sarif.push(&mut self.out, &result);
             }
             CheckForm::Github => {
                 github::annotation(&mut self.out, level, label, at, &message);
@@ -348,12 +347,7 @@ impl<'c> CheckReport<'c> {
             let deny = self.deny_warnings;
             junit::write(&mut self.out, &self.findings, summary, deny);
         } else if self.form == CheckForm::Sarif {
-            let results = std::mem::take(&mut self.sarif_results);
-            let _ = serde_json::to_writer_pretty(
-                &mut self.out,
-                &sarif::log(results),
-            );
-            self.out.push(b'\n');
+            self.sarif.finish(&mut self.out);
         }
     }
 
