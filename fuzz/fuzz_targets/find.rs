@@ -48,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
     let flow = finder
         .stream(hay)
         .try_for_each_borrowed(|m, text| {
-            assert_eq!(Some(&m), visited.next());
+            assert_eq!(Some(m), visited.next());
             assert_eq!(text.to_owned().raw, &hay[m.span().range()]);
             std::ops::ControlFlow::<()>::Continue(())
         })

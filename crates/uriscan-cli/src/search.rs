@@ -267,7 +267,7 @@ impl<'s, 'c> Scanner<'s, 'c> {
                         n += u64::from(printer.one(
                             &mut out.buf,
                             label,
-                            &m,
+                            m,
                             texts,
                             seen,
                         ));

@@ -49,7 +49,7 @@ pub enum Texts<'a> {
     /// The file's bytes, read whole.
     Haystack(&'a [u8]),
     /// A stream's buffer, while it holds the match.
-    Buffered(BufferedText<'a>),
+    Buffered(&'a BufferedText<'a>),
 }
 
 impl<'a> Texts<'a> {

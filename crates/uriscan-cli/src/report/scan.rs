@@ -19,11 +19,17 @@ use crate::config::{Mode, ScanConfig};
 pub struct Printer<'c> {
     cfg: &'c ScanConfig,
     parser: Parser,
+    /// Each URI is printed alone on its line as found: `-o` without
+    /// normalizing or warnings.
+    plain_uri: bool,
 }
 
 impl<'c> Printer<'c> {
     pub fn new(cfg: &'c ScanConfig) -> Printer<'c> {
-        Printer { cfg, parser: Parser::new().iri(true) }
+        let plain_uri = cfg.mode == Mode::OnlyUri
+            && !cfg.normalize
+            && !cfg.needs_warnings();
+        Printer { cfg, parser: Parser::new().iri(true), plain_uri }
     }
 
     /// Appends the output for the `matches` of a file read whole (its
@@ -58,6 +64,27 @@ impl<'c> Printer<'c> {
         texts: Texts<'_>,
         seen: Option<&Mutex<HashSet<String>>>,
     ) -> bool {
+        // The plain `-o` line apart: a URI printed alone is little more
+        // work than the registers the general path saves and restores.
+        if self.plain_uri && seen.is_none() {
+            let cfg = self.cfg;
+            let shown = self.shown(m.as_str());
+            text::uri_line(out, cfg.color, cfg.null, &shown);
+            return true;
+        }
+        self.one_in_general(out, label, m, texts, seen)
+    }
+
+    /// [`one`](Printer::one) for every configuration.
+    #[inline(never)]
+    fn one_in_general(
+        &self,
+        out: &mut Vec<u8>,
+        label: &Label<'_>,
+        m: &Match<'_>,
+        texts: Texts<'_>,
+        seen: Option<&Mutex<HashSet<String>>>,
+    ) -> bool {
         let cfg = self.cfg;
         let uri: Cow<'_, str> = if cfg.normalize {
             Cow::Owned(self.normalize(m.as_str()))
@@ -82,11 +109,7 @@ impl<'c> Printer<'c> {
             }
             seen.insert(uri.to_string());
         }
-        let shown = if cfg.mask_passwords {
-            mask_password(&uri)
-        } else {
-            Cow::Borrowed(uri.as_ref())
-        };
+        let shown = self.shown(&uri);
         match cfg.mode {
             Mode::Count => {}
             Mode::OnlyUri => text::uri_line(out, cfg.color, cfg.null, &shown),
@@ -115,6 +138,16 @@ impl<'c> Printer<'c> {
         let cfg = self.cfg;
         if cfg.mode == Mode::Count && count > 0 {
             text::count_line(out, cfg.color, cfg.null, label.raw(), count);
+        }
+    }
+
+    /// The URI as shown: its password masked unless asked otherwise.
+    #[inline(always)]
+    fn shown<'u>(&self, uri: &'u str) -> Cow<'u, str> {
+        if self.cfg.mask_passwords {
+            mask_password(uri)
+        } else {
+            Cow::Borrowed(uri)
         }
     }
 

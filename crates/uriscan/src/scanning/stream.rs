@@ -168,8 +168,11 @@ impl<'f, R: Read> StreamIter<'f, R> {
     /// breaks: the same matches as the iterator, without a copy or an
     /// allocation per match. (The iterator's items own their URIs, since
     /// the buffer moves on; `f` can keep one with
-    /// [`Match::into_owned`].) [`BufferedText`] gives the bytes each
+    /// `m.clone().into_owned()`.) [`BufferedText`] gives the bytes each
     /// match was taken from.
+    ///
+    /// Both are handed by reference: built once in the scan's frame, they
+    /// are not copied again into `f`'s.
     ///
     /// Returns what `f` broke with, or `Continue` at the end of the
     /// input. On a read error, the matches before it have been handed to
@@ -194,7 +197,7 @@ impl<'f, R: Read> StreamIter<'f, R> {
         f: F,
     ) -> io::Result<ControlFlow<B>>
     where
-        F: FnMut(Match<'_>, BufferedText<'_>) -> ControlFlow<B>,
+        F: FnMut(&Match<'_>, &BufferedText<'_>) -> ControlFlow<B>,
     {
         let kernels = self.kernels;
         let mut visit = Visit { stream: &mut self, f, ended: None };
@@ -321,13 +324,18 @@ struct Visit<'a, 'f, R, F, B> {
 impl<R, F, B> KernelIter for Visit<'_, '_, R, F, B>
 where
     R: Read,
-    F: FnMut(Match<'_>, BufferedText<'_>) -> ControlFlow<B>,
+    F: FnMut(&Match<'_>, &BufferedText<'_>) -> ControlFlow<B>,
 {
     type Item = ();
     #[inline(always)]
     fn next_with<K: Kernels>(&mut self, k: K) -> Option<()> {
         let f = &mut self.f;
-        match self.stream.next_match_with(k, f)? {
+        let step = self.stream.next_match_with(
+            k,
+            #[inline(always)]
+            |m: Match<'_>, t: BufferedText<'_>| f(&m, &t),
+        );
+        match step? {
             Ok(ControlFlow::Continue(())) => Some(()),
             ended => {
                 self.ended = Some(ended);

@@ -263,7 +263,7 @@ fn borrowed_stream_stops_where_the_visitor_breaks() {
         .try_for_each_borrowed(|m, t| {
             seen.push((m.as_str().to_string(), t.raw().to_vec()));
             if m.rejoined() {
-                return ControlFlow::Break(m.into_owned());
+                return ControlFlow::Break(m.clone().into_owned());
             }
             ControlFlow::Continue(())
         })

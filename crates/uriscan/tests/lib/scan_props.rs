@@ -174,7 +174,7 @@ fn streaming_agrees(
                 texts_agree &= t.raw() == &hay[m.span().range()]
                     && t.url_prefix() == at(m.trimmed().url_prefix)
                     && t.suffix() == at(m.trimmed().suffix);
-                borrowed.push(key(&m));
+                borrowed.push(key(m));
                 std::ops::ControlFlow::<()>::Continue(())
             })
             .unwrap();
