@@ -539,7 +539,6 @@ fn digest(
             }
             let keep = match keep {
                 KeepLinks::None => false,
-                KeepLinks::All => true,
                 KeepLinks::Web => is_web(l),
             };
             if keep {

@@ -11,7 +11,7 @@ use uriscan::links::Link;
 use super::plan::Plan;
 use super::read::{KeptLinks, ReadDocs, Reread};
 use super::remote::RemoteStage;
-use crate::config::{CheckConfig, CheckForm, KeepLinks};
+use crate::config::{CheckConfig, CheckForm};
 use crate::report::check::{CheckReport, Mapping};
 
 /// How far the report was written.
@@ -183,7 +183,7 @@ impl Pass<'_, '_> {
     fn wants_link(&self, v: &Verdict, path: &Path) -> bool {
         let printed = matches!(v.status(), Status::Broken | Status::Warning);
         printed
-            || self.cfg.keep == KeepLinks::All
+            || prints_every_link(self.cfg)
             || v.status() == Status::Broken
                 && self
                     .cfg
@@ -219,7 +219,7 @@ impl Pass<'_, '_> {
         }
         self.counts.add(v.is_local(), v);
         let printed = matches!(v.status(), Status::Broken | Status::Warning);
-        if !printed && cfg.keep != KeepLinks::All {
+        if !printed && !prints_every_link(cfg) {
             return true;
         }
         let Some(link) = link else {
@@ -246,6 +246,11 @@ impl Pass<'_, '_> {
         self.report.link(label, doc.root(), link, v, mapped);
         self.report.spill()
     }
+}
+
+/// Whether the report lists every link, those that hold too.
+fn prints_every_link(cfg: &CheckConfig) -> bool {
+    cfg.form == CheckForm::Json { errors_only: false }
 }
 
 /// The document whose links are being reported.

@@ -42,7 +42,6 @@ pub enum CheckForm {
 /// facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeepLinks {
-    All,
     /// The http and https links, for the remote check.
     Web,
     None,
@@ -161,16 +160,9 @@ impl TryFrom<CheckArgs> for CheckConfig {
         let web = args.remote.remote;
         #[cfg(not(feature = "remote"))]
         let web = false;
-        // A broken link the reading did not keep (past its memory limit)
-        // is read again for the report; the rest is kept only when the
-        // report prints it.
-        let keep = if args.json && !args.errors_only {
-            KeepLinks::All
-        } else if web {
-            KeepLinks::Web
-        } else {
-            KeepLinks::None
-        };
+        // A link the reading did not keep (past its memory limit) is read
+        // again for the report, so only the remote check's are kept whole.
+        let keep = if web { KeepLinks::Web } else { KeepLinks::None };
         let index_files = args.index_files.clone().unwrap_or_else(|| {
             ["index.html", "index.htm", "README.md", "index.md"]
                 .map(String::from)
