@@ -298,6 +298,12 @@ pub struct Site {
     /// a site link to the same few URLs over and over, and each lookup
     /// asks the file system.
     served: Mutex<FxHashMap<String, Served>>,
+    /// Each page's URL (by its path under the sources), asked once: every
+    /// relative site URL of a page resolves against it.
+    page_urls: Mutex<FxHashMap<String, String>>,
+    /// Whether each source looked at so far is a file: the pages of a
+    /// site link to the same few sources over and over.
+    files: Mutex<FxHashMap<String, bool>>,
 }
 
 /// What a site URL is served from.
@@ -381,6 +387,8 @@ impl Site {
             anchor_style,
             shown_prefix,
             served: Mutex::default(),
+            page_urls: Mutex::default(),
+            files: Mutex::default(),
         })
     }
 
@@ -548,7 +556,7 @@ impl Site {
         let dir = page.rfind('/').map_or("", |i| &page[..=i]);
         let ext = url::extension(&decoded);
         let source = url::normalize(&format!("{dir}{decoded}"), false);
-        let exists = |rel: &str| self.loaded.sources.join(rel).is_file();
+        let exists = |rel: &str| self.is_source_file(rel);
         let source_link = match ext.as_deref() {
             Some(e) if url::is_markdown_ext(e) => true,
             Some("html" | "htm") | None => {
@@ -557,8 +565,7 @@ impl Site {
             Some(_) => true,
         };
         if !source_link {
-            let page_url = self.loaded.rules.url_of(&page).unwrap_or_default();
-            let url = url::resolve(&page_url, &decoded);
+            let url = self.resolve_on_page(&page, &decoded);
             let shown = [self.base_path.as_str(), &url].concat();
             return Some(self.lookup(&url, fragment, &shown, explain));
         }
@@ -825,34 +832,45 @@ impl Site {
         shown: &str,
         explain: bool,
     ) -> Mapped {
-        let known = self
-            .served
+        if let Some(served) =
+            self.served.lock().unwrap_or_else(|e| e.into_inner()).get(url)
+        {
+            return self.mapped(served, fragment, shown, explain);
+        }
+        let served = self.serve(url);
+        let mapped = self.mapped(&served, fragment, shown, explain);
+        self.served
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(url)
-            .cloned();
-        let served = known.unwrap_or_else(|| {
-            let served = self.serve(url);
-            self.served
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(url.to_string(), served.clone());
-            served
-        });
+            .insert(url.to_string(), served);
+        mapped
+    }
+
+    /// The target of a link, written (or shown) `shown`, to a site URL
+    /// that `served` serves.
+    fn mapped(
+        &self,
+        served: &Served,
+        fragment: Option<&str>,
+        shown: &str,
+        explain: bool,
+    ) -> Mapped {
         match served {
             Served::Source(rel, path) => Mapped::Local {
-                path,
+                path: path.clone(),
                 fragment: fragment.map(str::to_string),
                 reason: if explain {
                     format!(
                         "mapped from the site URL '{shown}' to '{}'",
-                        self.shown(&rel)
+                        self.shown(rel)
                     )
                 } else {
                     String::new()
                 },
             },
-            Served::Unavailable(reason) => Mapped::Unavailable { reason },
+            Served::Unavailable(reason) => {
+                Mapped::Unavailable { reason: reason.clone() }
+            }
             Served::Nothing => Mapped::Unavailable {
                 reason: format!("no page at the site URL '{shown}'"),
             },
@@ -874,6 +892,37 @@ impl Site {
             };
         }
         Served::Nothing
+    }
+
+    /// The site URL `reference` (relative, decoded) names from the page
+    /// `page` (a path under the sources).
+    fn resolve_on_page(&self, page: &str, reference: &str) -> String {
+        let mut page_urls =
+            self.page_urls.lock().unwrap_or_else(|e| e.into_inner());
+        if !page_urls.contains_key(page) {
+            let page_url = self.loaded.rules.url_of(page).unwrap_or_default();
+            page_urls.insert(page.to_string(), page_url);
+        }
+        url::resolve(&page_urls[page], reference)
+    }
+
+    /// Whether the source `rel` (a path under the sources) is a file,
+    /// asked of the file system once.
+    fn is_source_file(&self, rel: &str) -> bool {
+        let known = self
+            .files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(rel)
+            .copied();
+        known.unwrap_or_else(|| {
+            let is_file = self.loaded.sources.join(rel).is_file();
+            self.files
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(rel.to_string(), is_file);
+            is_file
+        })
     }
 
     /// A source as the report names it: under the configuration's folder.

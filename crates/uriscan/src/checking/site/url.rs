@@ -2,6 +2,8 @@
 //! leading slash (`""` is the root, `a/b/` a directory URL), and how a
 //! link resolves against them.
 
+use std::borrow::Cow;
+
 /// A link's path and fragment, its query left out: `("a/b/", Some("x"))`
 /// for `a/b/?q#x`.
 pub(crate) fn split_link(link: &str) -> (&str, Option<&str>) {
@@ -24,6 +26,24 @@ pub(crate) fn resolve(base: &str, reference: &str) -> String {
 /// trailing slash. A `..` above the start clamps (`clamp`, as URLs do) or
 /// gives `None` (source paths, which leave the tree).
 pub(crate) fn normalize(path: &str, clamp: bool) -> Option<String> {
+    // Most paths have nothing to fold: they come back as they are.
+    if is_plain(path) {
+        return Some(path.to_string());
+    }
+    normalize_segments(path, clamp)
+}
+
+/// Whether `path` has no `.`, `..` or empty segment (a trailing slash
+/// aside) and no leading slash: [`normalize`] leaves it as it is.
+fn is_plain(path: &str) -> bool {
+    let body = path.strip_suffix('/').unwrap_or(path);
+    path.is_empty()
+        || (!body.is_empty()
+            && body.split('/').all(|s| !matches!(s, "" | "." | "..")))
+}
+
+/// [`normalize`] segment by segment, for any path.
+fn normalize_segments(path: &str, clamp: bool) -> Option<String> {
     let mut out: Vec<&str> = vec![];
     let segs: Vec<&str> = path.split('/').collect();
     let last = segs.len() - 1;
@@ -51,11 +71,17 @@ pub(crate) fn normalize(path: &str, clamp: bool) -> Option<String> {
     Some(joined)
 }
 
-/// The extension of the last segment, lowercased ASCII, if it has one.
-pub(crate) fn extension(path: &str) -> Option<String> {
+/// The extension of the last segment, lowercased ASCII, if it has one
+/// (borrowed when it is lowercase already, as most are).
+pub(crate) fn extension(path: &str) -> Option<Cow<'_, str>> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let dot = name.rfind('.').filter(|&i| i > 0)?;
-    Some(name[dot + 1..].to_ascii_lowercase())
+    let ext = &name[dot + 1..];
+    Some(if ext.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(ext.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(ext)
+    })
 }
 
 /// Whether `ext` names a Markdown source.
@@ -129,5 +155,32 @@ mod tests {
         assert_eq!(extension("a.b/c"), None);
         assert_eq!(extension("a/.hidden"), None);
         assert_eq!(extension("a/B.MD").as_deref(), Some("md"));
+    }
+
+    proptest::proptest! {
+        /// The plain-path shortcut gives what folding segment by
+        /// segment gives.
+        #[test]
+        fn normalize_shortcut_agrees(
+            path in "[a./]{0,12}",
+            clamp in proptest::bool::ANY,
+        ) {
+            proptest::prop_assert_eq!(
+                normalize(&path, clamp),
+                normalize_segments(&path, clamp)
+            );
+        }
+
+        /// The borrowed extension is the lowercased one.
+        #[test]
+        fn extension_is_lowercased(path in "[aB./]{0,8}") {
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            let lowered = name
+                .rfind('.')
+                .filter(|&i| i > 0)
+                .map(|i| name[i + 1..].to_ascii_lowercase());
+            let found = extension(&path);
+            proptest::prop_assert_eq!(found.as_deref(), lowered.as_deref());
+        }
     }
 }
