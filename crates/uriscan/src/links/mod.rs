@@ -115,6 +115,8 @@ pub use generators::mdx::{MdxError, mdx_error};
 
 #[cfg(feature = "check")]
 pub(crate) use generators::includes::directives;
+#[cfg(feature = "check")]
+pub(crate) use generators::includes::may_hold_directive;
 
 /// The Markdown of an MDX document: its ESM and expressions blanked.
 #[cfg(feature = "check")]

@@ -49,12 +49,10 @@ impl KeptAnchors {
             ends.push(u32::try_from(joined.len()).ok()?);
         }
         let bytes = text.as_bytes();
-        let holds =
-            |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
         Some(KeptAnchors {
             style,
-            may_include: holds(b"8<") || holds(b"{%"),
-            may_import: holds(b"import"),
+            may_include: crate::links::may_hold_directive(bytes),
+            may_import: memchr::memmem::find(bytes, b"import").is_some(),
             names: joined.into_boxed_str(),
             ends: ends.into_boxed_slice(),
         })

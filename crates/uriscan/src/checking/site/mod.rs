@@ -306,6 +306,25 @@ pub struct Site {
     files: Mutex<FxHashMap<String, bool>>,
 }
 
+/// `read` of the value `map` holds for `key`, made by `make` the first
+/// time. The lock is not held while `make` runs (it may ask the file
+/// system), so two threads may both make it; the values are the same.
+fn cached<T, R>(
+    map: &Mutex<FxHashMap<String, T>>,
+    key: &str,
+    make: impl FnOnce() -> T,
+    read: impl FnOnce(&T) -> R,
+) -> R {
+    let lock = || map.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = lock().get(key) {
+        return read(known);
+    }
+    let made = make();
+    let result = read(&made);
+    lock().insert(key.to_string(), made);
+    result
+}
+
 /// What a site URL is served from.
 #[derive(Clone, Debug)]
 enum Served {
@@ -832,18 +851,12 @@ impl Site {
         shown: &str,
         explain: bool,
     ) -> Mapped {
-        if let Some(served) =
-            self.served.lock().unwrap_or_else(|e| e.into_inner()).get(url)
-        {
-            return self.mapped(served, fragment, shown, explain);
-        }
-        let served = self.serve(url);
-        let mapped = self.mapped(&served, fragment, shown, explain);
-        self.served
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(url.to_string(), served);
-        mapped
+        cached(
+            &self.served,
+            url,
+            || self.serve(url),
+            |served| self.mapped(served, fragment, shown, explain),
+        )
     }
 
     /// The target of a link, written (or shown) `shown`, to a site URL
@@ -897,32 +910,23 @@ impl Site {
     /// The site URL `reference` (relative, decoded) names from the page
     /// `page` (a path under the sources).
     fn resolve_on_page(&self, page: &str, reference: &str) -> String {
-        let mut page_urls =
-            self.page_urls.lock().unwrap_or_else(|e| e.into_inner());
-        if !page_urls.contains_key(page) {
-            let page_url = self.loaded.rules.url_of(page).unwrap_or_default();
-            page_urls.insert(page.to_string(), page_url);
-        }
-        url::resolve(&page_urls[page], reference)
+        cached(
+            &self.page_urls,
+            page,
+            || self.loaded.rules.url_of(page).unwrap_or_default(),
+            |page_url| url::resolve(page_url, reference),
+        )
     }
 
     /// Whether the source `rel` (a path under the sources) is a file,
     /// asked of the file system once.
     fn is_source_file(&self, rel: &str) -> bool {
-        let known = self
-            .files
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(rel)
-            .copied();
-        known.unwrap_or_else(|| {
-            let is_file = self.loaded.sources.join(rel).is_file();
-            self.files
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(rel.to_string(), is_file);
-            is_file
-        })
+        cached(
+            &self.files,
+            rel,
+            || self.loaded.sources.join(rel).is_file(),
+            |&is_file| is_file,
+        )
     }
 
     /// A source as the report names it: under the configuration's folder.

@@ -50,6 +50,13 @@ static MARKERS: LazyLock<Markers> = LazyLock::new(|| Markers {
     close: memmem::Finder::new(b"%}"),
 });
 
+/// Whether `text` may hold an include directive: a snippet marker or a
+/// `{%` opening (a site that expands them would change the page).
+#[cfg(feature = "check")]
+pub(crate) fn may_hold_directive(text: &[u8]) -> bool {
+    MARKERS.snippet.find(text).is_some() || MARKERS.open.find(text).is_some()
+}
+
 /// The include directives of `text`, in document order.
 pub(crate) fn directives(text: &str) -> Vec<Directive> {
     let b = text.as_bytes();
