@@ -7,7 +7,7 @@ use std::path::Path;
 use uriscan::checking::{Mapped, Status, Verdict};
 use uriscan::links::{Link, Reference};
 
-use super::findings::{Finding, Findings};
+use super::findings::{Finding, Findings, Stopped};
 use super::json::{CheckRow, LinkRow};
 use super::{Label, github, json, junit, markdown, sarif, text, write_stdout};
 use crate::config::CheckForm;
@@ -42,6 +42,8 @@ pub struct CheckReport<'c> {
     sarif: sarif::Log,
     /// Whether standard output was closed by its reader.
     closed: bool,
+    /// Whether the report stopped before its end (and said why).
+    stopped: bool,
     /// The documents and broken links of the Markdown and JUnit forms.
     findings: Findings,
     /// The human report's warnings, written after the broken links.
@@ -67,7 +69,11 @@ impl<'c> CheckReport<'c> {
             out: Vec::with_capacity(FLUSH_AT),
             sarif: sarif::Log::default(),
             closed: false,
-            findings: Findings::default(),
+            stopped: false,
+            findings: Findings::new(match form {
+                CheckForm::Junit => junit::escape,
+                _ => markdown::escape,
+            }),
             warnings: vec![],
             deny_warnings,
             via: None,
@@ -198,11 +204,7 @@ impl<'c> CheckReport<'c> {
                     },
                     suggestion: v.suggestion(link).map(|s| s.into_owned()),
                 };
-                if warning {
-                    self.findings.warn(label, finding);
-                } else {
-                    self.findings.add(label, finding);
-                }
+                self.keep(label, &finding, warning);
             }
             CheckForm::Github => {
                 let message = text::link_message(warning, link.link(), &why());
@@ -240,6 +242,18 @@ impl<'c> CheckReport<'c> {
             (true, false) => ("link-warning", "warning"),
             (true, true) => ("link-warning", "error"),
         }
+    }
+
+    /// A finding (or a warning) of the Markdown or JUnit form, kept as
+    /// the form writes it until the end.
+    fn keep(&mut self, label: &Path, f: &Finding, warning: bool) {
+        let (form, deny) = (self.form, self.deny_warnings);
+        self.findings.add(label, warning, |out, doc| match (form, warning) {
+            (CheckForm::Junit, false) => junit::finding(out, doc, f),
+            (CheckForm::Junit, true) => junit::warning(out, doc, f, deny),
+            (_, false) => markdown::finding(out, f),
+            (_, true) => markdown::warning(out, doc, f),
+        });
     }
 
     /// The links are all reported: the human report's warnings follow
@@ -315,7 +329,7 @@ impl<'c> CheckReport<'c> {
                     reason: reason.unwrap_or(message),
                     suggestion: None,
                 };
-                self.findings.add(label, finding);
+                self.keep(label, &finding, false);
             }
             CheckForm::Human | CheckForm::Json { .. } => {
                 text::remote_link(
@@ -341,13 +355,37 @@ impl<'c> CheckReport<'c> {
     /// Writes the forms gathered to the end: the SARIF log, or the
     /// Markdown or JUnit report with `summary`, the run's counts.
     pub fn finish(&mut self, summary: &str) {
-        if self.form == CheckForm::Markdown {
-            markdown::write(&mut self.out, &self.findings, summary);
-        } else if self.form == CheckForm::Junit {
-            let deny = self.deny_warnings;
-            junit::write(&mut self.out, &self.findings, summary, deny);
-        } else if self.form == CheckForm::Sarif {
-            self.sarif.finish(&mut self.out);
+        let closed = &mut self.closed;
+        // The kept entries are copied out a piece at a time.
+        let mut spill = |out: &mut Vec<u8>| {
+            out.len() <= FLUSH_AT || write_out(out, closed)
+        };
+        let (out, findings) = (&mut self.out, &self.findings);
+        let written = match self.form {
+            CheckForm::Markdown => {
+                markdown::write(out, findings, summary, &mut spill)
+            }
+            CheckForm::Junit => {
+                let deny = self.deny_warnings;
+                junit::write(out, findings, summary, deny, &mut spill)
+            }
+            CheckForm::Sarif => {
+                self.sarif.finish(out);
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        match written {
+            Ok(()) => {}
+            Err(Stopped::Output) => self.stopped = true,
+            Err(Stopped::Spool(e)) => {
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "uriscan: the report's temporary file: {}",
+                    uriscan::walking::io_message(&e)
+                );
+                self.stopped = true;
+            }
         }
     }
 
@@ -360,26 +398,32 @@ impl<'c> CheckReport<'c> {
     /// Writes the buffer out; false when standard output failed (said,
     /// unless the reader is gone).
     pub fn flush(&mut self) -> bool {
-        match write_stdout(&mut self.out) {
-            Ok(()) => true,
-            Err(reason) => {
-                match reason {
-                    Some(r) => {
-                        let _ = writeln!(
-                            io::stderr().lock(),
-                            "uriscan: standard output: {r}"
-                        );
-                    }
-                    None => self.closed = true,
-                }
-                false
-            }
-        }
+        !self.stopped && write_out(&mut self.out, &mut self.closed)
     }
 
     /// Whether a write failed because the reader closed standard output
     /// (`uriscan check . | head`): nothing is wrong, the rest is unwanted.
     pub fn closed(&self) -> bool {
         self.closed
+    }
+}
+
+/// Writes `out` to standard output; false when that failed, said unless
+/// the reader is gone (then `closed`).
+fn write_out(out: &mut Vec<u8>, closed: &mut bool) -> bool {
+    match write_stdout(out) {
+        Ok(()) => true,
+        Err(reason) => {
+            match reason {
+                Some(r) => {
+                    let _ = writeln!(
+                        io::stderr().lock(),
+                        "uriscan: standard output: {r}"
+                    );
+                }
+                None => *closed = true,
+            }
+            false
+        }
     }
 }

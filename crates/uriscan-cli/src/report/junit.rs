@@ -4,24 +4,57 @@
 
 use std::io::Write as _;
 
-use super::findings::Findings;
+use super::findings::{DocFindings, Finding, Findings, Spill, Stopped};
 use super::text::broken_reason;
 
-/// Writes the whole XML document; `summary` goes in the suite's
-/// `system-out`. Warnings are a test case's `system-out`, or failures
-/// when `deny_warnings`.
+/// A broken link's `failure` element in its file's test case.
+pub fn finding(out: &mut Vec<u8>, doc: &DocFindings, f: &Finding) {
+    let why = broken_reason(Some(f.reason.clone()), f.suggestion.as_deref());
+    let message = format!("broken link '{}': {why}", f.link);
+    failure(out, &doc.escaped, f, &message, "broken-link");
+}
+
+/// A warning of its file's test case: a `failure` when `deny_warnings`,
+/// else a line of the test case's `system-out`.
+pub fn warning(
+    out: &mut Vec<u8>,
+    doc: &DocFindings,
+    f: &Finding,
+    deny_warnings: bool,
+) {
+    let message = format!("warning for '{}': {}", f.link, f.reason);
+    if deny_warnings {
+        failure(out, &doc.escaped, f, &message, "warning");
+        return;
+    }
+    if doc.warnings.count() > 0 {
+        out.extend_from_slice(b"&#10;");
+    }
+    let _ = write!(
+        out,
+        "{}:{}:{}: {}",
+        doc.escaped,
+        f.line,
+        f.column,
+        escape(&message)
+    );
+}
+
+/// Writes the whole XML document, its entries read back from `findings`;
+/// `summary` goes in the suite's `system-out`.
 pub fn write(
     out: &mut Vec<u8>,
     findings: &Findings,
     summary: &str,
     deny_warnings: bool,
-) {
+    spill: Spill<'_>,
+) -> Result<(), Stopped> {
     let tests = findings.docs.len();
     let failures = findings
         .docs
         .iter()
         .filter(|d| {
-            !d.findings.is_empty() || deny_warnings && !d.warnings.is_empty()
+            d.findings.count() > 0 || deny_warnings && d.warnings.count() > 0
         })
         .count();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
@@ -34,55 +67,35 @@ pub fn write(
         r#"  <testsuite name="uriscan check" tests="{tests}" failures="{failures}" errors="0" skipped="0">"#
     );
     for doc in &findings.docs {
-        let path = escape(&doc.path);
-        if doc.findings.is_empty() && doc.warnings.is_empty() {
+        let path = &doc.escaped;
+        if doc.findings.count() == 0 && doc.warnings.count() == 0 {
             let _ = writeln!(
                 out,
                 r#"    <testcase name="{path}" classname="uriscan.check" file="{path}"/>"#
             );
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            r#"    <testcase name="{path}" classname="uriscan.check" file="{path}">"#
-        );
-        for f in &doc.findings {
-            let why =
-                broken_reason(Some(f.reason.clone()), f.suggestion.as_deref());
-            let message = format!("broken link '{}': {why}", f.link);
-            failure(out, &path, f, &message, "broken-link");
-        }
-        let warning = |f: &super::findings::Finding| {
-            format!("warning for '{}': {}", f.link, f.reason)
-        };
-        if deny_warnings {
-            for f in &doc.warnings {
-                failure(out, &path, f, &warning(f), "warning");
-            }
-        } else if !doc.warnings.is_empty() {
-            let lines: Vec<String> = doc
-                .warnings
-                .iter()
-                .map(|f| {
-                    format!(
-                        "{path}:{}:{}: {}",
-                        f.line,
-                        f.column,
-                        escape(&warning(f))
-                    )
-                })
-                .collect();
+        } else {
             let _ = writeln!(
                 out,
-                "      <system-out>{}</system-out>",
-                lines.join("&#10;")
+                r#"    <testcase name="{path}" classname="uriscan.check" file="{path}">"#
             );
+            findings.copy(&doc.findings, out, spill)?;
+            if deny_warnings {
+                findings.copy(&doc.warnings, out, spill)?;
+            } else if doc.warnings.count() > 0 {
+                out.extend_from_slice(b"      <system-out>");
+                findings.copy(&doc.warnings, out, spill)?;
+                out.extend_from_slice(b"</system-out>\n");
+            }
+            let _ = writeln!(out, "    </testcase>");
         }
-        let _ = writeln!(out, "    </testcase>");
+        if !spill(out) {
+            return Err(Stopped::Output);
+        }
     }
     let _ = writeln!(out, "    <system-out>{}</system-out>", escape(summary));
     let _ = writeln!(out, "  </testsuite>");
     let _ = writeln!(out, "</testsuites>");
+    Ok(())
 }
 
 /// One `failure` element of `kind` for finding `f` of the document at
@@ -90,7 +103,7 @@ pub fn write(
 fn failure(
     out: &mut Vec<u8>,
     path: &str,
-    f: &super::findings::Finding,
+    f: &Finding,
     message: &str,
     kind: &str,
 ) {
@@ -130,7 +143,63 @@ pub fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::*;
+    use crate::report::findings::tests::{in_memory, run, spooled, written};
+
+    /// The report of a run, its entries spooled to a file or in memory,
+    /// with warnings denied or not.
+    #[test]
+    fn spooled_report_is_the_one_in_memory() {
+        for deny in [false, true] {
+            let [from_file, from_memory] = [spooled, in_memory].map(|kept| {
+                let findings = run(kept(escape), |out, doc, f, is_warning| {
+                    if is_warning {
+                        warning(out, doc, f, deny);
+                    } else {
+                        finding(out, doc, f);
+                    }
+                });
+                written(|out, spill| {
+                    write(out, &findings, "the counts", deny, spill)
+                })
+            });
+            assert_eq!(from_file, from_memory);
+            let failure = |n: u64| {
+                format!(
+                    "<failure message=\"warning for &apos;#a|&lt;{n}&gt;&apos;: \
+                     no anchor &amp; &apos;{n}&apos;\" type=\"warning\">"
+                )
+            };
+            if deny {
+                for n in [2, 4, 6] {
+                    assert!(from_memory.contains(&failure(n)), "{n}");
+                }
+                assert!(!from_memory.contains("      <system-out>"));
+            } else {
+                assert_eq!(
+                    from_memory,
+                    r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="uriscan check" tests="3" failures="2" errors="0">
+  <testsuite name="uriscan check" tests="3" failures="2" errors="0" skipped="0">
+    <testcase name="a.md" classname="uriscan.check" file="a.md">
+      <failure message="broken link &apos;#a|&lt;1&gt;&apos;: no anchor &amp; &apos;1&apos;" type="broken-link">a.md:1:2: broken link &apos;#a|&lt;1&gt;&apos;: no anchor &amp; &apos;1&apos;</failure>
+      <failure message="broken link &apos;#a|&lt;3&gt;&apos;: no anchor &amp; &apos;3&apos; (did you mean &apos;#b3&apos;?)" type="broken-link">a.md:3:2: broken link &apos;#a|&lt;3&gt;&apos;: no anchor &amp; &apos;3&apos; (did you mean &apos;#b3&apos;?)</failure>
+      <failure message="broken link &apos;#a|&lt;7&gt;&apos;: no anchor &amp; &apos;7&apos;" type="broken-link">a.md:7:2: broken link &apos;#a|&lt;7&gt;&apos;: no anchor &amp; &apos;7&apos;</failure>
+      <system-out>a.md:2:2: warning for &apos;#a|&lt;2&gt;&apos;: no anchor &amp; &apos;2&apos;</system-out>
+    </testcase>
+    <testcase name="b.md" classname="uriscan.check" file="b.md"/>
+    <testcase name="c.md" classname="uriscan.check" file="c.md">
+      <failure message="broken link &apos;#a|&lt;5&gt;&apos;: no anchor &amp; &apos;5&apos;" type="broken-link">c.md:5:2: broken link &apos;#a|&lt;5&gt;&apos;: no anchor &amp; &apos;5&apos;</failure>
+      <system-out>c.md:4:2: warning for &apos;#a|&lt;4&gt;&apos;: no anchor &amp; &apos;4&apos;&#10;c.md:6:2: warning for &apos;#a|&lt;6&gt;&apos;: no anchor &amp; &apos;6&apos;</system-out>
+    </testcase>
+    <system-out>the counts</system-out>
+  </testsuite>
+</testsuites>
+"#
+                );
+            }
+        }
+    }
 
     #[test]
     fn escapes_xml() {
