@@ -991,8 +991,8 @@ impl Site {
 }
 
 /// A link as the report shows it, in two pieces written one after the
-/// other (the base path, then the URL under it): joined only for a
-/// reason, which most links never need.
+/// other (the base path and the URL under it, or the link as written
+/// and nothing): joined only for a reason, which most links never need.
 #[derive(Clone, Copy)]
 struct Shown<'a>(&'a str, &'a str);
 
