@@ -512,6 +512,8 @@ fn digest(
     // Each link becomes facts as it is read; the links the report will
     // print are kept whole, the rest only within the spare budget.
     let style = place.anchor_style;
+    let on_site = (place.site.as_deref())
+        .map(|site| super::site::OnSite::new(site, &place.path));
     let (ids, anchors) =
         for_each_with_kept_anchors(extractor, page, style, |l| {
             if !is_checked(l, include_text) {
@@ -532,8 +534,8 @@ fn digest(
             {
                 // Mapped: it never leaves the root.
                 d.push_remapped(l, &t);
-            } else if let Some(site) = &place.site {
-                super::site::push(&mut d, site, &place.path, l);
+            } else if let Some(on) = &on_site {
+                super::site::push(&mut d, on, l);
             } else {
                 d.push(l);
             }

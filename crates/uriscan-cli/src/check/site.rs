@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use uriscan::checking::anchors::AnchorStyle;
 use uriscan::checking::site::{
-    Generator, Mapped, Site, Sites, git_top, is_gitlab_remote,
+    Generator, Mapped, Page, Site, Sites, git_top, is_gitlab_remote,
 };
 use uriscan::checking::{CheckerBuilder, DocumentDigest};
 use uriscan::links::{GeneratorKind, Kind, Link, LinkRef};
@@ -128,18 +128,32 @@ pub fn site_of(plan: &SitePlan, abs: &Path) -> Option<Arc<Site>> {
     plan.sites.as_ref()?.for_document(abs).filter(|s| s.contains(abs))
 }
 
-/// Takes a link of a site's document `doc` as the site resolves it: a
-/// step of its own beside the other mappings of links.
+/// A site's document as its links are read: the site, and the document
+/// as one of its pages, worked out once for all its links.
+pub struct OnSite<'a> {
+    site: &'a Site,
+    /// `None` for a document whose path the site cannot name.
+    page: Option<Page<'a>>,
+}
+
+impl<'a> OnSite<'a> {
+    /// The document `doc` of `site`.
+    pub fn new(site: &'a Site, doc: &'a Path) -> OnSite<'a> {
+        OnSite { site, page: site.page(doc) }
+    }
+}
+
+/// Takes a link of a site's document as the site resolves it: a step of
+/// its own beside the other mappings of links.
 pub fn push<T>(
     d: &mut DocumentDigest<'_, T>,
-    site: &Site,
-    doc: &Path,
+    on: &OnSite<'_>,
     l: LinkRef<'_>,
 ) {
-    if l.error().is_some() {
+    let Some(page) = on.page.as_ref().filter(|_| l.error().is_none()) else {
         return d.push(l);
-    }
-    push_as(d, l, map(site, doc, l, false));
+    };
+    push_as(d, l, map(on.site, page, l, false));
 }
 
 /// Takes the uses of the site's include shortcodes (Hugo's) in the page
@@ -186,13 +200,13 @@ pub fn push_as<T>(
 /// A local target's reason is written only when `explain`.
 fn map(
     site: &Site,
-    doc: &Path,
+    page: &Page<'_>,
     l: LinkRef<'_>,
     explain: bool,
 ) -> Option<Mapped> {
     match l.kind() {
         Kind::Generator(k) if k.is_template() => {
-            site.map_generator(doc, k, l.link())
+            site.map_generator_on(page, k, l.link())
         }
         // A module the bundler loads from the file system (a partial is
         // no page, and is imported all the same); but for Docusaurus'
@@ -200,8 +214,7 @@ fn map(
         Kind::Generator(
             GeneratorKind::MdxImport | GeneratorKind::MdxRequire,
         ) if !l.link().starts_with("@site/") => None,
-        _ if explain => site.map(doc, l.link()),
-        _ => site.map_target(doc, l.link()),
+        _ => site.map_on(page, l.link(), explain),
     }
 }
 
@@ -211,7 +224,8 @@ pub fn mapping(
     doc: &Path,
     link: LinkRef<'_>,
 ) -> Option<String> {
-    match map(site?, doc, link, true)? {
+    let site = site?;
+    match map(site, &site.page(doc)?, link, true)? {
         Mapped::Local { reason, .. } => Some(reason),
         _ => None,
     }

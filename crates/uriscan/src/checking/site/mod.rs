@@ -34,6 +34,7 @@ mod slug_rules;
 mod url;
 pub(crate) mod yaml;
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -298,9 +299,6 @@ pub struct Site {
     /// a site link to the same few URLs over and over, and each lookup
     /// asks the file system.
     served: Mutex<FxHashMap<String, Served>>,
-    /// Each page's URL (by its path under the sources), asked once: every
-    /// relative site URL of a page resolves against it.
-    page_urls: Mutex<FxHashMap<String, String>>,
     /// Whether each source looked at so far is a file: the pages of a
     /// site link to the same few sources over and over.
     files: Mutex<FxHashMap<String, bool>>,
@@ -323,6 +321,19 @@ fn cached<T, R>(
     let result = read(&made);
     lock().insert(key.to_string(), made);
     result
+}
+
+/// A document of a site as its links are mapped: its path under the
+/// sources and its URL, worked out once for all its links
+/// ([`Site::page`]).
+#[derive(Debug)]
+pub struct Page<'a> {
+    doc: &'a Path,
+    /// Its path under the sources, `/`-separated.
+    rel: String,
+    /// Its URL, asked of the generator's rules at its first relative
+    /// site URL.
+    url: OnceCell<String>,
 }
 
 /// What a site URL is served from.
@@ -406,7 +417,6 @@ impl Site {
             anchor_style,
             shown_prefix,
             served: Mutex::default(),
-            page_urls: Mutex::default(),
             files: Mutex::default(),
         })
     }
@@ -511,25 +521,50 @@ impl Site {
         Some(out)
     }
 
+    /// The document `doc` as a page of the site, for mapping its links
+    /// ([`map_on`](Self::map_on)); `None` when it is not one of its
+    /// sources.
+    pub fn page<'a>(&self, doc: &'a Path) -> Option<Page<'a>> {
+        let rel = self.rel(doc)?;
+        Some(Page { doc, rel, url: OnceCell::new() })
+    }
+
     /// How the link `link` (as written) of the document `doc` resolves
     /// on the site, where that differs from the file system's reading;
     /// `None` where the file system's reading is the site's (or `doc` is
     /// not one of its sources).
     pub fn map(&self, doc: &Path, link: &str) -> Option<Mapped> {
-        self.map_as(doc, link, true)
+        self.map_as(&self.page(doc)?, link, true)
     }
 
     /// [`map`](Self::map), but a [`Mapped::Local`]'s `reason` left
     /// empty: where a link leads is all the check needs, and the report
     /// asks [`map`](Self::map) for the few links it shows.
     pub fn map_target(&self, doc: &Path, link: &str) -> Option<Mapped> {
-        self.map_as(doc, link, false)
+        self.map_as(&self.page(doc)?, link, false)
+    }
+
+    /// [`map`](Self::map) (or [`map_target`](Self::map_target) when not
+    /// `explain`) of a link of `page`: a page's links mapped one after
+    /// the other share its path and URL.
+    pub fn map_on(
+        &self,
+        page: &Page<'_>,
+        link: &str,
+        explain: bool,
+    ) -> Option<Mapped> {
+        self.map_as(page, link, explain)
     }
 
     /// [`map`](Self::map), a local target's reason written only when
     /// `explain`.
-    fn map_as(&self, doc: &Path, link: &str, explain: bool) -> Option<Mapped> {
-        let page = self.rel(doc)?;
+    fn map_as(
+        &self,
+        on: &Page<'_>,
+        link: &str,
+        explain: bool,
+    ) -> Option<Mapped> {
+        let page = on.rel.as_str();
         // mdBook's SUMMARY.md is no page: its links name the chapters.
         if self.generator == Generator::Mdbook && page == "SUMMARY.md" {
             return None;
@@ -540,7 +575,7 @@ impl Site {
             // not a link yet.
             let url = (self.generator == Generator::Jekyll)
                 .then(|| jekyll_url_expression(link))??;
-            return self.map_generator(doc, GeneratorKind::JekyllUrl, &url);
+            return self.map_generator_on(on, GeneratorKind::JekyllUrl, &url);
         }
         let (path, fragment) = url::split_link(link);
         if let Some(rest) = path.strip_prefix("@site/")
@@ -554,8 +589,9 @@ impl Site {
                 reason: format!("mapped from '{path}' to '{rel}'"),
             });
         }
-        let lower = path.get(..8).unwrap_or(path).to_ascii_lowercase();
-        if lower.starts_with("http://") || lower.starts_with("https://") {
+        if has_prefix_ignoring_case(path, "http://")
+            || has_prefix_ignoring_case(path, "https://")
+        {
             return self.map_absolute(link, path, fragment, explain);
         }
         if path.is_empty() || path.starts_with("//") || path.contains(':') {
@@ -567,14 +603,13 @@ impl Site {
             // Docusaurus writes them, putting `baseUrl` in front).
             let url = decoded
                 .strip_prefix(self.base_path.as_str())
-                .unwrap_or(under_root)
-                .to_string();
-            let shown = [self.base_path.as_str(), &url].concat();
-            return Some(self.lookup(&url, fragment, &shown, explain));
+                .unwrap_or(under_root);
+            let shown = Shown(&self.base_path, url);
+            return Some(self.lookup(url, fragment, shown, explain));
         }
         let dir = page.rfind('/').map_or("", |i| &page[..=i]);
         let ext = url::extension(&decoded);
-        let source = url::normalize(&format!("{dir}{decoded}"), false);
+        let source = url::joined(dir, &decoded, false);
         let exists = |rel: &str| self.is_source_file(rel);
         let source_link = match ext.as_deref() {
             Some(e) if url::is_markdown_ext(e) => true,
@@ -584,9 +619,9 @@ impl Site {
             Some(_) => true,
         };
         if !source_link {
-            let url = self.resolve_on_page(&page, &decoded);
-            let shown = [self.base_path.as_str(), &url].concat();
-            return Some(self.lookup(&url, fragment, &shown, explain));
+            let url = self.resolve_on_page(on, &decoded);
+            let shown = Shown(&self.base_path, &url);
+            return Some(self.lookup(&url, fragment, shown, explain));
         }
         let Some(source) = source else {
             // Above the sources: on the site only if the generator copies
@@ -605,7 +640,7 @@ impl Site {
         {
             return Some(Mapped::Unavailable { reason });
         }
-        let found = self.loaded.rules.source_fallback(&page, &decoded)?;
+        let found = self.loaded.rules.source_fallback(page, &decoded)?;
         if exists(&source) {
             return None;
         }
@@ -629,7 +664,17 @@ impl Site {
         kind: GeneratorKind,
         link: &str,
     ) -> Option<Mapped> {
-        let page = self.rel(doc)?;
+        self.map_generator_on(&self.page(doc)?, kind, link)
+    }
+
+    /// [`map_generator`](Self::map_generator) of a link of `on`.
+    pub fn map_generator_on(
+        &self,
+        on: &Page<'_>,
+        kind: GeneratorKind,
+        link: &str,
+    ) -> Option<Mapped> {
+        let (doc, page) = (on.doc, on.rel.as_str());
         if matches!(
             kind,
             GeneratorKind::MkdocsSnippet
@@ -655,25 +700,23 @@ impl Site {
                 reason,
             },
         };
-        Some(
-            match self.loaded.rules.named(kind, &page, &decoded, &exists)? {
-                Named::Source(rel) => {
-                    let reason = format!(
-                        "{} '{path}' found at '{}'",
-                        kind.as_str(),
-                        self.shown(&rel)
-                    );
-                    source(rel, reason)
-                }
-                Named::SiteUrl(url) => {
-                    let url = url.split(['?', '#']).next().unwrap_or("");
-                    let url = url.trim_start_matches('/');
-                    let shown = [self.base_path.as_str(), url].concat();
-                    self.lookup(url, fragment, &shown, true)
-                }
-                Named::Missing(reason) => Mapped::Unavailable { reason },
-            },
-        )
+        Some(match self.loaded.rules.named(kind, page, &decoded, &exists)? {
+            Named::Source(rel) => {
+                let reason = format!(
+                    "{} '{path}' found at '{}'",
+                    kind.as_str(),
+                    self.shown(&rel)
+                );
+                source(rel, reason)
+            }
+            Named::SiteUrl(url) => {
+                let url = url.split(['?', '#']).next().unwrap_or("");
+                let url = url.trim_start_matches('/');
+                let shown = Shown(&self.base_path, url);
+                self.lookup(url, fragment, shown, true)
+            }
+            Named::Missing(reason) => Mapped::Unavailable { reason },
+        })
     }
 
     /// Whether the site has include shortcodes (Hugo's).
@@ -838,7 +881,7 @@ impl Site {
                 .then_some("")
             })?;
         let link = link.split('#').next().unwrap_or(link);
-        Some(self.lookup(url, fragment, link, explain))
+        Some(self.lookup(url, fragment, Shown(link, ""), explain))
     }
 
     /// The source that serves the site URL `url`, for a link written
@@ -848,7 +891,7 @@ impl Site {
         &self,
         url: &str,
         fragment: Option<&str>,
-        shown: &str,
+        shown: Shown<'_>,
         explain: bool,
     ) -> Mapped {
         cached(
@@ -865,7 +908,7 @@ impl Site {
         &self,
         served: &Served,
         fragment: Option<&str>,
-        shown: &str,
+        shown: Shown<'_>,
         explain: bool,
     ) -> Mapped {
         match served {
@@ -907,15 +950,12 @@ impl Site {
         Served::Nothing
     }
 
-    /// The site URL `reference` (relative, decoded) names from the page
-    /// `page` (a path under the sources).
-    fn resolve_on_page(&self, page: &str, reference: &str) -> String {
-        cached(
-            &self.page_urls,
-            page,
-            || self.loaded.rules.url_of(page).unwrap_or_default(),
-            |page_url| url::resolve(page_url, reference),
-        )
+    /// The site URL `reference` (relative, decoded) names from `page`.
+    fn resolve_on_page(&self, page: &Page<'_>, reference: &str) -> String {
+        let page_url = page.url.get_or_init(|| {
+            self.loaded.rules.url_of(&page.rel).unwrap_or_default()
+        });
+        url::resolve(page_url, reference)
     }
 
     /// Whether the source `rel` (a path under the sources) is a file,
@@ -948,6 +988,26 @@ impl Site {
             ),
         }
     }
+}
+
+/// A link as the report shows it, in two pieces written one after the
+/// other (the base path and the URL under it, or the link as written
+/// and nothing): joined only for a reason, which most links never need.
+#[derive(Clone, Copy)]
+struct Shown<'a>(&'a str, &'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)?;
+        f.write_str(self.1)
+    }
+}
+
+/// Whether `text` starts with `prefix` (ASCII), in any case.
+fn has_prefix_ignoring_case(text: &str, prefix: &str) -> bool {
+    text.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
 /// A path's bytes.
@@ -1097,6 +1157,62 @@ mod tests {
         assert_eq!(s.generator().as_str(), "mkdocs");
         assert_eq!(Generator::from_name("mdbook"), Some(Generator::Mdbook));
         assert!(!Generator::Gitlab.is_site());
+    }
+
+    /// A page's path and URL worked out once give, link after link, what
+    /// working them out for each link gives.
+    #[test]
+    fn a_page_kept_for_its_links_maps_as_each_link_alone() {
+        let (_dir, top, s) = site(&[
+            ("mkdocs.yml", "site_url: https://e.org/p/\n"),
+            ("docs/a/b.md", ""),
+            ("docs/a/c.md", ""),
+            ("docs/a/index.md", ""),
+            ("docs/x.png", ""),
+        ]);
+        let links = [
+            "../c/",
+            "../c/#f",
+            "./",
+            "../",
+            "../../../c/",
+            "c.md",
+            "../x.png",
+            "/p/a/c/",
+            "HTTPS://e.org/p/a/",
+            "Http://e.org/p/a/c/?q#f",
+            "../gone/",
+            "#top",
+            "{{ x }}",
+        ];
+        for doc in ["docs/a/b.md", "docs/a/index.md", "docs/a/c.md"] {
+            let doc = top.join(doc);
+            let page = s.page(&doc).unwrap();
+            for link in links {
+                assert_eq!(s.map_on(&page, link, true), s.map(&doc, link));
+                assert_eq!(
+                    s.map_on(&page, link, false),
+                    s.map_target(&doc, link)
+                );
+            }
+        }
+        assert!(s.page(&top.join("README.md")).is_none());
+    }
+
+    /// The case-blind prefix test is the lowercased text's.
+    #[test]
+    fn prefixes_ignore_case_as_lowercasing_does() {
+        for text in
+            ["http://a", "HTTPS://a", "Http:/", "", "h", "ĥttp://", "https"]
+        {
+            for prefix in ["http://", "https://"] {
+                assert_eq!(
+                    has_prefix_ignoring_case(text, prefix),
+                    text.to_ascii_lowercase().starts_with(prefix),
+                    "{text}"
+                );
+            }
+        }
     }
 
     /// `map_target` maps as `map` does, with no reason for a local

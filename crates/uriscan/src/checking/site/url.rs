@@ -7,11 +7,20 @@ use std::borrow::Cow;
 /// A link's path and fragment, its query left out: `("a/b/", Some("x"))`
 /// for `a/b/?q#x`.
 pub(crate) fn split_link(link: &str) -> (&str, Option<&str>) {
-    let (rest, fragment) = match link.split_once('#') {
-        Some((r, f)) => (r, Some(f)),
+    // Every link of a site's page asks: one search finds where the path
+    // ends, a second the fragment only after a query.
+    let bytes = link.as_bytes();
+    match memchr::memchr2(b'#', b'?', bytes) {
         None => (link, None),
-    };
-    (rest.split('?').next().unwrap_or(""), fragment)
+        Some(end) if bytes[end] == b'#' => {
+            (&link[..end], Some(&link[end + 1..]))
+        }
+        Some(end) => {
+            let fragment = memchr::memchr(b'#', &bytes[end + 1..])
+                .map(|i| &link[end + 1 + i + 1..]);
+            (&link[..end], fragment)
+        }
+    }
 }
 
 /// `reference` (a relative path, decoded) resolved against the page URL
@@ -19,64 +28,78 @@ pub(crate) fn split_link(link: &str) -> (&str, Option<&str>) {
 /// is dropped, dot segments are removed, and none climbs above the root.
 pub(crate) fn resolve(base: &str, reference: &str) -> String {
     let dir = base.rfind('/').map_or("", |i| &base[..=i]);
-    normalize(&format!("{dir}{reference}"), true).unwrap_or_default()
+    joined(dir, reference, true).unwrap_or_default()
 }
 
 /// `path` (relative) with `.` and `..` segments removed, keeping a
 /// trailing slash. A `..` above the start clamps (`clamp`, as URLs do) or
 /// gives `None` (source paths, which leave the tree).
 pub(crate) fn normalize(path: &str, clamp: bool) -> Option<String> {
-    // Most paths have nothing to fold: they come back as they are.
-    if is_plain(path) {
-        return Some(path.to_string());
-    }
-    normalize_segments(path, clamp)
+    fold(path.split('/'), path.len(), clamp)
 }
 
-/// Whether `path` has no `.`, `..` or empty segment (a trailing slash
-/// aside) and no leading slash: [`normalize`] leaves it as it is.
-fn is_plain(path: &str) -> bool {
-    let body = path.strip_suffix('/').unwrap_or(path);
-    path.is_empty()
-        || (!body.is_empty()
-            && body.split('/').all(|s| !matches!(s, "" | "." | "..")))
+/// [`normalize`] of `dir` (empty, or ending in `/`) followed by `rest`,
+/// the two never joined into a string of their own.
+pub(crate) fn joined(dir: &str, rest: &str, clamp: bool) -> Option<String> {
+    // `dir` ends in `/`: its pieces but the empty last one come first.
+    let head = dir.strip_suffix('/').map(|d| d.split('/'));
+    let segments = head.into_iter().flatten().chain(rest.split('/'));
+    fold(segments, dir.len() + rest.len(), clamp)
 }
 
-/// [`normalize`] segment by segment, for any path.
-fn normalize_segments(path: &str, clamp: bool) -> Option<String> {
-    let mut out: Vec<&str> = vec![];
-    let segs: Vec<&str> = path.split('/').collect();
-    let last = segs.len() - 1;
+/// Dot-segment removal (RFC 3986 5.2.4) over the `/`-separated pieces of
+/// a path, written into one string: a `..` takes the output back to its
+/// last `/`, so no list of segments is kept. Empty pieces are dropped,
+/// and a last piece that is empty, `.` or `..` keeps a trailing slash.
+fn fold<'a>(
+    segments: impl Iterator<Item = &'a str>,
+    capacity: usize,
+    clamp: bool,
+) -> Option<String> {
+    let mut out = String::with_capacity(capacity);
+    let mut segments = segments.peekable();
+    let mut first = true;
     let mut dir = false;
-    for (i, s) in segs.iter().enumerate() {
-        match *s {
-            "." => dir = i == last,
+    while let Some(segment) = segments.next() {
+        let last = segments.peek().is_none();
+        match segment {
+            "." => dir = last,
             ".." => {
-                if out.pop().is_none() && !clamp {
-                    return None;
+                if out.is_empty() {
+                    if !clamp {
+                        return None;
+                    }
+                } else {
+                    out.truncate(out.rfind('/').unwrap_or(0));
                 }
-                dir = i == last;
+                dir = last;
             }
-            "" => dir = i == last && i > 0,
-            s => {
-                out.push(s);
+            "" => dir = last && !first,
+            name => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(name);
                 dir = false;
             }
         }
+        first = false;
     }
-    let mut joined = out.join("/");
-    if dir && !joined.is_empty() {
-        joined.push('/');
+    if dir && !out.is_empty() {
+        out.push('/');
     }
-    Some(joined)
+    Some(out)
 }
 
 /// The extension of the last segment, lowercased ASCII, if it has one
 /// (borrowed when it is lowercase already, as most are).
 pub(crate) fn extension(path: &str) -> Option<Cow<'_, str>> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let dot = name.rfind('.').filter(|&i| i > 0)?;
-    let ext = &name[dot + 1..];
+    // Asked of most links: a byte search from the end, no searcher.
+    let bytes = path.as_bytes();
+    let start = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    let name = &bytes[start..];
+    let dot = name.iter().rposition(|&b| b == b'.').filter(|&i| i > 0)?;
+    let ext = &path[start + dot + 1..];
     Some(if ext.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(ext.to_ascii_lowercase())
     } else {
@@ -157,18 +180,99 @@ mod tests {
         assert_eq!(extension("a/B.MD").as_deref(), Some("md"));
     }
 
+    /// Dot-segment removal as it was written first: the segments
+    /// collected, then joined. The oracle of [`fold`].
+    fn by_segment_list(path: &str, clamp: bool) -> Option<String> {
+        let mut out: Vec<&str> = vec![];
+        let segs: Vec<&str> = path.split('/').collect();
+        let last = segs.len() - 1;
+        let mut dir = false;
+        for (i, s) in segs.iter().enumerate() {
+            match *s {
+                "." => dir = i == last,
+                ".." => {
+                    if out.pop().is_none() && !clamp {
+                        return None;
+                    }
+                    dir = i == last;
+                }
+                "" => dir = i == last && i > 0,
+                s => {
+                    out.push(s);
+                    dir = false;
+                }
+            }
+        }
+        let mut joined = out.join("/");
+        if dir && !joined.is_empty() {
+            joined.push('/');
+        }
+        Some(joined)
+    }
+
+    /// Paths of names, `.`, `..`, empty segments and percent-escapes,
+    /// with or without a leading or trailing slash.
+    fn segments() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let segment = prop_oneof![
+            Just(""),
+            Just("."),
+            Just(".."),
+            Just("a"),
+            Just("bc"),
+            Just("%2e%2e"),
+            Just("%2F"),
+            Just("x.md"),
+            Just("..."),
+            Just(".a"),
+        ];
+        proptest::collection::vec(segment, 0..9).prop_map(|s| s.join("/"))
+    }
+
     proptest::proptest! {
-        /// The plain-path shortcut gives what folding segment by
-        /// segment gives.
+        /// Folding into one string gives what folding a list of
+        /// segments gives, on paths of dot segments, empty segments and
+        /// percent-escapes (which are names like any other).
         #[test]
-        fn normalize_shortcut_agrees(
-            path in "[a./]{0,12}",
+        fn normalize_agrees_with_the_segment_list(
+            path in segments(),
             clamp in proptest::bool::ANY,
         ) {
             proptest::prop_assert_eq!(
                 normalize(&path, clamp),
-                normalize_segments(&path, clamp)
+                by_segment_list(&path, clamp)
             );
+        }
+
+        /// A reference resolved against a page URL is the segment list's
+        /// fold of the two written one after the other.
+        #[test]
+        fn resolve_agrees_with_the_segment_list(
+            base in segments(),
+            reference in segments(),
+        ) {
+            let dir = base.rfind('/').map_or("", |i| &base[..=i]);
+            let whole = format!("{dir}{reference}");
+            proptest::prop_assert_eq!(
+                resolve(&base, &reference),
+                by_segment_list(&whole, true).unwrap_or_default()
+            );
+            proptest::prop_assert_eq!(
+                joined(dir, &reference, false),
+                by_segment_list(&whole, false)
+            );
+        }
+
+        /// Splitting by two searches gives what splitting at the first
+        /// `#`, then at the first `?`, gives.
+        #[test]
+        fn split_link_agrees_with_splitting_twice(link in "[a/?#%.]{0,12}") {
+            let (rest, fragment) = match link.split_once('#') {
+                Some((r, f)) => (r, Some(f)),
+                None => (link.as_str(), None),
+            };
+            let path = rest.split('?').next().unwrap_or("");
+            proptest::prop_assert_eq!(split_link(&link), (path, fragment));
         }
 
         /// The borrowed extension is the lowercased one.
