@@ -344,7 +344,7 @@ struct Counts {
 
 impl Counts {
     /// Counts a link with the verdict `v`, for `reason`.
-    fn add(&mut self, local: bool, v: &Verdict, reason: Option<&Reason>) {
+    fn add(&mut self, local: bool, v: &Verdict, reason: Option<&Reason<'_>>) {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,

@@ -99,7 +99,7 @@ impl<'c> CheckReport<'c> {
         root: &Path,
         link: &Link,
         v: &Verdict,
-        verdict_reason: Option<&Reason>,
+        verdict_reason: Option<&Reason<'_>>,
         mapped: Option<Mapping<'_>>,
     ) {
         let broken = v.status() == Status::Broken;

@@ -210,9 +210,9 @@ impl<T> Collector<T> {
 impl<T> Checked<T> {
     /// Why `verdict`, one of this check's, is broken, a warning, or
     /// skipped for a reason of its own ([`Reason::Template`]; a web link
-    /// skipped offline has none). Made when asked: a verdict keeps its
-    /// reason's text (the fragment that no anchor matches) as a number
-    /// into the check's texts, not as a string of its own.
+    /// skipped offline has none). Made when asked, of the check's texts:
+    /// a verdict keeps its reason's text (the fragment that no anchor
+    /// matches) as a number into them, not as a string of its own.
     ///
     /// ```
     /// use uriscan::checking::{Checker, Document, Reason, Status};
@@ -226,7 +226,8 @@ impl<T> Checked<T> {
     /// // A page that links to an anchor of its own that it lacks.
     /// let html = br#"<h1 id="top">Top</h1> <a href="a.html#nowhere">a</a>"#;
     /// std::fs::write(format!("{root}/a.html"), html).unwrap();
-    /// let page = Page::new(html, Format::Html).url(&format!("file://{root}/a.html"));
+    /// let url = format!("file://{root}/a.html");
+    /// let page = Page::new(html, Format::Html).url(&url);
     /// let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
     /// let doc = Document {
     ///     path: format!("{root}/a.html").into(),
@@ -245,7 +246,7 @@ impl<T> Checked<T> {
     /// assert_eq!(reason.unwrap().to_string(), "no anchor '#nowhere' in the target");
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
-    pub fn reason(&self, verdict: &Verdict) -> Option<Reason> {
+    pub fn reason(&self, verdict: &Verdict) -> Option<Reason<'_>> {
         verdict.reason_in(&self.texts)
     }
 

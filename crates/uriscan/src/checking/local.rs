@@ -50,12 +50,15 @@ impl Status {
     }
 }
 
-/// Why a link is broken, is a warning, or is skipped.
+/// Why a link is broken, is a warning, or is skipped: made when asked
+/// ([`Checked::reason`]), its text borrowed from the check's.
+///
+/// [`Checked::reason`]: super::Checked::reason
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Reason {
+pub enum Reason<'a> {
     /// Not a URI reference (the links layer's error).
-    Malformed(String),
+    Malformed(&'a str),
     /// No file or directory there.
     NoSuchFile,
     /// A directory on the way cannot be read: whether the target is
@@ -63,15 +66,16 @@ pub enum Reason {
     PermissionDenied,
     /// The file exists only with another case: it works on a file system
     /// that ignores case, and breaks on one that does not.
-    CaseDiffers(String),
+    CaseDiffers(&'a str),
     /// The target is outside the root.
     OutsideRoot,
     /// A fragment on a directory with no index file.
     NoIndexFile,
-    /// The target has no such anchor.
-    NoAnchor(String),
-    /// A `#L10` line fragment past the end of the file.
-    NoSuchLine(String),
+    /// The target has no such anchor (the fragment, percent-decoded).
+    NoAnchor(Cow<'a, str>),
+    /// A `#L10` line fragment past the end of the file (the fragment,
+    /// percent-decoded).
+    NoSuchLine(Cow<'a, str>),
     /// A `mailto:` or `tel:` link that is not one.
     BadAddress,
     /// A link that still holds template syntax (`{{ … }}`, `{% … %}`): a
@@ -86,22 +90,22 @@ pub enum Reason {
     DuplicateDefinition(u64),
     /// The site that the document belongs to serves nothing there (`not
     /// in SUMMARY.md`, `no page at the site URL '/x/'`).
-    NotOnSite(String),
+    NotOnSite(&'a str),
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
-    NoLabel(String),
+    NoLabel(&'a str),
     /// What the processor of a link that holds warns about it (an
     /// AsciiDoc include of a tag its file does not hold), in its words.
-    Warned(String),
+    Warned(&'a str),
     /// A `:term:` or `{term}` to a term that no glossary of the project
     /// defines.
-    NoTerm(String),
+    NoTerm(&'a str),
     /// Why a link is skipped: it cannot be resolved offline (a role with
     /// a domain, an intersphinx reference).
     NotOffline(&'static str),
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for Reason<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Malformed(e) => f.write_str(e),
@@ -268,12 +272,12 @@ impl Verdict {
     }
     /// Why it is broken, a warning, or skipped for a reason of its own,
     /// made of `texts`, those of its check.
-    pub(crate) fn reason_in(&self, texts: &Texts) -> Option<Reason> {
-        let text = || texts.get(self.text).unwrap_or("").to_owned();
-        let decoded = || {
-            let raw = texts.get(self.text).unwrap_or("");
-            crate::links::percent_decode(raw).into_owned()
-        };
+    pub(crate) fn reason_in<'t>(
+        &self,
+        texts: &'t Texts,
+    ) -> Option<Reason<'t>> {
+        let text = || texts.get(self.text).unwrap_or("");
+        let decoded = || crate::links::percent_decode(text());
         Some(match self.why {
             Why::None => return None,
             Why::Malformed => Reason::Malformed(text()),
@@ -1742,7 +1746,7 @@ mod tests {
         );
         assert_eq!(
             reason(Verdict::broken(Why::CaseDiffers, name, None)),
-            Some(Reason::CaseDiffers("Guide.md".into()))
+            Some(Reason::CaseDiffers("Guide.md"))
         );
         assert_eq!(
             reason(Verdict::warning(Why::DuplicateDefinition, 7)),
@@ -1756,7 +1760,7 @@ mod tests {
         // A number that is no text's (another check's): an empty text.
         assert_eq!(
             reason(Verdict::broken(Why::Malformed, 99, None)),
-            Some(Reason::Malformed(String::new()))
+            Some(Reason::Malformed(""))
         );
         assert_eq!(reason(Verdict::skipped()), None);
     }
