@@ -294,9 +294,7 @@ impl Remote {
             for (li, link) in kept.iter() {
                 // Skipped for a reason of its own (a template): not a
                 // web link to ask.
-                if vs[li].status() != Status::Skipped
-                    || vs[li].reason().is_some()
-                {
+                if vs[li].status() != Status::Skipped || vs[li].has_reason() {
                     continue;
                 }
                 // A mapped link is asked at the URI it was mapped to.

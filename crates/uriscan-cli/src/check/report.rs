@@ -5,7 +5,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
-use uriscan::checking::{CheckedDocument, Status, Verdict};
+use uriscan::checking::{CheckedDocument, Reason, Status, Verdict};
 use uriscan::links::Link;
 
 use super::plan::Plan;
@@ -217,7 +217,8 @@ impl Pass<'_, '_> {
             self.counts.links += 1;
             return true;
         }
-        self.counts.add(v.is_local(), v);
+        let reason = at.docs.checked.reason(v);
+        self.counts.add(v.is_local(), v, reason.as_ref());
         let printed = matches!(v.status(), Status::Broken | Status::Warning);
         if !printed && !prints_every_link(cfg) {
             return true;
@@ -243,7 +244,7 @@ impl Pass<'_, '_> {
             (None, Some(why)) => Some(Mapping::Site(why)),
             (None, None) => None,
         };
-        self.report.link(label, doc.root(), link, v, mapped);
+        self.report.link(label, doc.root(), link, v, reason.as_ref(), mapped);
         self.report.spill()
     }
 }
@@ -342,11 +343,12 @@ struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, local: bool, v: &Verdict) {
+    /// Counts a link with the verdict `v`, for `reason`.
+    fn add(&mut self, local: bool, v: &Verdict, reason: Option<&Reason<'_>>) {
         self.links += 1;
         match v.status() {
             Status::Broken => self.broken += 1,
-            Status::Skipped => match v.reason() {
+            Status::Skipped => match reason {
                 Some(why) => {
                     *self.skipped_for.entry(why.to_string()).or_default() += 1;
                 }

@@ -4,7 +4,7 @@
 use std::io::{self, Write as _};
 use std::path::Path;
 
-use uriscan::checking::{Mapped, Status, Verdict};
+use uriscan::checking::{Mapped, Reason, Status, Verdict};
 use uriscan::links::{Link, Reference};
 
 use super::findings::{Finding, Findings, Stopped};
@@ -95,7 +95,7 @@ impl<'c> CheckReport<'c> {
     }
 
     /// The verdict of a link checked offline, at `label` whose root is
-    /// `root`. Only broken links and warnings are printed, but for JSON
+    /// `root`, and its reason. Only broken links and warnings are printed, but for JSON
     /// without `--errors-only`. `mapped` says how the link was mapped to
     /// the target it was checked as, when it was: JSON gives it in its own
     /// fields, the other forms after the reason.
@@ -105,6 +105,7 @@ impl<'c> CheckReport<'c> {
         root: &Path,
         link: &Link,
         v: &Verdict,
+        verdict_reason: Option<&Reason<'_>>,
         mapped: Option<Mapping<'_>>,
     ) {
         let broken = v.status() == Status::Broken;
@@ -115,7 +116,7 @@ impl<'c> CheckReport<'c> {
         let warning = v.status() == Status::Warning;
         // A mapped link's reason says what it was mapped from, and by what.
         let reason = || {
-            let reason = v.reason().map(|r| r.to_string());
+            let reason = verdict_reason.map(|r| r.to_string());
             match (mapped, link.target()) {
                 (Some(Mapping::Remap(m)), Some(from)) => Some(format!(
                     "{} (mapped from '{from}' by {})",
@@ -165,7 +166,7 @@ impl<'c> CheckReport<'c> {
                     reason: if (broken || warning) && remapped.is_some() {
                         reason()
                     } else {
-                        v.reason().map(|r| r.to_string())
+                        verdict_reason.map(|r| r.to_string())
                     },
                     suggestion: v.suggestion(link),
                     uses: uses_of(link),

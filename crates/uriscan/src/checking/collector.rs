@@ -10,9 +10,11 @@ use crate::links::LinkRef;
 
 use super::anchors::KeptAnchors;
 use super::facts::is_refresh;
-use super::facts::{Document, DocumentFacts, LinkFacts, LinkTable, NO_PATH};
+use super::facts::{
+    Document, DocumentFacts, LinkFacts, LinkTable, NO_PATH, Texts,
+};
 use super::fxhash::FxHashSet;
-use super::local::{Checker, Verdict};
+use super::local::{Checker, Reason, Verdict};
 
 /// The documents of one check, gathered on any number of threads: make
 /// one with [`Checker::collector`], one more per thread with
@@ -62,12 +64,14 @@ struct Shared {
     table: LinkTable,
 }
 
-/// The verdicts of a check, document by document.
+/// The verdicts of a check, document by document, and the texts their
+/// reasons are made of ([`reason`](Self::reason)).
 #[derive(Debug)]
 pub struct Checked<T = ()> {
     /// The documents, in the order they were collected.
     pub documents: Vec<CheckedDocument<T>>,
     paths: Vec<PathBuf>,
+    texts: Texts,
 }
 
 /// One document's verdicts.
@@ -188,7 +192,7 @@ impl<T> Collector<T> {
     /// checked stays the first checker's choice.
     pub fn finish_with(self, checker: &Checker) -> Checked<T> {
         let Collector { shared, facts, tags } = self;
-        let verdicts = checker.check_facts(&shared.table, &facts);
+        let (verdicts, texts) = checker.check_facts(&shared.table, &facts);
         let documents = tags
             .into_iter()
             .zip(verdicts)
@@ -199,11 +203,53 @@ impl<T> Collector<T> {
                 facts,
             })
             .collect();
-        Checked { documents, paths: shared.table.paths() }
+        Checked { documents, paths: shared.table.paths(), texts }
     }
 }
 
 impl<T> Checked<T> {
+    /// Why `verdict`, one of this check's, is broken, a warning, or
+    /// skipped for a reason of its own ([`Reason::Template`]; a web link
+    /// skipped offline has none). Made when asked, of the check's texts:
+    /// a verdict keeps its reason's text (the fragment that no anchor
+    /// matches) as a number into them, not as a string of its own.
+    ///
+    /// ```
+    /// use uriscan::checking::{Checker, Document, Reason, Status};
+    /// use uriscan::links::{Format, LinkExtractor, Page};
+    ///
+    /// # let dir = std::env::temp_dir()
+    /// #     .join(format!("uriscan-doc-reason-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # let dir = dir.canonicalize().unwrap();
+    /// # let root = dir.to_str().unwrap();
+    /// // A page that links to an anchor of its own that it lacks.
+    /// let html = br#"<h1 id="top">Top</h1> <a href="a.html#nowhere">a</a>"#;
+    /// std::fs::write(format!("{root}/a.html"), html).unwrap();
+    /// let url = format!("file://{root}/a.html");
+    /// let page = Page::new(html, Format::Html).url(&url);
+    /// let (links, ids) = LinkExtractor::new().extract_with_anchors(&page);
+    /// let doc = Document {
+    ///     path: format!("{root}/a.html").into(),
+    ///     root: root.into(),
+    ///     links: links.collect(),
+    ///     ids,
+    ///     disabled: vec![],
+    /// };
+    /// let mut collector = Checker::new().collector();
+    /// collector.ingest(&doc, ());
+    /// let checked = collector.finish();
+    /// let v = &checked.documents[0].verdicts[0];
+    /// assert_eq!(v.status(), Status::Broken);
+    /// let reason = checked.reason(v);
+    /// assert_eq!(reason, Some(Reason::NoAnchor("nowhere".into())));
+    /// assert_eq!(reason.unwrap().to_string(), "no anchor '#nowhere' in the target");
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn reason(&self, verdict: &Verdict) -> Option<Reason<'_>> {
+        verdict.reason_in(&self.texts)
+    }
+
     /// The local paths that some document links to, other than itself,
     /// excluded links included, each once.
     pub fn linked_paths(&self) -> Vec<&Path> {
@@ -418,8 +464,8 @@ mod tests {
             assert_eq!(d.verdicts.len(), 1);
             assert!(d.verdicts[0].is_local());
             assert_eq!(
-                d.verdicts[0].reason(),
-                Some(&super::super::Reason::NoSuchFile)
+                checked.reason(&d.verdicts[0]),
+                Some(super::super::Reason::NoSuchFile)
             );
         }
     }
@@ -476,7 +522,7 @@ mod tests {
         let checked = one.finish();
         let v = &checked.documents[2].verdicts;
         let got: Vec<_> =
-            v.iter().map(|v| (v.status(), v.reason().cloned())).collect();
+            v.iter().map(|v| (v.status(), checked.reason(v))).collect();
         assert_eq!(
             got,
             [
@@ -511,9 +557,13 @@ mod tests {
         let checked = c.finish();
         let v = &checked.documents[0].verdicts;
         assert_eq!(v[0].status(), Status::Skipped);
-        assert_eq!(v[0].reason(), Some(&Reason::Template));
-        assert_eq!(v[1].reason(), Some(&Reason::Template));
-        assert_eq!((v[2].status(), v[2].reason()), (Status::Skipped, None));
+        assert_eq!(checked.reason(&v[0]), Some(Reason::Template));
+        assert_eq!(checked.reason(&v[1]), Some(Reason::Template));
+        assert_eq!(
+            (v[2].status(), checked.reason(&v[2])),
+            (Status::Skipped, None)
+        );
+        assert!(v[0].has_reason() && !v[2].has_reason());
         assert!(checked.linked_paths().is_empty());
         assert_eq!(Reason::Template.to_string(), "template");
     }
@@ -547,10 +597,10 @@ mod tests {
         let checked = c.finish();
         let v = &checked.documents[0].verdicts;
         assert_eq!(v[0].status(), Status::Broken);
-        assert_eq!(v[0].reason(), Some(&Reason::OutsideRoot));
+        assert_eq!(checked.reason(&v[0]), Some(Reason::OutsideRoot));
         assert!(v[0].is_local());
         // Unmapped, the same target may leave the root here.
-        assert_ne!(v[1].reason(), Some(&Reason::OutsideRoot));
+        assert_ne!(checked.reason(&v[1]), Some(Reason::OutsideRoot));
         assert_eq!(checked.linked_paths().len(), 1);
     }
 }

@@ -439,6 +439,24 @@ impl Texts {
     }
 }
 
+impl Texts {
+    /// Text number `i`, if there is one.
+    pub(crate) fn get(&self, i: u32) -> Option<&str> {
+        let i = i as usize;
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.text.get(start..end)
+    }
+
+    /// Adds `text` after the others; its number.
+    pub(crate) fn push(&mut self, text: &str) -> u32 {
+        self.text.push_str(text);
+        self.ends.push(self.text.len());
+        // A check's texts are numbered by `u32`s, as the table's are.
+        u32::try_from(self.ends.len() - 1).unwrap_or(NO_PATH)
+    }
+}
+
 impl std::ops::Index<usize> for Texts {
     type Output = str;
     fn index(&self, i: usize) -> &str {

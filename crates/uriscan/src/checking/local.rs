@@ -13,7 +13,7 @@ use crate::links::{Format, Link};
 
 use super::anchors::{self, AnchorStyle, KeptAnchors};
 use super::facts::{
-    DocumentFacts, LinkFacts, LinkTable, TargetKind, refresh_target,
+    DocumentFacts, LinkFacts, LinkTable, TargetKind, Texts, refresh_target,
 };
 use super::fxhash::{FxHashMap, FxHashSet};
 use super::sphinx;
@@ -50,12 +50,15 @@ impl Status {
     }
 }
 
-/// Why a link is broken, is a warning, or is skipped.
+/// Why a link is broken, is a warning, or is skipped: made when asked
+/// ([`Checked::reason`]), its text borrowed from the check's.
+///
+/// [`Checked::reason`]: super::Checked::reason
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Reason {
+pub enum Reason<'a> {
     /// Not a URI reference (the links layer's error).
-    Malformed(String),
+    Malformed(&'a str),
     /// No file or directory there.
     NoSuchFile,
     /// A directory on the way cannot be read: whether the target is
@@ -63,15 +66,16 @@ pub enum Reason {
     PermissionDenied,
     /// The file exists only with another case: it works on a file system
     /// that ignores case, and breaks on one that does not.
-    CaseDiffers(String),
+    CaseDiffers(&'a str),
     /// The target is outside the root.
     OutsideRoot,
     /// A fragment on a directory with no index file.
     NoIndexFile,
-    /// The target has no such anchor.
-    NoAnchor(String),
-    /// A `#L10` line fragment past the end of the file.
-    NoSuchLine(String),
+    /// The target has no such anchor (the fragment, percent-decoded).
+    NoAnchor(Cow<'a, str>),
+    /// A `#L10` line fragment past the end of the file (the fragment,
+    /// percent-decoded).
+    NoSuchLine(Cow<'a, str>),
     /// A `mailto:` or `tel:` link that is not one.
     BadAddress,
     /// A link that still holds template syntax (`{{ … }}`, `{% … %}`): a
@@ -86,22 +90,22 @@ pub enum Reason {
     DuplicateDefinition(u64),
     /// The site that the document belongs to serves nothing there (`not
     /// in SUMMARY.md`, `no page at the site URL '/x/'`).
-    NotOnSite(String),
+    NotOnSite(&'a str),
     /// A reStructuredText `:ref:` to a label that no document of the
     /// project defines.
-    NoLabel(String),
+    NoLabel(&'a str),
     /// What the processor of a link that holds warns about it (an
     /// AsciiDoc include of a tag its file does not hold), in its words.
-    Warned(String),
+    Warned(&'a str),
     /// A `:term:` or `{term}` to a term that no glossary of the project
     /// defines.
-    NoTerm(String),
+    NoTerm(&'a str),
     /// Why a link is skipped: it cannot be resolved offline (a role with
     /// a domain, an intersphinx reference).
     NotOffline(&'static str),
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for Reason<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Malformed(e) => f.write_str(e),
@@ -137,23 +141,83 @@ impl fmt::Display for Reason {
     }
 }
 
-/// The verdict on one link.
+/// The verdict on one link. Why it is broken is kept as a number into
+/// the texts of its check, which makes the [`Reason`] when it is asked
+/// for ([`Checked::reason`]).
+///
+/// [`Checked::reason`]: super::Checked::reason
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     status: Status,
     /// Whether the target is a `file:` URI that was checked.
     local: bool,
-    // Boxed: few links are broken, and a verdict is held for every link
-    // until the report, so the common one stays two words.
-    broken: Option<Box<Broken>>,
-}
-
-/// Why a link is broken, and what it may have meant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Broken {
-    reason: Reason,
+    why: Why,
+    /// The number of the reason's text in the check's [`Texts`] (a
+    /// fragment, an error, a label), the line of a duplicate definition,
+    /// or [`NO_TEXT`]. A verdict is held for every link until the
+    /// report, and a site may have millions of broken ones: two words,
+    /// with no block of its own, whatever the reason.
+    text: u32,
     // Boxed: most broken links have none, and the box's block is smaller.
     suggestion: Option<Box<Suggestion>>,
+}
+
+/// No text: a reason without one.
+const NO_TEXT: u32 = super::facts::NO_PATH;
+
+/// The kind of a verdict's [`Reason`], without its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    /// No reason: the link holds, or is a web link skipped offline.
+    None,
+    Malformed,
+    NoSuchFile,
+    PermissionDenied,
+    CaseDiffers,
+    OutsideRoot,
+    NoIndexFile,
+    /// The fragment, as written: the reason holds it decoded.
+    NoAnchor,
+    /// The fragment, as written: the reason holds it decoded.
+    NoSuchLine,
+    BadAddress,
+    Template,
+    UnusedDefinition,
+    /// The text is the line.
+    DuplicateDefinition,
+    NotOnSite,
+    NoLabel,
+    Warned,
+    NoTerm,
+    NotOffline(Offline),
+}
+
+/// Why a link is not resolved offline: its words are
+/// [`Offline::words`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Offline {
+    /// A reStructuredText reference of this kind.
+    Rst(crate::links::RstKind),
+    /// A file the site's generator downloads.
+    Downloaded,
+    /// A URL the `include-markdown` plugin downloads.
+    IncludedUrl,
+}
+
+impl Offline {
+    fn words(self) -> &'static str {
+        match self {
+            Offline::Rst(kind) => {
+                kind.unresolved_reason().unwrap_or("not offline")
+            }
+            Offline::Downloaded => {
+                "downloaded by the build (url_download): not fetched"
+            }
+            Offline::IncludedUrl => {
+                "downloaded by the build (include-markdown): not fetched"
+            }
+        }
+    }
 }
 
 /// What a broken link may have meant. The check holds links as facts,
@@ -172,28 +236,30 @@ enum Suggestion {
 
 impl Verdict {
     fn ok() -> Verdict {
-        Verdict { status: Status::Ok, local: false, broken: None }
+        Verdict::of(Status::Ok, Why::None, NO_TEXT)
     }
-    fn broken(reason: Reason, suggestion: Option<Suggestion>) -> Verdict {
-        let suggestion = suggestion.map(Box::new);
-        let broken = Some(Box::new(Broken { reason, suggestion }));
-        Verdict { status: Status::Broken, local: false, broken }
+    fn of(status: Status, why: Why, text: u32) -> Verdict {
+        Verdict { status, local: false, why, text, suggestion: None }
+    }
+    /// Broken, for `why`, whose text is number `text`.
+    fn broken(why: Why, text: u32, suggestion: Option<Suggestion>) -> Verdict {
+        let mut v = Verdict::of(Status::Broken, why, text);
+        v.suggestion = suggestion.map(Box::new);
+        v
     }
     /// Skipped, for a reason (not a web link left to the remote check).
-    fn skipped_for(reason: Reason) -> Verdict {
-        let broken = Some(Box::new(Broken { reason, suggestion: None }));
-        Verdict { status: Status::Skipped, local: false, broken }
+    fn skipped_for(why: Why) -> Verdict {
+        Verdict::of(Status::Skipped, why, NO_TEXT)
     }
-    fn warning(reason: Reason) -> Verdict {
-        let broken = Some(Box::new(Broken { reason, suggestion: None }));
-        Verdict { status: Status::Warning, local: false, broken }
+    fn warning(why: Why, text: u32) -> Verdict {
+        Verdict::of(Status::Warning, why, text)
     }
     fn skipped() -> Verdict {
-        Verdict { status: Status::Skipped, local: false, broken: None }
+        Verdict::of(Status::Skipped, Why::None, NO_TEXT)
     }
     /// The verdict on a link that an exclusion leaves out.
     pub fn excluded() -> Verdict {
-        Verdict { status: Status::Excluded, local: false, broken: None }
+        Verdict::of(Status::Excluded, Why::None, NO_TEXT)
     }
     /// The status.
     pub fn status(&self) -> Status {
@@ -204,17 +270,49 @@ impl Verdict {
     pub fn is_local(&self) -> bool {
         self.local
     }
-    /// Why it is broken, a warning, or skipped for a reason of its own
-    /// ([`Reason::Template`]; a web link skipped offline has none).
-    pub fn reason(&self) -> Option<&Reason> {
-        self.broken.as_ref().map(|b| &b.reason)
+    /// Why it is broken, a warning, or skipped for a reason of its own,
+    /// made of `texts`, those of its check.
+    pub(crate) fn reason_in<'t>(
+        &self,
+        texts: &'t Texts,
+    ) -> Option<Reason<'t>> {
+        let text = || texts.get(self.text).unwrap_or("");
+        let decoded = || crate::links::percent_decode(text());
+        Some(match self.why {
+            Why::None => return None,
+            Why::Malformed => Reason::Malformed(text()),
+            Why::NoSuchFile => Reason::NoSuchFile,
+            Why::PermissionDenied => Reason::PermissionDenied,
+            Why::CaseDiffers => Reason::CaseDiffers(text()),
+            Why::OutsideRoot => Reason::OutsideRoot,
+            Why::NoIndexFile => Reason::NoIndexFile,
+            Why::NoAnchor => Reason::NoAnchor(decoded()),
+            Why::NoSuchLine => Reason::NoSuchLine(decoded()),
+            Why::BadAddress => Reason::BadAddress,
+            Why::Template => Reason::Template,
+            Why::UnusedDefinition => Reason::UnusedDefinition,
+            Why::DuplicateDefinition => {
+                Reason::DuplicateDefinition(u64::from(self.text))
+            }
+            Why::NotOnSite => Reason::NotOnSite(text()),
+            Why::NoLabel => Reason::NoLabel(text()),
+            Why::Warned => Reason::Warned(text()),
+            Why::NoTerm => Reason::NoTerm(text()),
+            Why::NotOffline(offline) => Reason::NotOffline(offline.words()),
+        })
+    }
+    /// Whether it has a [`Reason`]: it is broken, a warning, or skipped
+    /// for a reason of its own ([`Reason::Template`]; a web link skipped
+    /// offline has none).
+    pub fn has_reason(&self) -> bool {
+        self.why != Why::None
     }
     /// What `link` (the link this is the verdict on) may have meant: the
     /// closest anchor or path that exists, written as the link would
     /// write it.
     pub fn suggestion(&self, link: &Link) -> Option<Cow<'_, str>> {
         let link = link.link();
-        match self.broken.as_ref()?.suggestion.as_deref()? {
+        match self.suggestion.as_deref()? {
             Suggestion::Whole(s) => Some(Cow::Borrowed(s)),
             Suggestion::LastSegment(n) => {
                 replace_last_segment(link, n).map(Cow::Owned)
@@ -395,8 +493,9 @@ enum Found {
     File(PathBuf),
     /// A directory, and its index file if it has one.
     Dir(Option<PathBuf>),
-    /// Only with another case: the name as it is.
-    CaseDiffers(String),
+    /// Only with another case: the name as it is, and its number among
+    /// the texts (set once every target is found).
+    CaseDiffers(String, u32),
     /// Nothing; the closest existing name in the nearest directory.
     Missing(Option<String>),
     /// Not known: a directory on the way denies its listing.
@@ -530,18 +629,24 @@ impl Checker {
 
     /// Checks every link of `docs`, whose paths and fragments `table`
     /// numbers: one verdict per link, in the same order, for each
-    /// document.
+    /// document; and the texts the verdicts' reasons name by number.
     pub(crate) fn check_facts(
         &self,
         table: &LinkTable,
         docs: &[DocumentFacts],
-    ) -> Vec<Vec<Verdict>> {
+    ) -> (Vec<Vec<Verdict>>, Texts) {
         let listings = Listings::default();
         let uniq = table.paths();
-        let texts = table.texts();
+        let mut texts = table.texts();
         // Step 2: each distinct local target once.
-        let found: Vec<Found> =
+        let mut found: Vec<Found> =
             uniq.par_iter().map(|p| self.find(p, &listings)).collect();
+        // The names as they are, among the texts the reasons name.
+        for f in &mut found {
+            if let Found::CaseDiffers(actual, text) = f {
+                *text = texts.push(actual);
+            }
+        }
         // Step 3: the anchors of each document some fragment points into,
         // following redirect pages (a meta refresh, as rustdoc and site
         // generators leave where a page moved) a few hops.
@@ -627,7 +732,8 @@ impl Checker {
         let labels = Labels::of(docs);
         let terms = Labels::terms_of(docs);
         // Step 4: the verdicts.
-        docs.par_iter()
+        let verdicts = docs
+            .par_iter()
             .map(|d| {
                 d.links()
                     .iter()
@@ -637,10 +743,10 @@ impl Checker {
                         });
                         let mut v = match (f.label(), f.term()) {
                             (Some(l), _) => {
-                                let v = labels.verdict(&texts[l as usize]);
+                                let v = labels.verdict(l, &texts);
                                 myst_fallback(v, d, path)
                             }
-                            (_, Some(t)) => terms.verdict(&texts[t as usize]),
+                            (_, Some(t)) => terms.verdict(t, &texts),
                             _ => self.verdict(d, f, path, &texts, &lookups),
                         };
                         v.local = f.is_file();
@@ -648,7 +754,8 @@ impl Checker {
                     })
                     .collect()
             })
-            .collect()
+            .collect();
+        (verdicts, texts)
     }
 
     fn verdict(
@@ -656,54 +763,51 @@ impl Checker {
         doc: &DocumentFacts,
         facts: &LinkFacts,
         path: Option<(&Path, &Found)>,
-        texts: &super::facts::Texts,
+        texts: &Texts,
         lookups: &FxHashMap<&[u8], Lookup<'_>>,
     ) -> Verdict {
+        let error = facts.error().unwrap_or(NO_TEXT);
         match facts.what() {
             TargetKind::Excluded => return Verdict::excluded(),
             TargetKind::Malformed => {
-                let e = facts.error().map_or("", |e| &texts[e as usize]);
-                let e = e.to_string();
-                return Verdict::broken(Reason::Malformed(e), None);
+                return Verdict::broken(Why::Malformed, error, None);
             }
             TargetKind::Address(true) => return Verdict::ok(),
             TargetKind::Address(false) => {
-                return Verdict::broken(Reason::BadAddress, None);
+                return Verdict::broken(Why::BadAddress, NO_TEXT, None);
             }
             TargetKind::Other | TargetKind::Label | TargetKind::Term => {
                 return Verdict::skipped();
             }
             TargetKind::Unresolvable(kind) => {
-                let why = kind.unresolved_reason().unwrap_or("not offline");
-                return Verdict::skipped_for(Reason::NotOffline(why));
+                let why = Why::NotOffline(Offline::Rst(kind));
+                return Verdict::skipped_for(why);
             }
             TargetKind::Template => {
-                return Verdict::skipped_for(Reason::Template);
+                return Verdict::skipped_for(Why::Template);
             }
             TargetKind::Downloaded => {
-                let why =
-                    "downloaded by the build (url_download): not fetched";
-                return Verdict::skipped_for(Reason::NotOffline(why));
+                let why = Why::NotOffline(Offline::Downloaded);
+                return Verdict::skipped_for(why);
             }
             TargetKind::IncludedUrl => {
-                let why =
-                    "downloaded by the build (include-markdown): not fetched";
-                return Verdict::skipped_for(Reason::NotOffline(why));
+                let why = Why::NotOffline(Offline::IncludedUrl);
+                return Verdict::skipped_for(why);
             }
             TargetKind::UnusedDefinition => {
-                return Verdict::warning(Reason::UnusedDefinition);
+                return Verdict::warning(Why::UnusedDefinition, NO_TEXT);
             }
             TargetKind::DuplicateDefinition => {
+                // The facts keep the line in a `u32`.
                 let line = facts.first_definition_line().unwrap_or(0);
-                return Verdict::warning(Reason::DuplicateDefinition(line));
+                let line = u32::try_from(line).unwrap_or(0);
+                return Verdict::warning(Why::DuplicateDefinition, line);
             }
             TargetKind::Warned => {
-                let why = facts.error().map_or("", |e| &texts[e as usize]);
-                return Verdict::warning(Reason::Warned(why.into()));
+                return Verdict::warning(Why::Warned, error);
             }
             TargetKind::Unavailable => {
-                let why = facts.error().map_or("", |e| &texts[e as usize]);
-                return Verdict::broken(Reason::NotOnSite(why.into()), None);
+                return Verdict::broken(Why::NotOnSite, error, None);
             }
             TargetKind::File | TargetKind::MappedFile => {}
         }
@@ -716,32 +820,29 @@ impl Checker {
         let may_leave = self.opts.allow_outside_root
             && facts.what() != TargetKind::MappedFile;
         if !may_leave && !is_under(path, &doc.root) {
-            return Verdict::broken(Reason::OutsideRoot, None);
+            return Verdict::broken(Why::OutsideRoot, NO_TEXT, None);
         }
         let doc_path = match found {
             Found::File(p) => Some(p),
             Found::Dir(index) => index.as_ref(),
-            Found::CaseDiffers(actual) => {
+            Found::CaseDiffers(actual, text) => {
                 let s = Suggestion::Tail(actual.clone());
-                return Verdict::broken(
-                    Reason::CaseDiffers(actual.clone()),
-                    Some(s),
-                );
+                return Verdict::broken(Why::CaseDiffers, *text, Some(s));
             }
             Found::Missing(near) => {
                 let s = missing_suggestion(near.as_deref(), path, &doc.path);
-                return Verdict::broken(Reason::NoSuchFile, s);
+                return Verdict::broken(Why::NoSuchFile, NO_TEXT, s);
             }
             Found::Denied => {
-                return Verdict::broken(Reason::PermissionDenied, None);
+                return Verdict::broken(Why::PermissionDenied, NO_TEXT, None);
             }
         };
-        let Some(raw_fragment) = facts.fragment() else {
+        let Some(fragment_id) = facts.fragment() else {
             return Verdict::ok();
         };
-        let raw_fragment = &texts[raw_fragment as usize];
+        let raw_fragment = &texts[fragment_id as usize];
         let Some(doc_path) = doc_path else {
-            return Verdict::broken(Reason::NoIndexFile, None);
+            return Verdict::broken(Why::NoIndexFile, NO_TEXT, None);
         };
         let fragment = crate::links::percent_decode(raw_fragment);
         let mut at = doc_path.as_path();
@@ -764,14 +865,11 @@ impl Checker {
                     .get_or_init(|| Suggester::new(all))
                     .suggest(&fragment, all)
                     .map(|a| Suggestion::Whole(format!("#{a}")));
-                Verdict::broken(Reason::NoAnchor(fragment.into_owned()), s)
+                Verdict::broken(Why::NoAnchor, fragment_id, s)
             }
             Some(Lookup::Lines(n)) => match line_fragment(&fragment) {
                 Some((a, b)) if a >= 1 && b <= *n && a <= b => Verdict::ok(),
-                Some(_) => Verdict::broken(
-                    Reason::NoSuchLine(fragment.into_owned()),
-                    None,
-                ),
+                Some(_) => Verdict::broken(Why::NoSuchLine, fragment_id, None),
                 // Another file's fragment cannot be checked.
                 None => Verdict::ok(),
             },
@@ -816,7 +914,7 @@ impl Checker {
     fn find(&self, path: &Path, listings: &Listings) -> Found {
         match exact_case(path, listings) {
             Ok(()) => {}
-            Err(Some(actual)) => return Found::CaseDiffers(actual),
+            Err(Some(actual)) => return Found::CaseDiffers(actual, NO_TEXT),
             Err(None) => {
                 // Missing: the fallback extensions, then a suggestion.
                 for p in self.fallbacks(path) {
@@ -1039,14 +1137,14 @@ struct Labels {
     all: Vec<String>,
     suggester: std::sync::OnceLock<Suggester>,
     /// Why a key that is not there is broken.
-    missing: fn(String) -> Reason,
+    missing: Why,
 }
 
 impl Labels {
     fn of(docs: &[DocumentFacts]) -> Labels {
         let wanted = |f: &LinkFacts| f.label().is_some();
         let mut labels =
-            Labels::read(docs, wanted, sphinx::labels_of, Reason::NoLabel);
+            Labels::read(docs, wanted, sphinx::labels_of, Why::NoLabel);
         // The labels Sphinx's standard domain defines itself.
         labels.set.extend(SPHINX_LABELS.iter().map(|l| l.to_string()));
         labels
@@ -1055,7 +1153,7 @@ impl Labels {
     /// The glossary terms of the documents, for `:term:`.
     fn terms_of(docs: &[DocumentFacts]) -> Labels {
         let wanted = |f: &LinkFacts| f.term().is_some();
-        Labels::read(docs, wanted, sphinx::terms_of, Reason::NoTerm)
+        Labels::read(docs, wanted, sphinx::terms_of, Why::NoTerm)
     }
 
     /// The names `read` finds in the documents, when a link `wanted` is
@@ -1064,7 +1162,7 @@ impl Labels {
         docs: &[DocumentFacts],
         wanted: fn(&LinkFacts) -> bool,
         read: fn(&Path, &Path) -> Vec<String>,
-        missing: fn(String) -> Reason,
+        missing: Why,
     ) -> Labels {
         let all: Vec<String> =
             if docs.iter().any(|d| d.links().iter().any(wanted)) {
@@ -1081,16 +1179,18 @@ impl Labels {
         Labels { set, all, suggester: std::sync::OnceLock::new(), missing }
     }
 
-    fn verdict(&self, key: &str) -> Verdict {
-        if self.set.contains(key) {
+    /// The verdict on a link to the key number `key` of `texts`.
+    fn verdict(&self, key: u32, texts: &Texts) -> Verdict {
+        let text = texts.get(key).unwrap_or("");
+        if self.set.contains(text) {
             return Verdict::ok();
         }
         let s = self
             .suggester
             .get_or_init(|| Suggester::new(&self.all))
-            .suggest(key, &self.all)
+            .suggest(text, &self.all)
             .map(|a| Suggestion::Whole(a.to_owned()));
-        Verdict::broken((self.missing)(key.to_owned()), s)
+        Verdict::broken(self.missing, key, s)
     }
 }
 
@@ -1623,7 +1723,46 @@ mod tests {
     fn a_verdict_is_small() {
         assert!(std::mem::size_of::<Verdict>() <= 16);
         let ok = Verdict::ok();
-        assert_eq!(ok.reason(), None);
+        assert_eq!(ok.reason_in(&Texts::default()), None);
+        assert!(!ok.has_reason());
+    }
+
+    /// A verdict keeps its reason's text as a number into the check's
+    /// texts; the reason is made of them when asked, a fragment decoded
+    /// as it was looked up.
+    #[test]
+    fn reasons_are_made_of_the_texts() {
+        let mut texts = Texts::default();
+        let fragment = texts.push("a%20b");
+        let name = texts.push("Guide.md");
+        let reason = |v: Verdict| v.reason_in(&texts);
+        assert_eq!(
+            reason(Verdict::broken(Why::NoAnchor, fragment, None)),
+            Some(Reason::NoAnchor("a b".into()))
+        );
+        assert_eq!(
+            reason(Verdict::broken(Why::NoSuchLine, fragment, None)),
+            Some(Reason::NoSuchLine("a b".into()))
+        );
+        assert_eq!(
+            reason(Verdict::broken(Why::CaseDiffers, name, None)),
+            Some(Reason::CaseDiffers("Guide.md"))
+        );
+        assert_eq!(
+            reason(Verdict::warning(Why::DuplicateDefinition, 7)),
+            Some(Reason::DuplicateDefinition(7))
+        );
+        let rst = Offline::Rst(crate::links::RstKind::ToctreeGlob);
+        assert_eq!(
+            reason(Verdict::skipped_for(Why::NotOffline(rst))),
+            Some(Reason::NotOffline("a toctree glob pattern is not checked"))
+        );
+        // A number that is no text's (another check's): an empty text.
+        assert_eq!(
+            reason(Verdict::broken(Why::Malformed, 99, None)),
+            Some(Reason::Malformed(""))
+        );
+        assert_eq!(reason(Verdict::skipped()), None);
     }
 
     /// A suggested path is written into the link it is for.
@@ -1637,22 +1776,21 @@ mod tests {
         let links: Vec<Link> =
             crate::links::LinkExtractor::new().extract(&page).collect();
         let near = Suggestion::LastSegment("guide.md".into());
-        let v = Verdict::broken(Reason::NoSuchFile, Some(near));
+        let v = Verdict::broken(Why::NoSuchFile, NO_TEXT, Some(near));
         assert_eq!(v.status(), Status::Broken);
-        assert_eq!(v.reason(), Some(&Reason::NoSuchFile));
+        assert_eq!(v.reason_in(&Texts::default()), Some(Reason::NoSuchFile));
         assert_eq!(
             v.suggestion(&links[0]).as_deref(),
             Some("../Docs/guide.md#x")
         );
         let case = Suggestion::Tail("docs/Gude.md".into());
-        let v =
-            Verdict::broken(Reason::CaseDiffers("docs".into()), Some(case));
+        let v = Verdict::broken(Why::CaseDiffers, NO_TEXT, Some(case));
         assert_eq!(
             v.suggestion(&links[0]).as_deref(),
             Some("../docs/Gude.md#x")
         );
         let anchor = Suggestion::Whole("#z".into());
-        let v = Verdict::broken(Reason::NoAnchor("y".into()), Some(anchor));
+        let v = Verdict::broken(Why::NoAnchor, NO_TEXT, Some(anchor));
         assert_eq!(v.suggestion(&links[1]).as_deref(), Some("#z"));
     }
 

@@ -43,7 +43,8 @@ fn checked(root: &Path, names: &[&str]) -> Vec<String> {
     let mut got = vec![];
     for (doc, verdicts) in docs.iter().zip(&checked.documents) {
         for (l, v) in doc.links.iter().zip(&verdicts.verdicts) {
-            let why = v.reason().map(|r| r.to_string()).unwrap_or_default();
+            let why =
+                checked.reason(v).map(|r| r.to_string()).unwrap_or_default();
             let hint =
                 v.suggestion(l).map(|s| s.into_owned()).unwrap_or_default();
             got.push(format!(
@@ -95,7 +96,8 @@ fn a_sphinx_project_is_checked_offline() {
         .iter()
         .zip(&index.verdicts)
         .map(|(l, v)| {
-            let why = v.reason().map(|r| r.to_string()).unwrap_or_default();
+            let why =
+                checked.reason(v).map(|r| r.to_string()).unwrap_or_default();
             let hint =
                 v.suggestion(l).map(|s| s.into_owned()).unwrap_or_default();
             (l.raw().to_owned(), v.status().as_str(), why, hint)
