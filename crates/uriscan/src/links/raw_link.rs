@@ -31,7 +31,7 @@ pub(crate) struct RawLink {
 #[derive(Clone, Default)]
 struct More {
     link: Option<Box<str>>,
-    extra: Option<Box<Extra>>,
+    extra: Option<Extra>,
     /// The span, where an offset does not fit in 32 bits.
     wide: Option<Span>,
 }
@@ -52,7 +52,7 @@ impl RawLink {
         span: Span,
         raw: &[u8],
         link: &str,
-        extra: Option<Box<Extra>>,
+        extra: Option<Extra>,
     ) -> RawLink {
         let link = (link.as_bytes() != raw).then(|| link.into());
         RawLink::with_link(kind, span, link, extra)
@@ -64,7 +64,7 @@ impl RawLink {
         kind: Kind,
         span: Span,
         link: Option<Box<str>>,
-        extra: Option<Box<Extra>>,
+        extra: Option<Extra>,
     ) -> RawLink {
         let mut raw = RawLink { kind, start: 0, end: 0, more: None };
         raw.set_span(span);
@@ -129,7 +129,7 @@ impl RawLink {
     /// The link's rarer facts, if it has any.
     #[inline]
     pub(super) fn extra(&self) -> Option<&Extra> {
-        self.more.as_ref()?.extra.as_deref()
+        self.more.as_ref()?.extra.as_ref()
     }
 
     /// The link's rarer facts, made empty when it has none.
@@ -138,7 +138,7 @@ impl RawLink {
     }
 
     /// Sets the link's rarer facts.
-    pub(super) fn set_extra(&mut self, extra: Option<Box<Extra>>) {
+    pub(super) fn set_extra(&mut self, extra: Option<Extra>) {
         match (&mut self.more, extra) {
             (Some(more), extra) => more.extra = extra,
             (None, None) => {}
@@ -147,7 +147,7 @@ impl RawLink {
     }
 
     /// Takes the link's rarer facts away.
-    pub(super) fn take_extra(&mut self) -> Option<Box<Extra>> {
+    pub(super) fn take_extra(&mut self) -> Option<Extra> {
         self.more.as_mut()?.extra.take()
     }
 }
