@@ -244,7 +244,7 @@ impl LinkExtractor {
     ) {
         let mut raw = Scratch::take();
         let (decoded, html_base) = self.read(page, &mut raw, ids, outline);
-        raw.sort_by_key(|l| l.span.start);
+        raw.sort_by_key(|l| l.span().start);
         sink.expect(raw.len());
         let base = resolution_base(page, html_base.as_deref());
         let own_base = html_base.is_some() && page.base.is_none();
@@ -269,10 +269,10 @@ impl LinkExtractor {
             // is read, when its first bytes have long left the cache: each
             // link's text is asked for a few links ahead of its turn.
             if let Some(ahead) = raw.get(i + PREFETCH_AHEAD) {
-                prefetch(text, ahead.span.start);
+                prefetch(text, ahead.span().start);
             }
-            let start = decoded.byte_offset(r.span.start);
-            let end = decoded.byte_offset(r.span.end);
+            let start = decoded.byte_offset(r.span().start);
+            let end = decoded.byte_offset(r.span().end);
             // Only a document's own `<base href>` changes the base, and
             // only where the caller gave none.
             let is_base = own_base
@@ -280,16 +280,14 @@ impl LinkExtractor {
             let resolver = if is_base { &page_resolver } else { &resolver };
             // A span on character boundaries (all of them, but for a
             // guard) is text already: no UTF-8 check of its bytes.
-            let raw = match decoded.text.get(r.span.range()) {
+            let raw = match decoded.text.get(r.span().range()) {
                 Some(s) => Cow::Borrowed(s),
-                None => text_of(&text[r.span.range()]),
+                None => text_of(&text[r.span().range()]),
             };
-            let link = r.link.as_deref().unwrap_or(&raw);
+            let link = r.link().unwrap_or(&raw);
             target.clear();
-            let undefined = r
-                .extra
-                .as_ref()
-                .and_then(|e| e.undefined_attribute.as_deref());
+            let undefined =
+                r.extra().and_then(|e| e.undefined_attribute.as_deref());
             let (resolved, error) = match resolver {
                 // A label, a term or another project's name: no URI.
                 _ if !r.kind.resolves() => (false, None),
@@ -316,12 +314,12 @@ impl LinkExtractor {
             sink.link(LinkRef {
                 kind: r.kind,
                 span: Span::new(start, end.max(start)),
-                place: Place::Counted { lines: &lines, at: r.span.start },
+                place: Place::Counted { lines: &lines, at: r.span().start },
                 raw: &raw,
                 link,
                 target: resolved.then_some(target.as_str()),
                 error: error.as_ref(),
-                extra: r.extra.as_deref(),
+                extra: r.extra(),
             });
         }
     }

@@ -74,7 +74,7 @@ pub fn markdown_differential(text: &str, gfm: bool) -> Result<bool, String> {
     };
     let items = |links: &[super::RawLink], r: &markdown::Regions| {
         let mut all: Vec<(usize, String)> =
-            links.iter().map(|l| (l.span.start, format!("{l:?}"))).collect();
+            links.iter().map(|l| (l.span().start, format!("{l:?}"))).collect();
         for (name, spans) in
             [("text", &r.text), ("code", &r.code), ("html", &r.html)]
         {

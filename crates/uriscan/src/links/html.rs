@@ -777,19 +777,20 @@ impl TagSink for HtmlLinks<'_> {
                     .then(|| text(value))
                     .filter(|l| l.as_bytes() != raw)
                     .map(String::into_boxed_str);
-                self.links.push(RawLink {
-                    kind: if self.in_markdown {
-                        super::Kind::MdHtml(attr)
-                    } else {
-                        super::Kind::Html(attr)
-                    },
-                    span: Span::new(
+                let kind = if self.in_markdown {
+                    super::Kind::MdHtml(attr)
+                } else {
+                    super::Kind::Html(attr)
+                };
+                self.links.push(RawLink::with_link(
+                    kind,
+                    Span::new(
                         span.start + self.offset,
                         span.end + self.offset,
                     ),
                     link,
-                    extra: extra.clone(),
-                });
+                    extra.clone(),
+                ));
             }
         }
     }
@@ -812,16 +813,14 @@ impl TagSink for HtmlLinks<'_> {
         for &(s, e) in &self.pieces {
             let at = span.start + s;
             // The link is its raw text: none kept.
-            self.links.push(RawLink {
-                kind: if self.in_markdown {
-                    super::Kind::MdHtml(STYLE_URL)
-                } else {
-                    super::Kind::Html(STYLE_URL)
-                },
-                span: Span::new(at + self.offset, at + (e - s) + self.offset),
-                link: None,
-                extra: None,
-            });
+            let kind = if self.in_markdown {
+                super::Kind::MdHtml(STYLE_URL)
+            } else {
+                super::Kind::Html(STYLE_URL)
+            };
+            let at = at + self.offset;
+            let span = Span::new(at, at + (e - s));
+            self.links.push(RawLink::with_link(kind, span, None, None));
         }
     }
 

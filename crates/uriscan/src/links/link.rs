@@ -52,7 +52,7 @@ impl Extra {
     pub(super) fn new(
         rel: Option<&[u8]>,
         hreflang: Option<&[u8]>,
-    ) -> Option<Box<Extra>> {
+    ) -> Option<Extra> {
         // One string, not a vector of tokens joined: every `a` with a
         // `rel` passes here.
         let rel = rel.and_then(|r| {
@@ -70,21 +70,21 @@ impl Extra {
             .map(|h| h.trim_ascii())
             .filter(|h| !h.is_empty())
             .map(|h| String::from_utf8_lossy(h).into());
-        (rel.is_some() || hreflang.is_some())
-            .then(|| Box::new(Extra { rel, hreflang, ..Extra::default() }))
+        (rel.is_some() || hreflang.is_some()).then(|| Extra {
+            rel,
+            hreflang,
+            ..Extra::default()
+        })
     }
 
     /// The extra facts of a Markdown reference or definition.
-    pub(super) fn reference(reference: Reference) -> Option<Box<Extra>> {
-        Some(Box::new(Extra {
-            reference: Some(reference),
-            ..Extra::default()
-        }))
+    pub(super) fn reference(reference: Reference) -> Option<Extra> {
+        Some(Extra { reference: Some(reference), ..Extra::default() })
     }
 
     /// The fact that the link's target refers to an undefined attribute.
-    pub(super) fn undefined_attribute(name: Box<str>) -> Box<Extra> {
-        Box::new(Extra { undefined_attribute: Some(name), ..Extra::default() })
+    pub(super) fn undefined_attribute(name: Box<str>) -> Extra {
+        Extra { undefined_attribute: Some(name), ..Extra::default() }
     }
 }
 
@@ -388,7 +388,7 @@ impl Link {
             target.as_deref(),
             None,
             error,
-            Extra::new(rel, None),
+            Extra::new(rel, None).map(Box::new),
         )
     }
 }

@@ -297,7 +297,7 @@ pub(super) fn push_definitions(
     // Our reader gives its definitions in the order written already.
     if order.iter().enumerate().all(|(i, &k)| i == k) {
         for (mut d, uses) in defs.into_iter().zip(uses) {
-            d.extra = Extra::reference(Reference::Definition { uses });
+            d.set_extra(Extra::reference(Reference::Definition { uses }));
             links.push(d);
         }
     } else {
@@ -305,7 +305,7 @@ pub(super) fn push_definitions(
             defs.into_iter().map(Some).collect();
         for (k, uses) in order.into_iter().zip(uses) {
             if let Some(mut d) = defs[k].take() {
-                d.extra = Extra::reference(Reference::Definition { uses });
+                d.set_extra(Extra::reference(Reference::Definition { uses }));
                 links.push(d);
             }
         }

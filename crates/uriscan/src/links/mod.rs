@@ -132,12 +132,12 @@ pub(crate) fn mdx_links(text: &str) -> Vec<(Kind, usize, String)> {
     generators::mdx::read(text, &mut out);
     out.into_iter()
         .map(|l| {
-            let written = &text.as_bytes()[l.span.range()];
-            let path = match &l.link {
+            let written = &text.as_bytes()[l.span().range()];
+            let path = match l.link() {
                 Some(link) => link.to_string(),
                 None => String::from_utf8_lossy(written).into_owned(),
             };
-            (l.kind, l.span.start, path)
+            (l.kind, l.span().start, path)
         })
         .collect()
 }

@@ -132,7 +132,7 @@ impl LinkExtractor {
                 l.kind != Kind::Text
                     || !directives
                         .iter()
-                        .any(|d| d.range().contains(&l.span.start))
+                        .any(|d| d.range().contains(&l.span().start))
             });
         }
         if self.include_code {
@@ -161,7 +161,7 @@ impl LinkExtractor {
             let start = out.len();
             self.read_rst(&text[body.range()], out);
             for l in &mut out[start..] {
-                l.span = l.span.offset(body.start);
+                l.set_span(l.span().offset(body.start));
             }
         }
         if depth < myst::MAX_DEPTH {
@@ -180,7 +180,7 @@ impl LinkExtractor {
                 let start = out.len();
                 self.read_myst(&text[body.range()], out, settings, depth + 1);
                 for l in &mut out[start..] {
-                    l.span = l.span.offset(body.start);
+                    l.set_span(l.span().offset(body.start));
                 }
             }
         }

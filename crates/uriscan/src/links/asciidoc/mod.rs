@@ -151,9 +151,9 @@ impl<'t, 'o> Reader<'t, 'o> {
     fn resolve_natural_references(&mut self) {
         for &i in &self.internal {
             let Some(link) = self.out.get(i) else { continue };
-            let written = match &link.link {
+            let written = match link.link() {
                 Some(l) => l.to_string(),
-                None => self.text[link.span.range()].to_owned(),
+                None => self.text[link.span().range()].to_owned(),
             };
             let Some(id) = written.strip_prefix('#') else { continue };
             if self.taken.contains(id)
@@ -163,7 +163,7 @@ impl<'t, 'o> Reader<'t, 'o> {
             }
             if let Some((_, found)) = self.titles.iter().find(|(t, _)| t == id)
             {
-                self.out[i].link = Some(format!("#{found}").into());
+                self.out[i].set_link(Some(format!("#{found}").into()));
             }
         }
     }

@@ -156,7 +156,7 @@ impl Reader<'_, '_> {
         self.push(Kind::AdocInclude, span, &link, undefined);
         if let (Some(selection), Some(last)) = (selection, self.out.last_mut())
         {
-            last.extra.get_or_insert_default().selection = Some(selection);
+            last.extra_mut().selection = Some(selection);
         }
     }
 }

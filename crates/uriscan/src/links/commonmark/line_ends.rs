@@ -52,7 +52,7 @@ pub(super) fn put_back_all(
     regions: &mut Regions,
 ) -> bool {
     let escaped_line_end = |l: &RawLink| {
-        l.span.end > l.span.start && had_cr(removed, l.span.end - 1)
+        l.span().end > l.span().start && had_cr(removed, l.span().end - 1)
     };
     if links.iter().any(escaped_line_end) {
         return false;
@@ -61,7 +61,11 @@ pub(super) fn put_back_all(
         let start = put_back(removed, s.start, s.start < s.end);
         *s = Span::new(start, put_back(removed, s.end, false));
     };
-    links.iter_mut().for_each(|l| span(&mut l.span));
+    links.iter_mut().for_each(|l| {
+        let mut moved = l.span();
+        span(&mut moved);
+        l.set_span(moved);
+    });
     for spans in [&mut regions.text, &mut regions.code, &mut regions.html] {
         spans.iter_mut().for_each(span);
     }

@@ -504,7 +504,7 @@ mod tests {
             .iter()
             .map(|r| {
                 let Kind::Generator(k) = r.kind else { panic!() };
-                (k.as_str().to_string(), text[r.span.range()].to_string())
+                (k.as_str().to_string(), text[r.span().range()].to_string())
             })
             .collect();
         assert_eq!(m.markdown.len(), text.len());
@@ -602,7 +602,7 @@ mod tests {
                 proptest::prop_assert_eq!(a == b'\n', b == b'\n');
             }
             for l in &out {
-                proptest::prop_assert!(l.span.end <= text.len());
+                proptest::prop_assert!(l.span().end <= text.len());
             }
         }
     }

@@ -286,9 +286,8 @@ mod tests {
         out.iter()
             .map(|r| {
                 let Kind::Generator(k) = r.kind else { panic!() };
-                let raw = text[r.span.range()].to_string();
-                let link =
-                    r.link.as_deref().map_or(raw.clone(), str::to_string);
+                let raw = text[r.span().range()].to_string();
+                let link = r.link().map_or(raw.clone(), str::to_string);
                 (k.as_str().to_string(), raw, link)
             })
             .collect()

@@ -68,11 +68,11 @@ fn closed_link(src: &str, links: &[RawLink], paren: usize) -> Option<Kind> {
     let b = src.as_bytes();
     links.iter().rev().find_map(|l| {
         if !matches!(l.kind, Kind::MdLink | Kind::MdImage)
-            || l.span.end > paren
+            || l.span().end > paren
         {
             return None;
         }
-        let mut i = l.span.end;
+        let mut i = l.span().end;
         if b.get(i) == Some(&b'>') {
             i += 1;
         }

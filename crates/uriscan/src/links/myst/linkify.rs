@@ -64,7 +64,7 @@ pub(super) fn read(
     let mut taken: Vec<Span> = out[from..]
         .iter()
         .filter(|l| l.kind == Kind::Text)
-        .map(|l| l.span)
+        .map(|l| l.span())
         .collect();
     taken.sort_unstable();
     for run in text {

@@ -10,7 +10,7 @@ use crate::links::target::scheme_of;
 /// document (`#id`).
 pub(super) fn any_local(src: &str, links: &[RawLink]) -> bool {
     links.iter().any(|l| {
-        let value = l.link.as_deref().unwrap_or(&src[l.span.range()]);
+        let value = l.link().unwrap_or(&src[l.span().range()]);
         matches!(l.kind, Kind::MdLink | Kind::MdAutolink)
             && value.starts_with('#')
     })
@@ -29,8 +29,8 @@ pub(super) fn reclassify(
         if !matches!(l.kind, Kind::MdLink | Kind::MdAutolink) {
             continue;
         }
-        let raw = &src[l.span.range()];
-        let value = l.link.as_deref().unwrap_or(raw);
+        let raw = &src[l.span().range()];
+        let value = l.link().unwrap_or(raw);
         let (kind, to) = match value.split_once(':') {
             Some(("project", rest)) => match rest.strip_prefix('#') {
                 Some(id) => (MystKind::LabelLink, id),
@@ -72,10 +72,10 @@ pub(super) fn reclassify(
         let to = to.to_owned();
         *l = RawLink::new(
             Kind::Myst(kind),
-            l.span,
+            l.span(),
             raw.as_bytes(),
             &to,
-            l.extra.take(),
+            l.take_extra(),
         );
     }
 }

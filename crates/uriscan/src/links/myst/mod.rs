@@ -58,7 +58,7 @@ pub(crate) fn read(
     let from = from.min(out.len());
     let mut kept = from;
     for at in from..out.len() {
-        if !scan.drops(out[at].span.start) {
+        if !scan.drops(out[at].span().start) {
             out.swap(kept, at);
             kept += 1;
         }
@@ -112,9 +112,9 @@ fn html_images(src: &str, html: &[Span], links: &mut [RawLink]) {
         if attr.element() != "img" || attr.attribute() != "src" {
             continue;
         }
-        let k = html.partition_point(|h| h.start <= l.span.start);
+        let k = html.partition_point(|h| h.start <= l.span().start);
         let Some(region) = k.checked_sub(1).map(|k| html[k]) else { continue };
-        if l.span.start < region.end && only_images(&src[region.range()]) {
+        if l.span().start < region.end && only_images(&src[region.range()]) {
             l.kind = Kind::Myst(MystKind::Image);
         }
     }

@@ -89,10 +89,10 @@ fn close_of(b: &[u8], from: usize) -> Option<usize> {
 pub(crate) fn relocate(value: &str, links: &mut [RawLink], span: Span) {
     for l in links {
         let text = l
-            .link
-            .take()
-            .unwrap_or_else(|| value.get(l.span.range()).unwrap_or("").into());
-        l.link = Some(text);
-        l.span = span;
+            .link()
+            .unwrap_or_else(|| value.get(l.span().range()).unwrap_or(""))
+            .into();
+        l.set_link(Some(text));
+        l.set_span(span);
     }
 }

@@ -146,11 +146,7 @@ fn read_all(
     let links = out
         .iter()
         .map(|l| {
-            (
-                l.kind.as_str().to_owned(),
-                l.span,
-                l.link.as_deref().map(str::to_owned),
-            )
+            (l.kind.as_str().to_owned(), l.span(), l.link().map(str::to_owned))
         })
         .collect();
     (links, text)
