@@ -260,10 +260,8 @@ impl LinkTable {
     ) -> LinkFacts {
         let path = self.paths.intern(path.as_os_str().as_encoded_bytes());
         let fragment = fragment
-            .map(|f| format!("#{f}"))
-            .as_deref()
-            .and_then(checked_fragment)
             .filter(|_| self.fragments)
+            .and_then(checked_fragment_text)
             .map_or(NO_PATH, |f| self.texts.intern(f.as_bytes()));
         LinkFacts { what: TargetKind::File, path, text: fragment }
     }
@@ -571,7 +569,12 @@ pub(crate) fn is_refresh(link: LinkRef<'_>) -> bool {
 /// (`:~:text=`).
 fn checked_fragment(target: &str) -> Option<&str> {
     // Most links have no fragment: say so before decoding anything.
-    let raw = &target[target.find('#')? + 1..];
+    checked_fragment_text(&target[target.find('#')? + 1..])
+}
+
+/// [`checked_fragment`] of a fragment given without its `#` (as a site
+/// maps it): no target string made for it.
+fn checked_fragment_text(raw: &str) -> Option<&str> {
     let f = percent_decode(raw);
     if f.is_empty() || f.eq_ignore_ascii_case("top") || f.starts_with(":~:") {
         return None;
@@ -714,5 +717,38 @@ mod tests {
         assert_eq!(checked_fragment("file:///a#TOP"), None);
         assert_eq!(checked_fragment("file:///a#:~:text=x"), None);
         assert_eq!(checked_fragment("file:///a"), None);
+    }
+
+    /// A site's mapped fragment is kept as the `#`-prefixed form it
+    /// was once formatted into was.
+    #[test]
+    fn mapped_fragments_are_those_of_their_hash_form() {
+        for fragments in [true, false] {
+            let t = LinkTable::new(fragments);
+            let path = Path::new("/a/b.md");
+            for f in [
+                None,
+                Some(""),
+                Some("x"),
+                Some("x%20y"),
+                Some("top"),
+                Some("Top"),
+                Some(":~:text=x"),
+                Some("a#b"),
+                Some("%"),
+                Some("é"),
+            ] {
+                let by_hash_form = f
+                    .map(|f| format!("#{f}"))
+                    .as_deref()
+                    .and_then(checked_fragment)
+                    .filter(|_| fragments)
+                    .map_or(NO_PATH, |f| t.texts.intern(f.as_bytes()));
+                let facts = t.facts_at(path, f);
+                assert_eq!(facts.text, by_hash_form, "{f:?}");
+                assert_eq!(facts.path, t.paths.intern(b"/a/b.md"));
+                assert!(matches!(facts.what, TargetKind::File));
+            }
+        }
     }
 }

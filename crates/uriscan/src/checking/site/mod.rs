@@ -25,6 +25,7 @@ pub(crate) mod includes;
 mod indexed;
 mod jekyll;
 mod jsconfig;
+mod listing;
 mod mdbook;
 mod mkdocs;
 mod nav;
@@ -302,6 +303,8 @@ pub struct Site {
     /// Whether each source looked at so far is a file: the pages of a
     /// site link to the same few sources over and over.
     files: Mutex<FxHashMap<String, bool>>,
+    /// The folders of the sources a site URL's first lookup looked in.
+    listings: listing::Listings,
 }
 
 /// `read` of the value `map` holds for `key`, made by `make` the first
@@ -418,6 +421,7 @@ impl Site {
             shown_prefix,
             served: Mutex::default(),
             files: Mutex::default(),
+            listings: listing::Listings::default(),
         })
     }
 
@@ -937,14 +941,17 @@ impl Site {
     fn serve(&self, url: &str) -> Served {
         // No dot segment may take a lookup above the sources.
         let url = url::normalize(url, true).unwrap_or_default();
+        let sources = self.loaded.sources.as_path();
         for rel in self.loaded.rules.sources_of(&url) {
-            let path = self.loaded.sources.join(&rel);
-            if !path.is_file() {
+            if !self.listings.is_file(sources, &rel) {
                 continue;
             }
             return match self.loaded.rules.not_on_site(&rel) {
                 Some(reason) => Served::Unavailable(reason),
-                None => Served::Source(rel, path),
+                None => {
+                    let path = sources.join(&rel);
+                    Served::Source(rel, path)
+                }
             };
         }
         Served::Nothing
