@@ -406,6 +406,16 @@ impl DocReader {
         self.load_as(src, path, None, false)
     }
 
+    /// [`DocReader::load`] of a file named on the command line, mapped
+    /// as the walk's reading of it was (see [`DocReader::map_named`]).
+    pub fn load_named(
+        &mut self,
+        src: &Sources,
+        path: &Path,
+    ) -> (Option<Loaded>, Option<LoadError>) {
+        self.load_as(src, path, None, true)
+    }
+
     /// [`DocReader::load`] of a file the walk found: whether its path is
     /// a symbolic link is known, and not asked again (a system call per
     /// file).

@@ -655,6 +655,9 @@ pub struct Reread<'a> {
     reader: DocReader,
     sources: &'a Sources,
     include_text: bool,
+    /// The paths named on the command line: a large one among them is
+    /// mapped again, as the walk's reading mapped it, not copied.
+    named: &'a [PathBuf],
 }
 
 impl<'a> Reread<'a> {
@@ -663,11 +666,12 @@ impl<'a> Reread<'a> {
         Reread {
             reader: {
                 let mut r = DocReader::new(cfg.search_zip, cfg.binary_as_text);
-                r.tell_encodings(true);
+                r.map_named(cfg.map_named).tell_encodings(true);
                 r
             },
             sources: &cfg.sources,
             include_text: cfg.include_text,
+            named: &cfg.paths,
         }
     }
 
@@ -675,7 +679,11 @@ impl<'a> Reread<'a> {
     /// document order (as the check numbered them), one at a time: none
     /// is held after `each` sees it. None when the file is gone.
     pub fn each(&mut self, label: &Path, mut each: impl FnMut(LinkRef<'_>)) {
-        let (loaded, _) = self.reader.load(self.sources, label);
+        let (loaded, _) = if self.named.iter().any(|p| p == label) {
+            self.reader.load_named(self.sources, label)
+        } else {
+            self.reader.load(self.sources, label)
+        };
         let Some(loaded) = loaded else { return };
         let page = self.sources.page(self.reader.doc(), &loaded);
         self.sources.extractor.for_each(&page, |l| {
