@@ -1,5 +1,9 @@
-//! The global allocator of the binary: the system's, but for large blocks,
+//! The global allocator of the binary: jemalloc, but for large blocks,
 //! which are mapped on their own and backed by huge pages.
+//!
+//! Why jemalloc: `check`'s threads free blocks that other threads
+//! allocated, and glibc's allocator takes the owning arena's lock for
+//! each such free (benches/README.md weighs the choice).
 //!
 //! Why: a Markdown document's parse tree (pulldown-cmark's) grows in one
 //! vector to tens of megabytes, and each of its 4 KiB pages costs a page
@@ -20,8 +24,10 @@ pub use std::alloc::System as Allocator;
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::alloc::{GlobalAlloc, Layout};
+
     use std::sync::atomic::{AtomicPtr, Ordering};
+    use tikv_jemallocator::Jemalloc as Small;
 
     /// Blocks of this size or more are mapped with huge pages advised.
     const BIG: usize = 2 << 20;
@@ -30,7 +36,7 @@ mod linux {
     /// kernel places them on its boundaries.
     const HUGE: usize = 2 << 20;
 
-    /// The system allocator, but for blocks of `BIG` bytes or more.
+    /// jemalloc, but for blocks of `BIG` bytes or more.
     pub struct Allocator;
 
     fn is_big(size: usize, align: usize) -> bool {
@@ -144,7 +150,7 @@ mod linux {
         p.cast()
     }
 
-    // SAFETY: every block is either the system allocator's (small, or with a
+    // SAFETY: every block is either jemalloc's (small, or with a
     // large alignment) or mapped here, decided by its size and alignment, which
     // the caller passes the same to `dealloc` and `realloc`.
     unsafe impl GlobalAlloc for Allocator {
@@ -158,7 +164,7 @@ mod linux {
                 unsafe { map_big(layout.size()) }
             } else {
                 // SAFETY: the caller's layout, passed on.
-                unsafe { System.alloc(layout) }
+                unsafe { Small.alloc(layout) }
             }
         }
 
@@ -170,7 +176,7 @@ mod linux {
                 unsafe { map_big(layout.size()) }
             } else {
                 // SAFETY: the caller's layout, passed on.
-                unsafe { System.alloc_zeroed(layout) }
+                unsafe { Small.alloc_zeroed(layout) }
             }
         }
 
@@ -183,8 +189,8 @@ mod linux {
                     unsafe { libc::munmap(ptr.cast(), len) };
                 }
             } else {
-                // SAFETY: the system allocator's block, with its layout.
-                unsafe { System.dealloc(ptr, layout) }
+                // SAFETY: jemalloc's block, with its layout.
+                unsafe { Small.dealloc(ptr, layout) }
             }
         }
 
@@ -196,9 +202,9 @@ mod linux {
         ) -> *mut u8 {
             let align = layout.align();
             match (is_big(layout.size(), align), is_big(new_size, align)) {
-                // SAFETY: the system allocator's block, with its layout.
+                // SAFETY: jemalloc's block, with its layout.
                 (false, false) => unsafe {
-                    System.realloc(ptr, layout, new_size)
+                    Small.realloc(ptr, layout, new_size)
                 },
                 (true, true) => {
                     let (old, new) =
