@@ -430,20 +430,21 @@ impl Texts {
         let mut texts = Texts::default();
         interner.each_in_order(|b| {
             // They were `str`s when interned.
-            texts.text.push_str(&String::from_utf8_lossy(b));
-            texts.ends.push(texts.text.len());
+            texts.push(&String::from_utf8_lossy(b));
         });
         texts
     }
-}
 
-impl Texts {
-    /// Text number `i`, if there is one.
-    pub(crate) fn get(&self, i: u32) -> Option<&str> {
-        let i = i as usize;
+    /// Where text number `i` lies in `text`, if there is one.
+    fn span(&self, i: usize) -> Option<std::ops::Range<usize>> {
         let end = *self.ends.get(i)?;
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        self.text.get(start..end)
+        Some(start..end)
+    }
+
+    /// Text number `i`, if there is one.
+    pub(crate) fn get(&self, i: u32) -> Option<&str> {
+        self.text.get(self.span(i as usize)?)
     }
 
     /// Adds `text` after the others; its number.
@@ -458,8 +459,8 @@ impl Texts {
 impl std::ops::Index<usize> for Texts {
     type Output = str;
     fn index(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[start..self.ends[i]]
+        let span = self.span(i).expect("a text of this check");
+        &self.text[span]
     }
 }
 
